@@ -1,0 +1,27 @@
+// analyzer.h — entry points of the analyzer: C source in, Program out.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyzer/program.h"
+
+namespace recipe::analyzer {
+
+struct AnalyzeOptions {
+    // -D NAME=VALUE overrides, applied after the file's own #defines.
+    std::vector<std::pair<std::string, std::string>> defines;
+};
+
+// Analyses C source held in memory. Never throws on bad input: syntax errors
+// become Program::diagnostics and the valid nests are still analysed.
+Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options);
+
+// Reads and analyses a file. A file that cannot be analysed at all (missing,
+// a directory, unreadable, binary or not UTF-8) returns false with `error`
+// set to a one-line `file:line:col: error: ...` message.
+bool analyze_file(const std::string& path, const AnalyzeOptions& options, Program* program, std::string* error);
+
+}  // namespace recipe::analyzer

@@ -1,0 +1,156 @@
+// program.h — what the analyzer extracts from a C file: the thesis's program
+// properties (§5.1) plus what a concrete recipe needs (names, spans, layout,
+// boundary handling, time loop, operation counts). Plain data; the analyzer
+// fills it, the advisor and the recipe generator read it. JSON form: see
+// program_json.h and docs/analyze-json.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace recipe::analyzer {
+
+// 1-based line and column (column counts bytes, as compilers do).
+struct SourcePos {
+    int line = 0;
+    int column = 0;
+};
+
+// [begin, end) in the source; byte offsets too, for rewriting.
+struct SourceSpan {
+    SourcePos begin;
+    SourcePos end;
+    std::uint32_t begin_byte = 0;
+    std::uint32_t end_byte = 0;
+};
+
+enum class Severity { Error, Warning, Note };
+
+// A finding at a place in the source, printed as `file:line:col: severity:
+// message [rule-id]`. rule_id is the kebab-case name of the rule that made it.
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    SourcePos pos;
+    std::string rule_id;
+    std::string message;
+};
+
+// An integer that may stay symbolic: `value` is set when the analyzer could
+// evaluate `expr` from literals, #defines, const variables, enums and -D.
+struct Extent {
+    std::optional<std::int64_t> value;
+    std::string expr;  // as written (after trimming), e.g. "N-1" or "ROWS"
+};
+
+// thesis §5.1 loopProperties: lower bound inclusive, upper bound exclusive
+// (a loop written `i <= N-2` has upper "N-2+1" evaluated), stride.
+struct LoopProperties {
+    std::string var;
+    Extent lower;
+    Extent upper;
+    std::int64_t stride = 1;
+    int depth = 0;  // 0 = outermost loop of the nest
+    SourceSpan span;
+};
+
+enum class ArrayLayout {
+    Flat,              // a[x + X*y] / *(a + i*n + j): one index expression
+    MultiDim,          // a[z][y][x] on a true multi-dimensional array
+    PointerToPointer,  // float **a: rows reached through a pointer array
+};
+
+struct ArrayAccess {
+    SourceSpan span;
+    std::string text;             // the access as written, e.g. "in[(y-1)*W + x]"
+    std::vector<int> offset;      // per dimension (x first), relative to the iteration point
+    bool write = false;
+};
+
+// thesis §5.1 arrayProperties / inputArrayProperties, plus names and layout.
+struct ArrayProperties {
+    std::string name;
+    std::string element_type;  // C type as written, e.g. "float", "double"
+    int bytes_per_element = 0;
+    std::vector<Extent> size;  // per dimension, x (contiguous) first
+    // mapping[a][l] = coefficient of loop dimension l in array dimension a
+    std::vector<std::vector<int>> mapping;
+    ArrayLayout layout = ArrayLayout::Flat;
+    std::string linear_index;  // Flat: the index expression with offsets removed, e.g. "x + X*(y + Y*z)"
+    std::vector<std::vector<int>> stencil;  // distinct offsets read (inputs); x first
+    std::vector<ArrayAccess> accesses;
+    bool reads_own_element = false;  // an output that also reads its own element
+    bool pinned_host = false;        // allocated with cudaMallocHost/cudaHostAlloc
+};
+
+// How the nest avoids reading outside the arrays.
+struct Boundary {
+    enum class Kind { None, ShrunkBounds, Guard, Clamp };
+    Kind kind = Kind::None;
+    std::string text;  // e.g. "x from 1 to W-2", "if (x < n-1)", "min(i+1, ROWS-1)"
+    SourceSpan span;
+};
+
+// An enclosing loop that repeats the nest (an iterative stencil loop, seed 002).
+struct TimeLoop {
+    enum class Form { For, While, DoWhile };
+    enum class Exchange { PointerSwap, IndexToggle, MirroredNests, CopyBack, None };
+    Form form = Form::For;
+    Exchange exchange = Exchange::None;
+    std::string var;
+    Extent iterations;
+    std::vector<std::string> arrays;  // the arrays exchanged between steps
+    SourceSpan span;
+};
+
+// Per-iteration counts (thesis §5.3 left kernel analysis out; the roofline
+// estimate uses these).
+struct OpCounts {
+    int adds = 0;  // + and -
+    int muls = 0;
+    int divs = 0;
+    int other = 0;  // comparisons, min/max, math calls
+    int reads = 0;   // array element reads (each access counted)
+    int writes = 0;  // array element writes
+    int flops() const { return adds + muls + divs + other; }
+};
+
+enum class NestKind { Map, Zip, Unzip, ZipUnzip };
+
+struct LoopNest {
+    int id = 0;
+    std::string function;  // enclosing function's name
+    SourceSpan function_span;
+    SourceSpan span;       // the outermost loop statement
+    SourceSpan body_span;  // the innermost loop's body
+
+    bool accepted = false;
+    NestKind kind = NestKind::Map;
+    std::vector<Diagnostic> reasons;  // why rejected (and notes when accepted)
+
+    // thesis §5.1 programProperties. iteration_space is listed by dimension,
+    // x (the contiguous one) first, so that stencil offsets line up with it;
+    // LoopProperties::depth says how the loops are nested.
+    int dimensionality = 0;
+    std::vector<LoopProperties> iteration_space;
+    std::vector<ArrayProperties> input_arrays;
+    std::vector<ArrayProperties> output_arrays;
+
+    bool innermost_is_contiguous = true;  // false: the kernel should swap loops
+    std::vector<Boundary> boundaries;
+    std::optional<TimeLoop> time_loop;
+    OpCounts ops;
+};
+
+struct Program {
+    std::string file;  // as given on the command line
+    std::vector<LoopNest> nests;
+    std::vector<Diagnostic> diagnostics;  // file-level: syntax errors and the like
+};
+
+const char* to_string(NestKind k);
+const char* to_string(ArrayLayout l);
+const char* to_string(Severity s);
+
+}  // namespace recipe::analyzer

@@ -1,0 +1,54 @@
+// recipe — command-line front end: finds the sub-command and runs it.
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <iostream>
+
+#include "cli/command.h"
+
+namespace recipe::cli {
+std::vector<Command>& registry() {
+    static std::vector<Command> commands;
+    return commands;
+}
+}  // namespace recipe::cli
+
+namespace {
+
+void print_usage(std::ostream& os) {
+    auto commands = recipe::cli::registry();
+    std::sort(commands.begin(), commands.end(),
+              [](const auto& a, const auto& b) { return std::strcmp(a.name, b.name) < 0; });
+    os << "usage: recipe <command> [options]\n\n"
+          "Finds stenciled map/zip loop nests in C, predicts how to overlap their\n"
+          "PCIe transfers with the kernel, and writes a recipe and a .cu file.\n\ncommands:\n";
+    for (const auto& c : commands) os << "  " << c.name << std::string(12 - std::min<size_t>(11, std::strlen(c.name)), ' ') << c.summary << "\n";
+    os << "\nRun 'recipe <command> --help' for a command's options.\n"
+          "Exit codes: 0 success, 1 nothing acceptable found, 2 usage or input error, 3 internal error.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace recipe::cli;
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        print_usage(argc < 2 ? std::cerr : std::cout);
+        return argc < 2 ? kExitUsage : kExitOk;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::cout << "recipe " << RECIPE_VERSION << "\n";
+        return kExitOk;
+    }
+    for (const auto& c : registry()) {
+        if (std::strcmp(c.name, argv[1]) != 0) continue;
+        try {
+            return c.run(argc - 1, argv + 1, std::cout, std::cerr);
+        } catch (const std::exception& e) {
+            std::cerr << "recipe: internal error: " << e.what() << "\n";
+            return kExitInternal;
+        }
+    }
+    std::cerr << "recipe: error: unknown command '" << argv[1] << "'\n";
+    print_usage(std::cerr);
+    return kExitUsage;
+}
