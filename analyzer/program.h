@@ -116,6 +116,13 @@ struct OpCounts {
     int flops() const { return adds + muls + divs + other; }
 };
 
+// A variable the nest's body reads that is neither an array nor declared in
+// the body (sizes, coefficients): the kernel receives it as a parameter.
+struct ScalarUse {
+    std::string name;
+    std::string type;  // C type as declared, e.g. "int", "const float"
+};
+
 enum class NestKind { Map, Zip, Unzip, ZipUnzip };
 
 struct LoopNest {
@@ -138,6 +145,7 @@ struct LoopNest {
     std::vector<ArrayProperties> output_arrays;
 
     bool innermost_is_contiguous = true;  // false: the kernel should swap loops
+    std::vector<ScalarUse> scalars_read;
     std::vector<Boundary> boundaries;
     std::optional<TimeLoop> time_loop;
     OpCounts ops;
