@@ -1,0 +1,224 @@
+// plan.h — the advisor's public interface: predict how long one way of
+// running a loop nest on a GPU takes (a Prediction that explains itself),
+// and search all ways for the best (a Plan). Model: docs/model.md; sources:
+// thesis §6.4 (pipelines, allocation, transfers), seed 003 ch. 5 (streams,
+// mapped and hybrid overlap, LogGP transfers), seed 001 Table 1 (occupancy).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "advisor/platform.h"
+#include "analyzer/program.h"
+#include "recipe/tile_geometry.h"
+
+namespace recipe::advisor {
+
+// thesis §6.2 (naive, basic, scalable, buffered) and seed 003 §5.6.1
+// (streams, mapped, hybrid).
+enum class Scheme {
+    Naive,     // copy everything in, one kernel, copy everything out
+    Basic,     // full-size device arrays, tiles pipelined
+    Scalable,  // `streams` tile-sized device buffers reused round-robin
+    Buffered,  // scalable plus pinned host tile buffers (host staging)
+    Streams,   // seed 003: the problem split over n streams, eqs. 5.1-5.5
+    Mapped,    // seed 003: kernel reads/writes host memory directly, eq. 5.6
+    Hybrid,    // seed 003: streamed input, mapped output, eq. 5.5
+};
+const char* to_string(Scheme s);
+bool parse_scheme(const std::string& text, Scheme* scheme);
+bool parse_copy_method(const std::string& text, CopyMethod* method);
+
+enum class HostMemory { Pageable, Pinned };
+const char* to_string(HostMemory m);
+
+// How the user's host arrays are made fit for asynchronous copies.
+enum class HostStrategy {
+    AlreadyPinned,  // the program allocates them pinned
+    Register,       // cudaHostRegister before, cudaHostUnregister after
+    Stage,          // memcpy through pinned tile buffers on the host
+    PageableCopy,   // copy straight from pageable memory (synchronous-ish, slow)
+};
+const char* to_string(HostStrategy s);
+
+// Where the kernel time came from.
+enum class KernelSource { Measured, UserGiven, Estimate };
+const char* to_string(KernelSource k);
+
+// The operation that sets the pace of the pipeline (thesis §6.4.4).
+enum class Operation { TransferIn, Kernel, TransferOut, Staging, Setup };
+const char* to_string(Operation o);
+
+// What a nest asks of the GPU, taken from the analyzer's LoopNest with all
+// extents evaluated. Built by problem_from().
+struct ArrayUse {
+    std::string name;
+    int elem_bytes = 4;
+    Index3 extents{1, 1, 1};  // the host array, x first
+    Halo halo;                // inputs: stencil reach per side
+};
+struct Problem {
+    std::string kernel_name;  // key into Platform::kernels (default: the nest's function)
+    int dims = 1;
+    Index3 extents{1, 1, 1};  // iteration space (elements written per output)
+    std::vector<ArrayUse> inputs;
+    std::vector<ArrayUse> outputs;
+    std::int64_t time_steps = 1;  // an enclosing time loop repeats the nest
+    bool reads_twice = false;     // some input element is read by two iterations
+    int flops_per_point = 0;
+    int bytes_per_point = 0;      // reads + writes, in bytes
+    bool pinned_host = false;     // the analyzer saw cudaMallocHost/cudaHostAlloc
+};
+// Fails (with `error`) when an extent or time-loop count is symbolic, the
+// nest was rejected, or its shape is outside what the model covers.
+bool problem_from(const analyzer::LoopNest& nest, Problem* problem, std::string* error);
+
+// One way to run the nest.
+struct Config {
+    Scheme scheme = Scheme::Naive;
+    Index3 tile{1, 1, 1};   // elements per tile, x first (naive: the whole space)
+    CopyMethod copy = CopyMethod::Merged;
+    int streams = 3;        // tile buffers / CUDA streams in flight
+    Index3 block{256, 1, 1};  // thread block
+    std::optional<HostStrategy> host;  // unset: the cheapest allowed
+};
+
+// Options of one prediction, shared by predict() and the search.
+struct ModelOptions {
+    std::optional<HostMemory> host_memory;  // unset: pinned if Problem::pinned_host, else pageable
+    std::optional<double> kernel_ms;        // whole problem, one step; overrides the profile's table
+};
+
+struct TransferStats {
+    std::int64_t bytes = 0;
+    std::int64_t copies = 0;  // cudaMemcpy*Async calls
+};
+
+// Busy time per phase, summed over the run (ms). The pipeline overlaps
+// h2d/kernel/d2h/staging, so they add up to more than the total.
+struct PhaseTimes {
+    double alloc = 0;       // cudaMalloc/cudaMallocHost (+ their frees, thesis §6.4.1 measures the pair)
+    double free = 0;        // kept 0 when the profile measures malloc+free together
+    double h2d = 0;
+    double kernel = 0;      // incl. launch overhead
+    double d2h = 0;
+    double host_register = 0;
+    double host_unregister = 0;
+    double staging = 0;     // host memcpy to/from pinned buffers
+    double pipeline = 0;    // the overlapped part, as the scheme's formula gives it
+};
+
+// Times of one step of the pipeline for a typical (interior) tile, and the
+// tiles, so a timeline can be drawn (see timeline()).
+struct TileTimes {
+    double buffer_in = 0;     // host staging into pinned buffer (ms)
+    double transfer_in = 0;   // H2D
+    double kernel = 0;
+    double transfer_out = 0;  // D2H
+    double buffer_out = 0;    // host staging out of pinned buffer
+};
+
+struct Prediction {
+    Config config;
+    Problem problem;            // what was predicted (extents, arrays)
+    double total_ms = 0;
+    PhaseTimes phases;
+    Operation dominant = Operation::TransferIn;
+    TransferStats h2d;          // per time step set: what moves in
+    TransferStats d2h;
+    std::int64_t tiles = 1;
+    int startup_steps = 0;      // thesis §6.4.4: 2 per side (basic/scalable), 4 (buffered)
+    HostStrategy host_strategy = HostStrategy::AlreadyPinned;
+    KernelSource kernel_source = KernelSource::Estimate;
+    std::int64_t device_bytes = 0;  // device memory the scheme allocates
+    std::int64_t host_bytes = 0;    // extra (pinned) host memory it allocates
+    TileTimes typical_tile;     // interior tile, for the timeline
+    std::vector<std::string> notes;  // assumptions and why (human-readable)
+};
+
+// Predicts one configuration. Fails (error set) when the configuration is
+// impossible: tile larger than the space or zero, wrong number of dims,
+// a scheme not allowed for this nest (mapped with reused inputs), a block
+// the device cannot run.
+bool predict(const Problem& problem, const Platform& platform, const Config& config, const ModelOptions& options,
+             Prediction* prediction, std::string* error);
+
+// A picture of the pipeline: when each engine works on which tile.
+struct TimelineEvent {
+    std::string engine;  // "H2D", "kernel", "D2H" or "host"
+    std::int64_t tile = 0;
+    double start_ms = 0;
+    double end_ms = 0;
+};
+// Schedules the typical tile's steps on the engines (one or two copy
+// engines, duplex slow-down applied) for at most `max_tiles` tiles (0 = all),
+// after the setup phase (alloc/register) and before the teardown.
+std::vector<TimelineEvent> timeline(const Prediction& prediction, const Platform& platform,
+                                    std::int64_t max_tiles = 0);
+
+struct SearchOptions {
+    ModelOptions model;
+    std::vector<Scheme> schemes;  // empty: every scheme the nest allows
+    std::vector<CopyMethod> copy_methods;  // empty: all three
+    std::vector<int> stream_counts;        // empty: {2, 3, 4, 8}
+    double tolerance = 0.05;               // "within 5% of the best"
+    bool find_break_even = true;
+    std::size_t keep = 0;                  // ranked list length (0 = all)
+};
+
+// Predicted time vs tile size for one scheme (for the chart): the tile
+// shape of the scheme's best plan, varied along its tiled dimension.
+struct CurvePoint {
+    Index3 tile;
+    double total_ms = 0;
+};
+struct SchemeCurve {
+    Scheme scheme = Scheme::Basic;
+    CopyMethod copy = CopyMethod::Merged;
+    int streams = 3;
+    int dimension = 0;  // the dimension whose size varies
+    std::vector<CurvePoint> points;
+};
+
+struct Plan {
+    std::vector<Prediction> ranked;  // best first; deterministic order
+    Prediction naive;                // the baseline
+    double speedup = 1;              // naive.total_ms / ranked[0].total_ms
+    // Tiles of the best plan's scheme/copy/streams predicted within
+    // `tolerance` of the best (users run other sizes than the one asked about).
+    std::vector<Index3> tiles_within_tolerance;
+    double tolerance = 0.05;
+    // The problem scale below which the best pipelined plan no longer beats
+    // naive: the iteration space scaled by `break_even_scale` in every tiled
+    // dimension (1 = as given). Unset when pipelining wins at every scale
+    // searched or never wins.
+    std::optional<double> break_even_scale;
+    std::optional<Index3> break_even_extents;
+    std::vector<SchemeCurve> curves;
+    std::int64_t candidates_evaluated = 0;
+    std::vector<std::string> notes;
+};
+
+// Searches schemes x tile shapes x copy methods x streams (blocks checked
+// against the occupancy limits). Fails only on a problem the model cannot
+// handle at all.
+bool advise(const Problem& problem, const Platform& platform, const SearchOptions& options, Plan* plan,
+            std::string* error);
+// Convenience: problem_from() then advise().
+bool advise(const analyzer::LoopNest& nest, const Platform& platform, const SearchOptions& options, Plan* plan,
+            std::string* error);
+
+// JSON for tools and <stem>.plan.json (docs/model.md, "Plan JSON").
+nlohmann::json to_json(const Prediction& prediction);
+nlohmann::json to_json(const Plan& plan);
+nlohmann::json to_json(const std::vector<TimelineEvent>& events);
+
+// "400x400x25" -> {400,400,25}; the number of sizes must equal `dims`.
+bool parse_tile(const std::string& text, int dims, Index3* tile, std::string* error);
+std::string format_tile(const Index3& tile, int dims);
+
+}  // namespace recipe::advisor

@@ -1,0 +1,130 @@
+// platform.h — what the advisor knows about one GPU and its host: the
+// thesis's platformProperties (§5.2: copy engines and run times of copies and
+// allocations measured at 10, 100, ... bytes) plus what today's hardware
+// needs (duplex factor, pageable copies, host registration, strided copies,
+// launch overhead, roofline numbers, occupancy limits, measured kernels).
+// JSON schema: docs/model.md ("Platform profiles").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace recipe::advisor {
+
+// How a table is read between its measured points (docs/model.md).
+enum class Interpolation { Linear, LogLog };
+const char* to_string(Interpolation i);
+
+// Run times in ns of one operation on 10^1, 10^2, ... 10^n bytes (thesis §5.2
+// "measurements"), or on explicit sizes when `bytes` is given in the JSON.
+// `interpolation` is chosen when the profile is loaded: the method with the
+// smaller leave-one-out error on this table's own points (docs/model.md).
+struct Measurements {
+    std::vector<double> bytes;  // ascending, > 0
+    std::vector<double> ns;     // same length, >= 0
+    Interpolation interpolation = Interpolation::Linear;
+    double loo_error_linear = 0;  // mean relative leave-one-out error
+    double loo_error_loglog = 0;
+
+    bool empty() const { return ns.empty(); }
+    // Time of one operation on `bytes` bytes, in ms. 0 bytes cost nothing.
+    // Beyond the last point the last two points are extrapolated linearly
+    // (throughput stays constant); below the first, the first point's time.
+    double ms(double bytes) const;
+};
+
+// thesis §6.2.3 / MEASURED.md: a cudaMemcpy2DAsync/3DAsync costs what a
+// contiguous copy of the same bytes does, plus a little per row.
+struct StridedCopyCost {
+    double per_row_ns = 0;   // extra per row beyond the contiguous time
+    double per_call_ns = 0;  // extra per call beyond one contiguous copy
+};
+
+// seed 001 Table 1 style occupancy limits of one streaming multiprocessor.
+struct OccupancyLimits {
+    int warp_size = 32;
+    int max_threads_per_block = 1024;
+    int max_block_dim_x = 1024;
+    int max_block_dim_y = 1024;
+    int max_block_dim_z = 64;
+    int max_threads_per_sm = 2048;
+    int max_blocks_per_sm = 32;
+    int registers_per_sm = 65536;
+    int max_registers_per_thread = 255;
+    std::int64_t shared_memory_per_sm = 0;     // bytes
+    std::int64_t shared_memory_per_block = 0;  // bytes
+};
+
+// A kernel measured on this device (thesis §6.3): ns for one pass over
+// `elements` elements, at several element counts.
+struct KernelTable {
+    std::string name;
+    std::vector<double> elements;  // ascending
+    std::vector<double> ns;
+    Interpolation interpolation = Interpolation::Linear;
+    // Time in ms of one pass over `elements` elements (linear beyond the ends).
+    double ms(double elements) const;
+};
+
+struct Platform {
+    std::string name;         // e.g. "tesla-c2050"
+    std::string description;  // e.g. "NVIDIA Tesla C2050, PCIe 2.0, Intel i5"
+    std::string path;         // file it was loaded from ("" when built in code)
+    std::map<std::string, std::string> source;  // field -> how it was obtained
+
+    // thesis §5.2
+    int copy_engines = 1;
+    Measurements pinned_host_to_pinned_host;
+    Measurements pinned_host_to_device;
+    Measurements device_to_pinned_host;
+    Measurements malloc_free_host;    // cudaMallocHost + cudaFreeHost
+    Measurements malloc_free_device;  // cudaMalloc + cudaFree
+
+    // thesis §6.4.4: two opposite copies at once take
+    // max(in, out) + duplex_factor * min(in, out).
+    double duplex_factor = 1.0;
+    // seed 003 §5.3: does the device serialise a later kernel behind an
+    // earlier stream's copy (implicit synchronization)?
+    bool implicit_synchronization = false;
+
+    // Today's additions (MEASURED.md).
+    Measurements pageable_host_to_device;
+    Measurements device_to_pageable_host;
+    Measurements host_register;    // cudaHostRegister of n bytes
+    Measurements host_unregister;  // cudaHostUnregister of n bytes
+    Measurements pageable_to_pinned_host;  // host memcpy into a pinned buffer; falls back to pinnedHostToPinnedHost
+    StridedCopyCost strided_copy;
+    double kernel_launch_ns = 0;
+    double device_bandwidth_gbs = 0;  // GB/s, read + write
+    double peak_gflops = 0;           // single precision
+    int sm_count = 0;
+    OccupancyLimits occupancy;
+    std::map<std::string, KernelTable> kernels;  // by kernel name
+};
+
+// Reads and validates a profile. Every field is checked; the first bad one
+// is named in `error` ("tesla-c2050.json: pinnedHostToDevice[3]: sizes must
+// ascend"). Returns false on error.
+bool parse_platform(const std::string& json_text, const std::string& origin, Platform* platform, std::string* error);
+bool load_platform_file(const std::string& path, Platform* platform, std::string* error);
+
+// Directories searched for stored profiles, in order: $RECIPE_PLATFORM_DIR,
+// the source tree's advisor/platforms, the install datadir's platforms.
+std::vector<std::string> platform_search_path();
+
+// `name_or_path` is a file path (contains '/' or ends in .json) or the name
+// of a stored profile.
+bool find_platform(const std::string& name_or_path, Platform* platform, std::string* error);
+
+struct PlatformEntry {
+    std::string name;
+    std::string description;
+    std::string path;
+    std::string error;  // non-empty when the file does not load
+};
+// Every stored profile (first found wins per name), sorted by name.
+std::vector<PlatformEntry> list_platforms();
+
+}  // namespace recipe::advisor
