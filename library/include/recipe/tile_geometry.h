@@ -152,21 +152,59 @@ inline std::vector<Copy> copies_for(const Box& box, const Index3& host_extents, 
     return out;
 }
 
+// copies_for() summarised without listing every row: `count` copies of the
+// same shape. The advisor prices tiles with this (a row-by-row tile can make
+// 10,000 copies); a unit test checks it against copies_for() box by box.
+struct CopyGroup {
+    std::int64_t count = 0;
+    std::int64_t width_bytes = 0;
+    std::int64_t height = 1;
+    std::int64_t depth = 1;
+
+    std::int64_t bytes() const { return width_bytes * height * depth; }
+    int rank() const { return depth > 1 ? 3 : (height > 1 ? 2 : 1); }
+};
+
+inline std::vector<CopyGroup> copy_groups_for(const Box& box, const Index3& host_extents, const DeviceLayout& dev,
+                                              std::int64_t elem_bytes, CopyMethod method) {
+    if (box.empty()) return {};
+    const std::int64_t nx = box.extent(0), ny = box.extent(1), nz = box.extent(2);
+    const bool rows_merge = method != CopyMethod::RowByRow && nx == host_extents[0] && nx == dev.extents[0];
+    const bool planes_merge = rows_merge && ny == host_extents[1] && ny == dev.extents[1];
+    if (planes_merge) return {{1, nx * ny * nz * elem_bytes, 1, 1}};
+    if (rows_merge) {
+        if (method == CopyMethod::Strided && nz > 1) return {{1, nx * ny * elem_bytes, nz, 1}};
+        return {{nz, nx * ny * elem_bytes, 1, 1}};
+    }
+    if (method == CopyMethod::Strided) return {{1, nx * elem_bytes, ny, nz}};
+    return {{ny * nz, nx * elem_bytes, 1, 1}};
+}
+
 // The tiling of an iteration space: tiles of a fixed shape, x fastest, the
 // last tile along each dimension clipped at the array's edge.
 class TileGrid {
 public:
-    TileGrid(Index3 extents, Index3 tile) : extents_(extents), tile_(tile) {
+    TileGrid(Index3 extents, Index3 tile) : TileGrid(extents, tile, Box{{0, 0, 0}, extents}) {}
+
+    // Tiles that cover only `space`, a box inside the arrays (a loop that runs
+    // from 1 to N-1, say): the first tile starts at space.begin, the last one
+    // is clipped at space.end, and padded boxes are still clipped at the
+    // array's edges, not at the space's.
+    TileGrid(Index3 extents, Index3 tile, Box space) : extents_(extents), tile_(tile), space_(space) {
         for (int d = 0; d < 3; ++d) {
             if (extents_[d] < 1) throw std::invalid_argument("array extent must be positive in dimension " + std::to_string(d));
             if (tile_[d] < 1) throw std::invalid_argument("tile size must be positive in dimension " + std::to_string(d));
-            tile_[d] = std::min(tile_[d], extents_[d]);
-            count_[d] = detail::ceil_div(extents_[d], tile_[d]);
+            if (space_.begin[d] < 0 || space_.end[d] > extents_[d] || space_.extent(d) < 1)
+                throw std::invalid_argument("iteration space must be a non-empty box inside the array in dimension " +
+                                            std::to_string(d));
+            tile_[d] = std::min(tile_[d], space_.extent(d));
+            count_[d] = detail::ceil_div(space_.extent(d), tile_[d]);
         }
     }
 
     const Index3& extents() const { return extents_; }
     const Index3& tile() const { return tile_; }
+    const Box& space() const { return space_; }
     const Index3& tiles_per_dim() const { return count_; }
     std::int64_t tile_count() const { return count_[0] * count_[1] * count_[2]; }
 
@@ -179,8 +217,8 @@ public:
         const Index3 c = coords(k);
         Box b;
         for (int d = 0; d < 3; ++d) {
-            b.begin[d] = c[d] * tile_[d];
-            b.end[d] = std::min(b.begin[d] + tile_[d], extents_[d]);
+            b.begin[d] = space_.begin[d] + c[d] * tile_[d];
+            b.end[d] = std::min(b.begin[d] + tile_[d], space_.end[d]);
         }
         return b;
     }
@@ -246,6 +284,7 @@ public:
 private:
     Index3 extents_;
     Index3 tile_;
+    Box space_;
     Index3 count_{1, 1, 1};
 };
 

@@ -1,0 +1,119 @@
+// config.cuh — how one loop nest is run: scheme, tile, copies, streams,
+// host memory, and the times the model predicted for it.
+//
+// Filled by the emitted .cu from the advisor's plan, then passed to
+// recipe::run or recipe::iterate. Shapes are x first (dimension 0 is the
+// contiguous one); unused dimensions have extent 1.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "recipe/tile_geometry.h"
+
+namespace recipe {
+
+// thesis §6.2 (naive, basic, scalable, buffered).
+enum class Scheme {
+    Naive,     // copy all inputs in, one kernel over the space, copy all out
+    Basic,     // full-size device arrays, tiles pipelined over the streams
+    Scalable,  // tile-sized device buffers, one set per stream, reused
+    Buffered,  // scalable, with each tile packed into pinned host buffers so
+               // every host<->device transfer is one contiguous copy
+};
+
+// What the host arrays are and how the library makes them fit for
+// asynchronous copies.
+enum class HostMemory {
+    Pinned,    // already page-locked (cudaMallocHost/cudaHostAlloc/registered)
+    Register,  // pageable; cudaHostRegister for the run, unregistered after
+    Staged,    // pageable; copied through pinned tile buffers by host threads,
+               // overlapping the host copies of one tile with the GPU work of others
+    Pageable,  // pageable; plain cudaMemcpy*Async from it (the driver stages)
+};
+
+inline const char* to_string(Scheme s) {
+    switch (s) {
+        case Scheme::Naive: return "naive";
+        case Scheme::Basic: return "basic";
+        case Scheme::Scalable: return "scalable";
+        case Scheme::Buffered: return "buffered";
+    }
+    return "?";
+}
+
+inline const char* to_string(HostMemory m) {
+    switch (m) {
+        case HostMemory::Pinned: return "pinned";
+        case HostMemory::Register: return "register";
+        case HostMemory::Staged: return "staged";
+        case HostMemory::Pageable: return "pageable";
+    }
+    return "?";
+}
+
+// The model's per-phase times for this run, in ms, each summed over the run
+// (so they add up to more than `total` where the pipeline overlaps them).
+// A negative value means "not predicted". With RECIPE_REPORT=1 the run prints
+// its measured times beside these.
+struct Predicted {
+    double alloc = -1;    // allocations and frees (+ host register/unregister)
+    double h2d = -1;      // host-to-device copies
+    double kernel = -1;   // kernel launches
+    double d2h = -1;      // device-to-host copies
+    double total = -1;    // the whole run, as the caller sees it
+    double staging = -1;  // host memcpy into/out of pinned buffers
+};
+
+struct Config {
+    Scheme scheme = Scheme::Scalable;
+    // Extents of every array, x first.
+    Index3 extents{1, 1, 1};
+    // The iteration space: the points the loop nest visits (one kernel
+    // thread each), a box inside the arrays. An end below 0 stands for the
+    // array's extent, so the default is the whole array.
+    Box space{{0, 0, 0}, {-1, -1, -1}};
+    // Elements per tile, x first; 0 or more than the space: the whole space
+    // in that dimension. Ignored by the naive scheme.
+    Index3 tile{0, 0, 0};
+    CopyMethod copy = CopyMethod::Strided;
+    int streams = 3;             // CUDA streams = tile buffer sets in flight
+    dim3 block = dim3(256, 1, 1);  // thread block; the grid covers one tile
+    HostMemory host = HostMemory::Pinned;
+    int host_threads = 0;        // staging threads (Staged, Buffered); 0: up to 8 by the core count
+    std::string name;            // names the nest in errors and reports
+    Predicted predicted;
+    // Measure per-phase times with CUDA events even without RECIPE_REPORT
+    // (benchmarks); costs an event pair around every operation.
+    bool measure = false;
+
+    // The iteration space with the "-1 = whole extent" ends resolved.
+    Box iteration_space() const {
+        Box b = space;
+        for (int d = 0; d < 3; ++d)
+            if (b.end[d] < 0) b.end[d] = extents[d];
+        return b;
+    }
+};
+
+// What a run measured, in ms. `total` (host clock around the whole call) is
+// always filled; the per-phase sums only when measuring (Config::measure or
+// RECIPE_REPORT=1), else negative. Phase sums are event intervals in each
+// stream, so a copy that waits for a busy copy engine counts its wait.
+struct Measured {
+    double alloc = -1;    // allocation, registration, frees (host clock)
+    double h2d = -1;
+    double kernel = -1;
+    double d2h = -1;
+    double total = -1;
+    double staging = -1;  // host memcpy into/out of pinned buffers (host clock)
+    std::int64_t tiles = 0;
+    std::int64_t h2d_copies = 0;  // cudaMemcpy*Async calls host->device
+    std::int64_t d2h_copies = 0;
+    std::int64_t h2d_bytes = 0;
+    std::int64_t d2h_bytes = 0;
+};
+
+}  // namespace recipe
