@@ -1,0 +1,556 @@
+// detail/engine.cuh — the machinery every scheme shares: the arrays of a
+// run and where each tile keeps them on the device, issuing the Copy
+// descriptors of tile_geometry.h (directly or through pinned staging
+// buffers), launching a tile, events, measuring and the RECIPE_REPORT table.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "recipe/config.cuh"
+#include "recipe/detail/host_copy.cuh"
+#include "recipe/detail/resources.cuh"
+#include "recipe/error.cuh"
+#include "recipe/tile.cuh"
+#include "recipe/tile_geometry.h"
+#include "recipe/view.cuh"
+
+namespace recipe::detail {
+
+inline std::string box_text(const Box& b) {
+    std::string s;
+    for (int d = 0; d < 3; ++d) {
+        if (d) s += "x";
+        s += "[" + std::to_string(b.begin[d]) + "," + std::to_string(b.end[d]) + ")";
+    }
+    return s;
+}
+
+inline std::string shape_text(const Index3& e) {
+    return std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]);
+}
+
+inline bool report_requested() {
+    const char* v = std::getenv("RECIPE_REPORT");
+    return v && *v && std::string(v) != "0";
+}
+
+using Clock = std::chrono::steady_clock;
+inline double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+enum class Role { In, Out, InOut };
+
+// One host array of the run, its element type erased.
+struct ArrayDesc {
+    char* host = nullptr;
+    std::int64_t elem = 0;
+    Halo halo;  // inputs only
+    Role role = Role::In;
+    const char* kind = "input";  // for messages
+    int index = 0;               // among the inputs / outputs, for messages
+
+    char* device_full = nullptr;        // naive, basic, iterate
+    std::vector<char*> device_tile;     // scalable, buffered: one per stream
+    std::vector<char*> stage;           // staging: one pinned buffer per stream
+};
+
+// Where tile k keeps one array on the device.
+struct Placement {
+    char* device = nullptr;
+    DeviceLayout layout;
+};
+
+template <class T>
+InView<T> in_view(const Placement& p) {
+    return InView<T>{reinterpret_cast<const T*>(p.device),
+                     {p.layout.origin[0], p.layout.origin[1], p.layout.origin[2]},
+                     p.layout.extents[0],
+                     p.layout.extents[1]};
+}
+
+template <class T>
+OutView<T> out_view(const Placement& p) {
+    return OutView<T>{reinterpret_cast<T*>(p.device),
+                      {p.layout.origin[0], p.layout.origin[1], p.layout.origin[2]},
+                      p.layout.extents[0],
+                      p.layout.extents[1]};
+}
+
+inline Tile make_tile(const Box& core, std::int64_t index, std::int64_t count) {
+    Tile t{};
+    for (int d = 0; d < 3; ++d) {
+        t.core.begin[d] = core.begin[d];
+        t.core.end[d] = core.end[d];
+    }
+    t.index = index;
+    t.count = count;
+    return t;
+}
+
+// Event pairs around each phase of each tile, read after the run (measuring only).
+struct PhaseEvents {
+    enum { kStart, kInDone, kKernelStart, kKernelDone, kOutDone, kPerTile };
+};
+
+class Engine {
+public:
+    enum class Layout { Full, TileBuffer, Compact };
+
+    Engine(const Config& cfg, std::vector<ArrayDesc> arrays, bool force_full)
+        : cfg_(cfg),
+          arrays_(std::move(arrays)),
+          t_start_(Clock::now()),
+          report_(report_requested()),
+          measure_(cfg.measure || report_) {
+        validate();
+        space_ = cfg_.iteration_space();
+        naive_ = cfg_.scheme == Scheme::Naive;
+        Index3 tile = cfg_.tile;
+        for (int d = 0; d < 3; ++d)
+            if (naive_ || tile[d] <= 0 || tile[d] > space_.extent(d)) tile[d] = space_.extent(d);
+        grid_ = std::make_unique<TileGrid>(cfg_.extents, tile, space_);
+        streams_n_ = naive_ ? 1 : static_cast<int>(std::min<std::int64_t>(cfg_.streams, grid_->tile_count()));
+        if (force_full || naive_ || cfg_.scheme == Scheme::Basic)
+            layout_ = Layout::Full;
+        else
+            layout_ = cfg_.scheme == Scheme::Buffered ? Layout::Compact : Layout::TileBuffer;
+        staging_ = cfg_.scheme == Scheme::Buffered || cfg_.host == HostMemory::Staged;
+        // Buffered packs on the host so that the device side is contiguous
+        // whatever the copy method (thesis §6.2.3, buffered scheme).
+        device_side_method_ = cfg_.scheme == Scheme::Buffered ? CopyMethod::Merged : cfg_.copy;
+        pending_.resize(static_cast<std::size_t>(streams_n_));
+        slot_used_.assign(static_cast<std::size_t>(streams_n_), false);
+    }
+
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    const TileGrid& grid() const { return *grid_; }
+    const Box& space() const { return space_; }
+    int stream_count() const { return streams_n_; }
+    cudaStream_t stream(int s) const { return streams_[static_cast<std::size_t>(s)]; }
+    std::vector<ArrayDesc>& arrays() { return arrays_; }
+    bool measuring() const { return measure_; }
+    bool staging() const { return staging_; }
+    Layout layout() const { return layout_; }
+    Measured& measured() { return measured_; }
+
+    // ---- messages
+    std::string nest() const { return cfg_.name.empty() ? std::string("recipe::run") : cfg_.name; }
+    auto where() const {
+        return [this] { return nest(); };
+    }
+    auto where_tile(std::int64_t k, int array = -1) const {
+        return [this, k, array] {
+            std::string s = nest() + ", tile " + std::to_string(k) + " of " + std::to_string(grid_->tile_count()) +
+                            " (core " + box_text(grid_->core(k)) + ")";
+            if (array >= 0) {
+                const ArrayDesc& a = arrays_[static_cast<std::size_t>(array)];
+                s += std::string(", ") + a.kind + " " + std::to_string(a.index);
+            }
+            return s;
+        };
+    }
+
+    // ---- setup: registration, allocations, streams, events
+    void setup(std::int64_t timing_tiles) {
+        const auto t0 = Clock::now();
+        const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
+        if (cfg_.host == HostMemory::Register)
+            for (ArrayDesc& a : arrays_)
+                registrations_.add(a.host, static_cast<std::size_t>(total * a.elem), where());
+
+        Carve device, pinned;
+        std::vector<std::size_t> full_at(arrays_.size()), stage_at(arrays_.size() * streams_n_),
+            tile_at(arrays_.size() * streams_n_);
+        for (std::size_t i = 0; i < arrays_.size(); ++i) {
+            const ArrayDesc& a = arrays_[i];
+            const std::int64_t tile_elems = buffer_elements(a);
+            if (layout_ == Layout::Full) full_at[i] = device.take(static_cast<std::size_t>(total * a.elem));
+            for (int s = 0; s < streams_n_; ++s) {
+                if (layout_ != Layout::Full) tile_at[i * streams_n_ + s] = device.take(static_cast<std::size_t>(tile_elems * a.elem));
+                if (staging_) stage_at[i * streams_n_ + s] = pinned.take(static_cast<std::size_t>(tile_elems * a.elem));
+            }
+        }
+        device_.allocate(device.size(), where());
+        pinned_.allocate(pinned.size(), where());
+        for (std::size_t i = 0; i < arrays_.size(); ++i) {
+            ArrayDesc& a = arrays_[i];
+            if (layout_ == Layout::Full) a.device_full = device_.base() + full_at[i];
+            for (int s = 0; s < streams_n_; ++s) {
+                if (layout_ != Layout::Full) a.device_tile.push_back(device_.base() + tile_at[i * streams_n_ + s]);
+                if (staging_) a.stage.push_back(pinned_.base() + stage_at[i * streams_n_ + s]);
+            }
+        }
+        streams_.create(streams_n_, where());
+        in_ready_.create(static_cast<std::size_t>(streams_n_), false, where());
+        done_.create(static_cast<std::size_t>(streams_n_), false, where());
+        join_.create(static_cast<std::size_t>(streams_n_), false, where());
+        if (staging_) {
+            int n = cfg_.host_threads;
+            if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+            threads_ = std::make_unique<CopyThreads>(n);
+        }
+        cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, 0);
+        if (max_pitch_ <= 0) max_pitch_ = INT_MAX;
+        setup_ms_ = ms_since(t0);
+        // Timing events are not part of a normal run; keep their creation out
+        // of the measured times.
+        if (measure_) {
+            const auto e0 = Clock::now();
+            timing_.create(static_cast<std::size_t>(timing_tiles) * PhaseEvents::kPerTile, true, where());
+            excluded_ms_ += ms_since(e0);
+        }
+    }
+
+    // Elements of one tile buffer (and staging buffer) of an array.
+    std::int64_t buffer_elements(const ArrayDesc& a) const {
+        const Index3 e = a.role == Role::In ? grid_->buffer_extents(a.halo) : grid_->tile();
+        return e[0] * e[1] * e[2];
+    }
+
+    // ---- placements
+    Placement place(const ArrayDesc& a, std::int64_t k, int slot) const {
+        if (layout_ == Layout::Full) return Placement{a.device_full, DeviceLayout{{0, 0, 0}, cfg_.extents}};
+        const Box box = a.role == Role::In ? grid_->padded(k, a.halo) : grid_->core(k);
+        char* dev = a.device_tile[static_cast<std::size_t>(slot)];
+        if (layout_ == Layout::Compact) return Placement{dev, DeviceLayout{box.begin, box.extents()}};
+        return Placement{dev, DeviceLayout{box.begin, a.role == Role::In ? grid_->buffer_extents(a.halo) : grid_->tile()}};
+    }
+
+    // The box of an array that tile k copies in (empty for pure outputs).
+    Box box_in(const ArrayDesc& a, std::int64_t k) const {
+        if (a.role == Role::Out) return Box{{0, 0, 0}, {0, 0, 0}};
+        if (a.role == Role::InOut) return grid_->core(k);
+        if (layout_ == Layout::Full) return grid_->fresh_input(k, a.halo);
+        return grid_->padded(k, a.halo);
+    }
+
+    // ---- copies
+    // Issues one descriptor as cudaMemcpy*Async; `host` and `dev` are the
+    // bases its offsets count from.
+    template <class Context>
+    void issue(const Copy& c, char* host, char* dev, bool to_device, cudaStream_t stream, const Context& where) {
+        const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+        char* h = host + c.host_offset;
+        char* d = dev + c.device_offset;
+        char* dst = to_device ? d : h;
+        char* src = to_device ? h : d;
+        const std::int64_t dpitch = to_device ? c.device_pitch : c.host_pitch;
+        const std::int64_t spitch = to_device ? c.host_pitch : c.device_pitch;
+        const std::int64_t dslice = to_device ? c.device_slice_pitch : c.host_slice_pitch;
+        const std::int64_t sslice = to_device ? c.host_slice_pitch : c.device_slice_pitch;
+        Measured& m = measured_;
+        (to_device ? m.h2d_bytes : m.d2h_bytes) += c.bytes();
+        const int rank = c.rank();
+        const bool pitch_ok = rank == 1 || (dpitch <= max_pitch_ && spitch <= max_pitch_);
+        if (rank == 1) {
+            ++(to_device ? m.h2d_copies : m.d2h_copies);
+            check(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(c.width_bytes), kind, stream), "cudaMemcpyAsync",
+                  where);
+        } else if (!pitch_ok) {
+            // Pitches beyond what the device takes in one strided copy: row by row.
+            for (std::int64_t z = 0; z < c.depth; ++z)
+                for (std::int64_t y = 0; y < c.height; ++y) {
+                    ++(to_device ? m.h2d_copies : m.d2h_copies);
+                    check(cudaMemcpyAsync(dst + z * dslice + y * dpitch, src + z * sslice + y * spitch,
+                                          static_cast<std::size_t>(c.width_bytes), kind, stream),
+                          "cudaMemcpyAsync", where);
+                }
+        } else if (rank == 2) {
+            ++(to_device ? m.h2d_copies : m.d2h_copies);
+            check(cudaMemcpy2DAsync(dst, static_cast<std::size_t>(dpitch), src, static_cast<std::size_t>(spitch),
+                                    static_cast<std::size_t>(c.width_bytes), static_cast<std::size_t>(c.height), kind,
+                                    stream),
+                  "cudaMemcpy2DAsync", where);
+        } else {
+            ++(to_device ? m.h2d_copies : m.d2h_copies);
+            cudaMemcpy3DParms p{};
+            p.srcPtr = make_cudaPitchedPtr(src, static_cast<std::size_t>(spitch), static_cast<std::size_t>(c.width_bytes),
+                                           static_cast<std::size_t>(sslice / spitch));
+            p.dstPtr = make_cudaPitchedPtr(dst, static_cast<std::size_t>(dpitch), static_cast<std::size_t>(c.width_bytes),
+                                           static_cast<std::size_t>(dslice / dpitch));
+            p.extent = make_cudaExtent(static_cast<std::size_t>(c.width_bytes), static_cast<std::size_t>(c.height),
+                                       static_cast<std::size_t>(c.depth));
+            p.kind = kind;
+            check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync", where);
+        }
+    }
+
+    // Host side: moves `box` of an array between the user's array and the
+    // densely packed staging buffer (thread-parallel memcpy).
+    void host_pack(const ArrayDesc& a, const Box& box, char* stage, bool to_stage) {
+        const auto t0 = Clock::now();
+        segments_.clear();
+        for (const Copy& c : copies_for(box, cfg_.extents, DeviceLayout{box.begin, box.extents()}, a.elem, cfg_.copy))
+            append_segments(c, a.host, stage, to_stage, &segments_);
+        copy_segments(segments_, *threads_);
+        measured_staging_ += ms_since(t0);
+    }
+
+    // Copies `box` of array `i` into its placement for tile k (stream slot s).
+    void copy_in(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k) {
+        if (box.empty()) return;
+        ArrayDesc& a = arrays_[i];
+        const auto where = where_tile(k, static_cast<int>(i));
+        if (staging_) {
+            char* stage = a.stage[static_cast<std::size_t>(s)];
+            host_pack(a, box, stage, true);
+            const DeviceLayout rebased{{p.layout.origin[0] - box.begin[0], p.layout.origin[1] - box.begin[1],
+                                        p.layout.origin[2] - box.begin[2]},
+                                       p.layout.extents};
+            for (const Copy& c : copies_for(Box{{0, 0, 0}, box.extents()}, box.extents(), rebased, a.elem,
+                                            device_side_method_))
+                issue(c, stage, p.device, true, stream(s), where);
+        } else {
+            for (const Copy& c : copies_for(box, cfg_.extents, p.layout, a.elem, cfg_.copy))
+                issue(c, a.host, p.device, true, stream(s), where);
+        }
+    }
+
+    // Copies `box` of array `i` back from its placement. With staging, the
+    // copy lands in the pinned buffer and unpack_slot() finishes it later.
+    void copy_out(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k) {
+        if (box.empty()) return;
+        ArrayDesc& a = arrays_[i];
+        const auto where = where_tile(k, static_cast<int>(i));
+        if (staging_) {
+            char* stage = a.stage[static_cast<std::size_t>(s)];
+            const DeviceLayout rebased{{p.layout.origin[0] - box.begin[0], p.layout.origin[1] - box.begin[1],
+                                        p.layout.origin[2] - box.begin[2]},
+                                       p.layout.extents};
+            for (const Copy& c : copies_for(Box{{0, 0, 0}, box.extents()}, box.extents(), rebased, a.elem,
+                                            device_side_method_))
+                issue(c, stage, p.device, false, stream(s), where);
+            pending_[static_cast<std::size_t>(s)].push_back(Pending{i, box, k});
+        } else {
+            for (const Copy& c : copies_for(box, cfg_.extents, p.layout, a.elem, cfg_.copy))
+                issue(c, a.host, p.device, false, stream(s), where);
+        }
+    }
+
+    // Copies `box` of array `i` straight between the user's array and its
+    // placement, never through staging (iterate's boundary frame).
+    void copy_direct(std::size_t i, const Box& box, const Placement& p, int s, bool to_device) {
+        if (box.empty()) return;
+        ArrayDesc& a = arrays_[i];
+        const auto where = [this, i] {
+            return nest() + ", boundary of " + arrays_[i].kind + " " + std::to_string(arrays_[i].index);
+        };
+        for (const Copy& c : copies_for(box, cfg_.extents, p.layout, a.elem, cfg_.copy))
+            issue(c, a.host, p.device, to_device, stream(s), where);
+    }
+
+    // Staging: waits for slot s's last tile and moves its outputs from the
+    // pinned buffers into the user's arrays.
+    void unpack_slot(int s) {
+        auto& list = pending_[static_cast<std::size_t>(s)];
+        if (list.empty()) return;
+        check(cudaEventSynchronize(done_[static_cast<std::size_t>(s)]), "cudaEventSynchronize",
+              where_tile(list.front().tile));
+        for (const Pending& p : list)
+            host_pack(arrays_[p.array], p.box, arrays_[p.array].stage[static_cast<std::size_t>(s)], false);
+        list.clear();
+    }
+
+    // Before packing a new tile into slot s: its previous tile's copies from
+    // the staging buffers must be done.
+    void wait_slot_free(int s, std::int64_t k) {
+        if (!staging_ || !slot_used_[static_cast<std::size_t>(s)]) return;
+        unpack_slot(s);
+        check(cudaEventSynchronize(done_[static_cast<std::size_t>(s)]), "cudaEventSynchronize", where_tile(k));
+    }
+
+    void mark_done(int s, std::int64_t k) {
+        check(cudaEventRecord(done_[static_cast<std::size_t>(s)], stream(s)), "cudaEventRecord", where_tile(k));
+        slot_used_[static_cast<std::size_t>(s)] = true;
+    }
+
+    void mark_inputs_ready(int s, std::int64_t k) {
+        check(cudaEventRecord(in_ready_[static_cast<std::size_t>(s)], stream(s)), "cudaEventRecord", where_tile(k));
+    }
+
+    // Full-array layouts send halo shared between tiles once (fresh_input):
+    // tile k's kernel waits for the copies of tiles first..k-1 in other streams.
+    void wait_for_earlier_inputs(int s, std::int64_t k) {
+        if (layout_ != Layout::Full || k == 0) return;
+        std::int64_t first = k;
+        for (const ArrayDesc& a : arrays_)
+            if (a.role == Role::In) first = std::min(first, grid_->first_tile_read(k, a.halo));
+        const std::int64_t from = std::max(first, k - streams_n_ + 1);
+        for (std::int64_t j = from; j < k; ++j) {
+            const int sj = static_cast<int>(j % streams_n_);
+            if (sj == s) continue;
+            check(cudaStreamWaitEvent(stream(s), in_ready_[static_cast<std::size_t>(sj)], 0), "cudaStreamWaitEvent",
+                  where_tile(k));
+        }
+    }
+
+    // All streams wait for everything issued so far on every stream.
+    void join_streams() {
+        for (int s = 0; s < streams_n_; ++s)
+            check(cudaEventRecord(join_[static_cast<std::size_t>(s)], stream(s)), "cudaEventRecord", where());
+        for (int s = 0; s < streams_n_; ++s)
+            for (int t = 0; t < streams_n_; ++t)
+                if (s != t)
+                    check(cudaStreamWaitEvent(stream(s), join_[static_cast<std::size_t>(t)], 0), "cudaStreamWaitEvent",
+                          where());
+    }
+
+    // ---- timing of one tile's phases (measuring only)
+    void mark(std::int64_t timing_index, int phase, int s) {
+        if (!measure_) return;
+        const std::size_t i = static_cast<std::size_t>(timing_index) * PhaseEvents::kPerTile + phase;
+        if (i >= timing_.size()) return;
+        check(cudaEventRecord(timing_[i], stream(s)), "cudaEventRecord", where());
+    }
+
+    // ---- launching
+    template <class Context>
+    dim3 grid_for(const Box& core, const Context& where) const {
+        const dim3 b = cfg_.block;
+        const std::int64_t gx = detail::ceil_div(core.extent(0), b.x), gy = detail::ceil_div(core.extent(1), b.y),
+                           gz = detail::ceil_div(core.extent(2), b.z);
+        if (gx > INT_MAX || gy > 65535 || gz > 65535)
+            throw Error("recipe: a tile needs a grid of " + std::to_string(gx) + "x" + std::to_string(gy) + "x" +
+                        std::to_string(gz) + " blocks, more than CUDA allows (2^31-1 x 65535 x 65535) in " + where() +
+                        "; use a smaller tile or a taller block");
+        return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
+    }
+
+    template <class Context>
+    void check_launch(const Context& where) {
+        check(cudaGetLastError(), "kernel launch", where);
+    }
+
+    // ---- the end of a run
+    void finish(std::int64_t timed_tiles) {
+        for (int s = 0; s < streams_n_; ++s) unpack_slot(s);
+        for (int s = 0; s < streams_n_; ++s)
+            check(cudaStreamSynchronize(stream(s)), "cudaStreamSynchronize", where());
+        if (measure_) {
+            double h2d = 0, kernel = 0, d2h = 0;
+            auto span = [&](std::int64_t t, int a, int b) {
+                float ms = 0;
+                const std::size_t base = static_cast<std::size_t>(t) * PhaseEvents::kPerTile;
+                check(cudaEventElapsedTime(&ms, timing_[base + a], timing_[base + b]), "cudaEventElapsedTime", where());
+                return static_cast<double>(ms);
+            };
+            for (std::int64_t t = 0; t < timed_tiles; ++t) {
+                h2d += span(t, PhaseEvents::kStart, PhaseEvents::kInDone);
+                kernel += span(t, PhaseEvents::kKernelStart, PhaseEvents::kKernelDone);
+                d2h += span(t, PhaseEvents::kKernelDone, PhaseEvents::kOutDone);
+            }
+            measured_.h2d = h2d;
+            measured_.kernel = kernel;
+            measured_.d2h = d2h;
+            measured_.staging = measured_staging_;
+        }
+        const auto t0 = Clock::now();
+        threads_.reset();
+        timing_.release(where());
+        join_.release(where());
+        done_.release(where());
+        in_ready_.release(where());
+        streams_.release(where());
+        pinned_.release(where());
+        device_.release(where());
+        registrations_.release(where());
+        const double teardown = ms_since(t0);
+        measured_.total = ms_since(t_start_) - excluded_ms_;
+        if (measure_) measured_.alloc = setup_ms_ + teardown;
+        measured_.tiles = grid_->tile_count();
+        if (report_) print_report();
+    }
+
+    void print_report() const {
+        const Measured& m = measured_;
+        const Predicted& p = cfg_.predicted;
+        std::fprintf(stderr, "recipe: %s: %s, tile %s, %lld tiles, %d streams, %s, %s\n", nest().c_str(),
+                     to_string(cfg_.scheme), shape_text(grid_->tile()).c_str(),
+                     static_cast<long long>(grid_->tile_count()), streams_n_, to_string(cfg_.copy),
+                     to_string(cfg_.host));
+        std::fprintf(stderr, "recipe:   %-8s %12s %14s\n", "phase", "measured ms", "predicted ms");
+        auto row = [](const char* name, double measured, double predicted) {
+            char pred[32] = "-";
+            if (predicted >= 0) std::snprintf(pred, sizeof pred, "%.3f", predicted);
+            std::fprintf(stderr, "recipe:   %-8s %12.3f %14s\n", name, measured, pred);
+        };
+        row("alloc", m.alloc, p.alloc);
+        row("h2d", m.h2d, p.h2d);
+        row("kernel", m.kernel, p.kernel);
+        row("d2h", m.d2h, p.d2h);
+        if (staging_) row("staging", m.staging, p.staging);
+        row("total", m.total, p.total);
+        std::fprintf(stderr, "recipe:   copies: %lld in (%lld bytes), %lld out (%lld bytes)\n",
+                     static_cast<long long>(m.h2d_copies), static_cast<long long>(m.h2d_bytes),
+                     static_cast<long long>(m.d2h_copies), static_cast<long long>(m.d2h_bytes));
+    }
+
+private:
+    void validate() const {
+        for (int d = 0; d < 3; ++d)
+            if (cfg_.extents[d] < 1)
+                throw Error("recipe: " + nest() + ": array extent " + std::to_string(cfg_.extents[d]) +
+                            " in dimension " + std::to_string(d) + " must be at least 1");
+        const Box sp = cfg_.iteration_space();
+        for (int d = 0; d < 3; ++d)
+            if (sp.begin[d] < 0 || sp.end[d] > cfg_.extents[d])
+                throw Error("recipe: " + nest() + ": iteration space " + box_text(sp) + " is not inside the arrays (" +
+                            shape_text(cfg_.extents) + ")");
+        if (cfg_.streams < 1) throw Error("recipe: " + nest() + ": streams must be at least 1");
+        if (cfg_.block.x < 1 || cfg_.block.y < 1 || cfg_.block.z < 1)
+            throw Error("recipe: " + nest() + ": every block dimension must be at least 1");
+        for (const ArrayDesc& a : arrays_)
+            if (!a.host)
+                throw Error("recipe: " + nest() + ": " + a.kind + " " + std::to_string(a.index) + " is a null pointer");
+    }
+
+    struct Pending {
+        std::size_t array;
+        Box box;
+        std::int64_t tile;
+    };
+
+    const Config& cfg_;
+    std::vector<ArrayDesc> arrays_;
+    Clock::time_point t_start_;
+    bool report_, measure_;
+    Box space_;
+    bool naive_ = false;
+    std::unique_ptr<TileGrid> grid_;
+    int streams_n_ = 1;
+    Layout layout_ = Layout::Full;
+    bool staging_ = false;
+    CopyMethod device_side_method_ = CopyMethod::Strided;
+    int max_pitch_ = INT_MAX;
+
+    HostRegistrations registrations_;
+    DeviceBlock device_;
+    PinnedBlock pinned_;
+    Streams streams_;
+    Events in_ready_, done_, join_, timing_;
+    std::unique_ptr<CopyThreads> threads_;
+    std::vector<std::vector<Pending>> pending_;
+    std::vector<bool> slot_used_;
+    std::vector<Segment> segments_;
+
+    Measured measured_;
+    double measured_staging_ = 0;
+    double setup_ms_ = 0;
+    double excluded_ms_ = 0;
+};
+
+}  // namespace recipe::detail

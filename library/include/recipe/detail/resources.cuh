@@ -1,0 +1,188 @@
+// detail/resources.cuh — owners of the CUDA resources a run uses (device
+// memory, pinned host memory, streams, events, host registrations), so that
+// an exception half-way through a run releases everything. Destructors never
+// throw: a failing free after a failure would hide the first error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "recipe/error.cuh"
+
+namespace recipe::detail {
+
+// One cudaMalloc holding several buffers, each 256-byte aligned.
+class DeviceBlock {
+public:
+    DeviceBlock() = default;
+    DeviceBlock(const DeviceBlock&) = delete;
+    DeviceBlock& operator=(const DeviceBlock&) = delete;
+    ~DeviceBlock() {
+        if (base_) cudaFree(base_);
+    }
+    template <class Context>
+    void allocate(std::size_t bytes, const Context& where) {
+        if (bytes == 0) return;
+        check(cudaMalloc(&base_, bytes), "cudaMalloc", where);
+    }
+    char* base() const { return static_cast<char*>(base_); }
+    template <class Context>
+    void release(const Context& where) {
+        void* p = base_;
+        base_ = nullptr;
+        if (p) check(cudaFree(p), "cudaFree", where);
+    }
+
+private:
+    void* base_ = nullptr;
+};
+
+// One cudaMallocHost holding every pinned staging buffer.
+class PinnedBlock {
+public:
+    PinnedBlock() = default;
+    PinnedBlock(const PinnedBlock&) = delete;
+    PinnedBlock& operator=(const PinnedBlock&) = delete;
+    ~PinnedBlock() {
+        if (base_) cudaFreeHost(base_);
+    }
+    template <class Context>
+    void allocate(std::size_t bytes, const Context& where) {
+        if (bytes == 0) return;
+        check(cudaMallocHost(&base_, bytes), "cudaMallocHost", where);
+    }
+    char* base() const { return static_cast<char*>(base_); }
+    template <class Context>
+    void release(const Context& where) {
+        void* p = base_;
+        base_ = nullptr;
+        if (p) check(cudaFreeHost(p), "cudaFreeHost", where);
+    }
+
+private:
+    void* base_ = nullptr;
+};
+
+// Hands out aligned offsets inside a block before it is allocated.
+class Carve {
+public:
+    std::size_t take(std::size_t bytes) {
+        const std::size_t at = size_;
+        size_ += (bytes + 255) / 256 * 256;
+        return at;
+    }
+    std::size_t size() const { return size_; }
+
+private:
+    std::size_t size_ = 0;
+};
+
+class Streams {
+public:
+    Streams() = default;
+    Streams(const Streams&) = delete;
+    Streams& operator=(const Streams&) = delete;
+    ~Streams() {
+        for (cudaStream_t s : streams_) cudaStreamDestroy(s);
+    }
+    template <class Context>
+    void create(int n, const Context& where) {
+        for (int i = 0; i < n; ++i) {
+            cudaStream_t s = nullptr;
+            check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", where);
+            streams_.push_back(s);
+        }
+    }
+    template <class Context>
+    void release(const Context& where) {
+        std::vector<cudaStream_t> all;
+        all.swap(streams_);
+        for (cudaStream_t s : all) check(cudaStreamDestroy(s), "cudaStreamDestroy", where);
+    }
+    cudaStream_t operator[](std::size_t i) const { return streams_[i]; }
+    std::size_t size() const { return streams_.size(); }
+
+private:
+    std::vector<cudaStream_t> streams_;
+};
+
+class Events {
+public:
+    Events() = default;
+    Events(const Events&) = delete;
+    Events& operator=(const Events&) = delete;
+    ~Events() {
+        for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    }
+    // timing: events that can be timed (RECIPE_REPORT); else the cheaper kind.
+    template <class Context>
+    void create(std::size_t n, bool timing, const Context& where) {
+        events_.reserve(events_.size() + n);
+        for (std::size_t i = 0; i < n; ++i) {
+            cudaEvent_t e = nullptr;
+            check(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming),
+                  "cudaEventCreateWithFlags", where);
+            events_.push_back(e);
+        }
+    }
+    template <class Context>
+    void release(const Context& where) {
+        std::vector<cudaEvent_t> all;
+        all.swap(events_);
+        for (cudaEvent_t e : all) check(cudaEventDestroy(e), "cudaEventDestroy", where);
+    }
+    cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
+    std::size_t size() const { return events_.size(); }
+
+private:
+    std::vector<cudaEvent_t> events_;
+};
+
+// cudaHostRegister for the run. Memory that is already pinned or registered
+// (by the program, or because two arrays share a page) is left alone.
+class HostRegistrations {
+public:
+    HostRegistrations() = default;
+    HostRegistrations(const HostRegistrations&) = delete;
+    HostRegistrations& operator=(const HostRegistrations&) = delete;
+    ~HostRegistrations() { release_quietly(); }
+
+    template <class Context>
+    void add(void* host, std::size_t bytes, const Context& where) {
+        if (!host || bytes == 0) return;
+        for (void* p : registered_)
+            if (p == host) return;
+        cudaPointerAttributes attr{};
+        if (cudaPointerGetAttributes(&attr, host) == cudaSuccess && attr.type == cudaMemoryTypeHost) return;
+        cudaGetLastError();  // an unknown pointer may leave an error on older runtimes
+        const cudaError_t status = cudaHostRegister(host, bytes, cudaHostRegisterDefault);
+        if (status == cudaErrorHostMemoryAlreadyRegistered) {
+            cudaGetLastError();
+            return;
+        }
+        check(status, "cudaHostRegister", where);
+        registered_.push_back(host);
+    }
+
+    // Unregisters, checking each call (the normal end of a run).
+    template <class Context>
+    void release(const Context& where) {
+        while (!registered_.empty()) {
+            void* p = registered_.back();
+            registered_.pop_back();
+            check(cudaHostUnregister(p), "cudaHostUnregister", where);
+        }
+    }
+
+private:
+    void release_quietly() {
+        for (void* p : registered_) cudaHostUnregister(p);
+        registered_.clear();
+    }
+    std::vector<void*> registered_;
+};
+
+}  // namespace recipe::detail
