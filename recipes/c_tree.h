@@ -1,0 +1,49 @@
+// c_tree.h — a C source parsed with tree-sitter, for the few syntactic
+// questions the generator asks itself (how an index expression splits into
+// coordinates, what type a variable was declared with, which conversions C
+// allows and C++ does not). The analyzer answers the semantic ones.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+namespace recipe::recipes {
+
+class CTree {
+public:
+    explicit CTree(std::string source);
+    ~CTree();
+    CTree(const CTree&) = delete;
+    CTree& operator=(const CTree&) = delete;
+
+    const std::string& source() const { return source_; }
+    TSNode root() const;
+    std::string_view text(TSNode node) const;
+
+    // The smallest named node that spans exactly [begin, end), or a null node.
+    TSNode node_at(std::uint32_t begin, std::uint32_t end) const;
+
+private:
+    std::string source_;
+    TSParser* parser_ = nullptr;
+    TSTree* tree_ = nullptr;
+};
+
+// Small helpers over TSNode.
+inline std::string_view type_of(TSNode n) { return ts_node_type(n); }
+inline bool is(TSNode n, std::string_view type) { return !ts_node_is_null(n) && type_of(n) == type; }
+TSNode field(TSNode n, const char* name);
+std::vector<TSNode> named_children(TSNode n);
+// Calls `visit` on `n` and every named descendant, parents first.
+template <class F>
+void walk(TSNode n, F&& visit) {
+    visit(n);
+    const std::uint32_t count = ts_node_named_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(n, i), visit);
+}
+
+}  // namespace recipe::recipes

@@ -1,0 +1,31 @@
+// cpp_compat.h — the edits that let a C file compile as C++ (nvcc compiles a
+// .cu as C++): C converts void* to any object pointer implicitly, C++ needs a
+// cast (`float *in = malloc(n)` -> `float *in = (float *)malloc(n)`), and
+// C's `restrict` is spelled `__restrict__`. Each edit is reported so the
+// recipe can list it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/program.h"
+#include "recipes/source_rewriter.h"
+
+namespace recipe::recipes {
+
+class CTree;
+
+struct CompatFix {
+    Edit edit;                // or two edits for a cast around a ?: expression
+    std::vector<Edit> extra;
+    analyzer::SourcePos pos;  // where the change is
+    std::string before;       // e.g. "malloc(...)"
+    std::string after;        // e.g. "(float *)malloc(...)"
+    std::string why;          // one line, for the recipe
+};
+
+// Finds the fixes in the whole file. Spans inside `skip` (the code replaced
+// by library calls) are left alone.
+std::vector<CompatFix> cpp_compat_fixes(const CTree& tree, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip);
+
+}  // namespace recipe::recipes

@@ -1,0 +1,137 @@
+#include "recipes/file_system.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace recipe::recipes {
+
+namespace fs = std::filesystem;
+
+bool RealFileSystem::exists(const std::string& path) const {
+    std::error_code ec;
+    return fs::exists(path, ec);
+}
+
+bool RealFileSystem::same_file(const std::string& a, const std::string& b) const {
+    std::error_code ec;
+    const bool same = fs::equivalent(a, b, ec);
+    return !ec && same;
+}
+
+bool RealFileSystem::read(const std::string& path, std::string* content, std::string* error) const {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        *error = path + ": cannot open: " + std::strerror(errno);
+        return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    *content = ss.str();
+    return true;
+}
+
+bool RealFileSystem::make_directories(const std::string& path, std::string* error) {
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) {
+        *error = path + ": cannot create directory: " + ec.message();
+        return false;
+    }
+    if (!fs::is_directory(path, ec)) {
+        *error = path + ": exists and is not a directory";
+        return false;
+    }
+    return true;
+}
+
+bool RealFileSystem::write_atomically(const std::string& path, const std::string& content, std::string* error) {
+    // The temporary file sits beside the target so that rename() stays within
+    // one file system and is atomic.
+    static std::atomic<int> counter{0};
+    const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    std::FILE* f = std::fopen(temp.c_str(), "wb");
+    if (!f) {
+        *error = path + ": cannot write: " + std::strerror(errno);
+        return false;
+    }
+    const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size();
+    const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+    const int saved_errno = errno;
+    const bool closed = std::fclose(f) == 0;
+    if (!written || !flushed || !closed) {
+        std::remove(temp.c_str());
+        *error = path + ": cannot write: " + std::strerror(saved_errno);
+        return false;
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+        *error = path + ": cannot replace: " + std::strerror(errno);
+        std::remove(temp.c_str());
+        return false;
+    }
+    return true;
+}
+
+namespace {
+std::string normal(const std::string& path) {
+    std::string p = path;
+    while (p.rfind("./", 0) == 0) p.erase(0, 2);
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    return p;
+}
+}  // namespace
+
+bool MemoryFileSystem::exists(const std::string& path) const {
+    const std::string p = normal(path);
+    return files.count(p) > 0 || directories.count(p) > 0;
+}
+
+bool MemoryFileSystem::same_file(const std::string& a, const std::string& b) const {
+    return exists(a) && normal(a) == normal(b);
+}
+
+bool MemoryFileSystem::read(const std::string& path, std::string* content, std::string* error) const {
+    const auto it = files.find(normal(path));
+    if (it == files.end()) {
+        *error = path + ": cannot open: No such file or directory";
+        return false;
+    }
+    *content = it->second;
+    return true;
+}
+
+bool MemoryFileSystem::make_directories(const std::string& path, std::string* error) {
+    const std::string p = normal(path);
+    if (files.count(p)) {
+        *error = path + ": exists and is not a directory";
+        return false;
+    }
+    for (std::size_t slash = p.find('/'); slash != std::string::npos; slash = p.find('/', slash + 1))
+        if (slash > 0) directories.insert(p.substr(0, slash));
+    directories.insert(p);
+    return true;
+}
+
+bool MemoryFileSystem::write_atomically(const std::string& path, const std::string& content, std::string* error) {
+    const std::string p = normal(path);
+    if (failing_writes.count(p)) {
+        *error = path + ": cannot write: Read-only file system";
+        return false;
+    }
+    const auto slash = p.rfind('/');
+    if (slash != std::string::npos && slash > 0 && !directories.count(p.substr(0, slash))) {
+        *error = path + ": cannot write: No such file or directory";
+        return false;
+    }
+    files[p] = content;
+    ++writes;
+    return true;
+}
+
+}  // namespace recipe::recipes
