@@ -60,11 +60,20 @@ struct ArrayUse {
     int elem_bytes = 4;
     Index3 extents{1, 1, 1};  // the host array, x first
     Halo halo;                // inputs: stencil reach per side
+    // An output the kernel also reads at its own point (library `inout`):
+    // each tile's core is copied in before its kernel.
+    bool copy_in = false;
+    // An output exchanged with an input between time steps (library
+    // `ping_pong`): its boundary frame is copied in once before step 2.
+    bool exchanged = false;
 };
 struct Problem {
     std::string kernel_name;  // key into Platform::kernels (default: the nest's function)
     int dims = 1;
-    Index3 extents{1, 1, 1};  // iteration space (elements written per output)
+    Index3 extents{1, 1, 1};  // every array's extents, x first
+    // The iteration space, a box inside the arrays (a loop from 1 to N-1
+    // gives begin 1, end N-1); tiles cover it (TileGrid's `space`).
+    Box space{{0, 0, 0}, {1, 1, 1}};
     std::vector<ArrayUse> inputs;
     std::vector<ArrayUse> outputs;
     std::int64_t time_steps = 1;  // an enclosing time loop repeats the nest
@@ -83,7 +92,7 @@ struct Config {
     Index3 tile{1, 1, 1};   // elements per tile, x first (naive: the whole space)
     CopyMethod copy = CopyMethod::Merged;
     int streams = 3;        // tile buffers / CUDA streams in flight
-    Index3 block{256, 1, 1};  // thread block
+    Index3 block{0, 0, 0};  // thread block; {0,0,0}: the best by occupancy (choose_block)
     std::optional<HostStrategy> host;  // unset: the cheapest allowed
 };
 
@@ -91,6 +100,12 @@ struct Config {
 struct ModelOptions {
     std::optional<HostMemory> host_memory;  // unset: pinned if Problem::pinned_host, else pageable
     std::optional<double> kernel_ms;        // whole problem, one step; overrides the profile's table
+    // Price the thesis's 2012 library instead of ours (to reproduce its
+    // Appendix A): basic re-sends halo shared by neighbouring tiles (ours
+    // sends it once, TileGrid::fresh_input), every buffer is its own
+    // cudaMalloc (ours: one cudaMalloc for all), and scalable/buffered
+    // always allocate `streams` buffers (ours: no more than there are tiles).
+    bool thesis_library = false;
 };
 
 struct TransferStats {
@@ -128,7 +143,7 @@ struct Prediction {
     double total_ms = 0;
     PhaseTimes phases;
     Operation dominant = Operation::TransferIn;
-    TransferStats h2d;          // per time step set: what moves in
+    TransferStats h2d;          // what moves in over the whole run
     TransferStats d2h;
     std::int64_t tiles = 1;
     int startup_steps = 0;      // thesis §6.4.4: 2 per side (basic/scalable), 4 (buffered)
@@ -136,6 +151,7 @@ struct Prediction {
     KernelSource kernel_source = KernelSource::Estimate;
     std::int64_t device_bytes = 0;  // device memory the scheme allocates
     std::int64_t host_bytes = 0;    // extra (pinned) host memory it allocates
+    double occupancy = 0;       // resident threads / max threads per SM for config.block
     TileTimes typical_tile;     // interior tile, for the timeline
     std::vector<std::string> notes;  // assumptions and why (human-readable)
 };
@@ -146,6 +162,13 @@ struct Prediction {
 // the device cannot run.
 bool predict(const Problem& problem, const Platform& platform, const Config& config, const ModelOptions& options,
              Prediction* prediction, std::string* error);
+
+// The thread block for tiles of this shape with the highest occupancy
+// (seed 001 Table 1 limits; 32 registers per thread assumed), preferring
+// blocks that waste fewer threads at the tile's edge. Sets *occupancy.
+Index3 choose_block(const Problem& problem, const Platform& platform, const Index3& tile, double* occupancy);
+// Occupancy of `block` (0 when the device cannot run it; *why says which limit).
+double block_occupancy(const Platform& platform, const Index3& block, std::string* why);
 
 // A picture of the pipeline: when each engine works on which tile.
 struct TimelineEvent {

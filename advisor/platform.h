@@ -68,6 +68,14 @@ struct KernelTable {
     double ms(double elements) const;
 };
 
+// seed 003 §5.4: a copy of k bytes takes L + o + k*G; consecutive copies in
+// n streams add a gap g each. Per direction.
+struct LogGP {
+    double latency_ns = 0;   // L + o
+    double gap_ns = 0;       // g
+    double ns_per_byte = 0;  // G
+};
+
 struct Platform {
     std::string name;         // e.g. "tesla-c2050"
     std::string description;  // e.g. "NVIDIA Tesla C2050, PCIe 2.0, Intel i5"
@@ -95,12 +103,19 @@ struct Platform {
     Measurements host_register;    // cudaHostRegister of n bytes
     Measurements host_unregister;  // cudaHostUnregister of n bytes
     Measurements pageable_to_pinned_host;  // host memcpy into a pinned buffer; falls back to pinnedHostToPinnedHost
+    // Host packing (staging) runs on several threads; their speed-up over
+    // one thread on large copies (MEASURED.md: 8 threads 41.1 GB/s vs 12.4).
+    double host_copy_parallel_speedup = 1;
     StridedCopyCost strided_copy;
     double kernel_launch_ns = 0;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;
+    std::int64_t device_memory_bytes = 0;
     OccupancyLimits occupancy;
+    LogGP loggp_host_to_device;  // from "logGP", else derived from the tables
+    LogGP loggp_device_to_host;
+    double mapped_ns_per_byte = 0;  // seed 003 Table 5.2: G under mapped access (0: same as explicit)
     std::map<std::string, KernelTable> kernels;  // by kernel name
 };
 

@@ -1,0 +1,54 @@
+#include "advisor/kernel_time.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace recipe::advisor {
+
+double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
+    // Each point's arithmetic at peak flops, or its unique bytes (every array
+    // element read or written once, neighbours coming from cache) at the
+    // device's bandwidth, whichever is slower.
+    const double compute_ms = problem.flops_per_point / (platform.peak_gflops * 1e9) * 1e3;
+    const double memory_ms = problem.bytes_per_point / (platform.device_bandwidth_gbs * 1e9) * 1e3;
+    return std::max(compute_ms, memory_ms);
+}
+
+KernelModel::KernelModel(const Problem& problem, const Platform& platform, const ModelOptions& options) {
+    launch_overhead_ms_ = platform.kernel_launch_ns * 1e-6;
+    const double points = static_cast<double>(problem.extents[0] * problem.extents[1] * problem.extents[2]);
+    std::ostringstream os;
+    if (options.kernel_ms) {
+        source_ = KernelSource::UserGiven;
+        ms_per_point_ = *options.kernel_ms / points;
+        os << "kernel time " << *options.kernel_ms << " ms for the whole problem (--kernel-ms), scaled by each tile's share";
+    } else if (auto it = platform.kernels.find(problem.kernel_name); it != platform.kernels.end()) {
+        source_ = KernelSource::Measured;
+        table_ = &it->second;
+        os << "kernel time measured on " << platform.name << " ('" << problem.kernel_name << "' table, "
+           << to_string(table_->interpolation) << " interpolation)";
+    } else {
+        source_ = KernelSource::Estimate;
+        ms_per_point_ = roofline_ms_per_point(problem, platform);
+        os << "kernel time is an ESTIMATE (roofline: " << problem.flops_per_point << " flops and "
+           << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
+           << platform.device_bandwidth_gbs << " GB/s); measure it and pass --kernel-ms for a better prediction";
+    }
+    description_ = os.str();
+}
+
+double KernelModel::launch_ms(std::int64_t points, double occupancy) const {
+    const double n = static_cast<double>(points);
+    double work;
+    if (table_) {
+        work = table_->ms(n);
+    } else {
+        work = ms_per_point_ * n;
+        // Too few resident threads cannot hide memory latency: below half
+        // occupancy the estimate slows in proportion (rule of thumb).
+        if (source_ == KernelSource::Estimate && occupancy > 0 && occupancy < 0.5) work *= 0.5 / occupancy;
+    }
+    return work + launch_overhead_ms_;
+}
+
+}  // namespace recipe::advisor

@@ -1,0 +1,38 @@
+// kernel_time.h — how long the nest's kernel runs on a number of points.
+//
+// thesis §6.4.2 takes measured kernel times (interpolated to the tile's
+// size); without a measurement the user's --kernel-ms is scaled by the
+// tile's share of the points; without that, a roofline estimate (seed 003
+// §5.2: the slower of compute and memory at peak rates) stands in and is
+// labelled an estimate. Each launch adds the profile's launch overhead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "advisor/plan.h"
+
+namespace recipe::advisor {
+
+class KernelModel {
+public:
+    KernelModel(const Problem& problem, const Platform& platform, const ModelOptions& options);
+
+    // One launch over `points` iteration points, ms, launch overhead included.
+    // `occupancy` (0..1] only matters for the estimate.
+    double launch_ms(std::int64_t points, double occupancy = 1.0) const;
+    KernelSource source() const { return source_; }
+    const std::string& description() const { return description_; }
+
+private:
+    KernelSource source_ = KernelSource::Estimate;
+    const KernelTable* table_ = nullptr;
+    double ms_per_point_ = 0;
+    double launch_overhead_ms_ = 0;
+    std::string description_;
+};
+
+// seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth.
+double roofline_ms_per_point(const Problem& problem, const Platform& platform);
+
+}  // namespace recipe::advisor

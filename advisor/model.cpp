@@ -1,0 +1,543 @@
+// The performance model of every scheme. Sources per formula in
+// pipeline.h; which copies a tile makes comes from recipe/tile_geometry.h
+// (copy_groups_for, the same decisions copies_for makes for the library).
+#include "advisor/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "advisor/pipeline.h"
+#include "advisor/tile_classes.h"
+
+namespace recipe::advisor {
+
+namespace {
+
+std::int64_t volume(const Index3& e) { return e[0] * e[1] * e[2]; }
+
+Box box_of(const Index3& extents) {
+    Box b;
+    b.end = extents;
+    return b;
+}
+
+// Price copy groups with one table: rank-1 copies straight from the table,
+// rank-2/3 copies as a contiguous copy of the same bytes plus the
+// profile's per-row and per-call extra (MEASURED.md: one cudaMemcpy2DAsync
+// of 10,000 rows costs what one contiguous copy does, plus 0.8 ns a row).
+double price(const std::vector<CopyGroup>& groups, const Measurements& table, const StridedCopyCost& strided,
+             TransferStats* stats) {
+    double ms = 0;
+    for (const CopyGroup& g : groups) {
+        double one = table.ms(static_cast<double>(g.bytes()));
+        if (g.rank() > 1)
+            one += (strided.per_row_ns * static_cast<double>(g.height * g.depth) + strided.per_call_ns) * 1e-6;
+        ms += static_cast<double>(g.count) * one;
+        if (stats) {
+            stats->bytes += g.count * g.bytes();
+            stats->copies += g.count;
+        }
+    }
+    return ms;
+}
+
+LinkCost link(const LogGP& p, double mapped_ns_per_byte = 0) {
+    LinkCost c;
+    c.latency = p.latency_ns * 1e-6;
+    c.gap = p.gap_ns * 1e-6;
+    c.per_byte = (mapped_ns_per_byte > 0 ? mapped_ns_per_byte : p.ns_per_byte) * 1e-6;
+    return c;
+}
+
+bool full_device_arrays(Scheme s) {
+    return s == Scheme::Naive || s == Scheme::Basic || s == Scheme::Streams || s == Scheme::Hybrid;
+}
+
+std::string mb(std::int64_t bytes) {
+    std::ostringstream os;
+    os.precision(3);
+    os << static_cast<double>(bytes) / 1e6 << " MB";
+    return os.str();
+}
+
+// One array the host holds, for allocation and registration (an output
+// that is also an input is one array).
+struct HostArray {
+    std::string name;
+    std::int64_t bytes = 0;
+};
+
+std::vector<HostArray> host_arrays(const Problem& p) {
+    std::vector<HostArray> out;
+    std::set<std::string> seen;
+    auto add = [&](const ArrayUse& a) {
+        if (!a.name.empty() && !seen.insert(a.name).second) return;
+        out.push_back({a.name, volume(a.extents) * a.elem_bytes});
+    };
+    for (const auto& a : p.inputs) add(a);
+    for (const auto& a : p.outputs) add(a);
+    return out;
+}
+
+// Per-tile cost of one class of tiles.
+struct ClassCost {
+    StepTimes t;
+    std::int64_t count = 0;
+    TransferStats in, out, staged;  // per tile
+};
+
+}  // namespace
+
+Model::Model(const Problem& problem, const Platform& platform, const ModelOptions& options)
+    : problem_(problem), platform_(platform), options_(options), kernel_(problem, platform, options) {
+    pinned_ = options.host_memory ? *options.host_memory == HostMemory::Pinned : problem.pinned_host;
+}
+
+bool Model::normalise(Config* c, std::string* error) const {
+    const Problem& p = problem_;
+    const Index3 space = p.space.extents();
+    auto fail = [&](const std::string& m) {
+        if (error) *error = m;
+        return false;
+    };
+    if (c->streams < 1 || c->streams > 1024) return fail("streams must be between 1 and 1024");
+    if (p.time_steps > 1) {
+        if (c->scheme == Scheme::Scalable || c->scheme == Scheme::Buffered) {
+            // The library keeps both arrays whole on the device in a time loop.
+            c->scheme = Scheme::Basic;
+        } else if (c->scheme != Scheme::Naive && c->scheme != Scheme::Basic) {
+            return fail(std::string("the ") + to_string(c->scheme) +
+                        " scheme does not keep the arrays on the device between the time steps of an iterative "
+                        "stencil; use basic or naive");
+        }
+    }
+    if (c->scheme == Scheme::Mapped && p.reads_twice)
+        return fail("mapped memory fetches an element over PCIe every time it is read; this nest reads elements "
+                    "more than once (a stencil of more than one point)");
+    switch (c->scheme) {
+        case Scheme::Naive:
+        case Scheme::Mapped:
+            c->tile = space;
+            c->copy = CopyMethod::Merged;
+            break;
+        case Scheme::Streams:
+        case Scheme::Hybrid: {
+            // seed 003 §5.6.1: one slab per stream along the outermost dimension.
+            const int d = p.dims - 1;
+            if (c->streams > space[d])
+                return fail("more streams (" + std::to_string(c->streams) + ") than slabs of the outermost dimension (" +
+                            std::to_string(space[d]) + ")");
+            c->tile = space;
+            c->tile[d] = (space[d] + c->streams - 1) / c->streams;
+            c->copy = CopyMethod::Merged;
+            break;
+        }
+        default:
+            for (int d = 0; d < 3; ++d) {
+                if (c->tile[d] < 1) return fail("tile size must be at least 1 in every dimension");
+                if (d >= p.dims && c->tile[d] != 1)
+                    return fail("a " + std::to_string(p.dims) + "-dimensional nest takes a tile of " +
+                                std::to_string(p.dims) + " size" + (p.dims > 1 ? "s" : ""));
+                if (c->tile[d] > space[d])
+                    return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the iteration space " +
+                                format_tile(space, p.dims) + " in dimension " + "xyz"[d]);
+            }
+    }
+    std::string why;
+    if (c->block == Index3{0, 0, 0}) {
+        c->block = choose_block(p, platform_, c->tile, nullptr);
+    } else if (block_occupancy(platform_, c->block, &why) <= 0) {
+        return fail("thread block " + format_tile(c->block, 3) + ": " + why);
+    }
+    return true;
+}
+
+bool Model::predict(const Config& given, Prediction* out, std::string* error) const {
+    Config config = given;
+    if (!normalise(&config, error)) return false;
+    // The library's host memory modes (library/README.md): pinned arrays are
+    // used as they are; pageable ones are registered, staged through pinned
+    // buffers, or copied pageable. Streams and mapped memory need pinned.
+    std::vector<HostStrategy> allowed;
+    if (pinned_) {
+        allowed = {HostStrategy::AlreadyPinned};
+    } else if (config.scheme == Scheme::Buffered) {
+        allowed = {HostStrategy::Stage, HostStrategy::Register};
+    } else if (config.scheme == Scheme::Naive || config.scheme == Scheme::Basic || config.scheme == Scheme::Scalable) {
+        allowed = {HostStrategy::Register, HostStrategy::Stage, HostStrategy::PageableCopy};
+    } else {
+        allowed = {HostStrategy::Register};
+    }
+    if (config.host) {
+        if (std::find(allowed.begin(), allowed.end(), *config.host) == allowed.end()) {
+            if (error)
+                *error = std::string("host strategy '") + to_string(*config.host) + "' does not apply to the " +
+                         to_string(config.scheme) + " scheme with " + (pinned_ ? "pinned" : "pageable") +
+                         " host memory";
+            return false;
+        }
+        allowed = {*config.host};
+    }
+    bool any = false;
+    std::string first_error;
+    for (HostStrategy h : allowed) {
+        Prediction p;
+        std::string e;
+        if (!evaluate(config, h, &p, &e)) {
+            if (first_error.empty()) first_error = e;
+            continue;
+        }
+        if (!any || p.total_ms < out->total_ms) *out = std::move(p);
+        any = true;
+    }
+    if (!any && error) *error = first_error;
+    if (any && allowed.size() > 1)
+        out->notes.push_back(std::string("host arrays are pageable: '") + to_string(out->host_strategy) +
+                             "' was the cheapest way to copy them");
+    return any;
+}
+
+namespace {
+
+// Host-side packing: every row is a memcpy (a strided descriptor is split
+// into its rows), at the staging table's rate times the threads' speed-up.
+double host_copy_ms(const std::vector<CopyGroup>& groups, const Measurements& table, double speedup,
+                    TransferStats* stats) {
+    double ms = 0;
+    for (const CopyGroup& g : groups) {
+        const std::int64_t rows = g.count * g.height * g.depth;
+        ms += static_cast<double>(rows) * table.ms(static_cast<double>(g.width_bytes));
+        if (stats) {
+            stats->bytes += rows * g.width_bytes;
+            stats->copies += rows;
+        }
+    }
+    return ms / std::max(1.0, speedup);
+}
+
+// iterate's boundary frame (library detail/iterate_impl.cuh, frame_boxes):
+// the part of `outer` outside `inner`, as at most six boxes.
+std::vector<Box> frame_boxes(const Box& outer, const Box& inner) {
+    std::vector<Box> out;
+    for (int d = 2; d >= 0; --d) {
+        Box lo, hi;
+        for (int e = 0; e < 3; ++e) {
+            const bool within_inner = e > d;
+            lo.begin[e] = hi.begin[e] = within_inner ? inner.begin[e] : outer.begin[e];
+            lo.end[e] = hi.end[e] = within_inner ? inner.end[e] : outer.end[e];
+        }
+        lo.begin[d] = outer.begin[d];
+        lo.end[d] = inner.begin[d];
+        hi.begin[d] = inner.end[d];
+        hi.end[d] = outer.end[d];
+        if (!lo.empty()) out.push_back(lo);
+        if (!hi.empty()) out.push_back(hi);
+    }
+    return out;
+}
+
+std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
+
+}  // namespace
+
+bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, std::string* error) const {
+    const Problem& p = problem_;
+    const Platform& pf = platform_;
+    const Scheme scheme = config.scheme;
+    const bool thesis = options_.thesis_library;
+    Prediction pred;
+    pred.config = config;
+    pred.config.host = host;
+    pred.problem = p;
+    pred.host_strategy = host;
+    pred.kernel_source = kernel_.source();
+    pred.notes.push_back(kernel_.description());
+    pred.occupancy = block_occupancy(pf, config.block, nullptr);
+
+    const bool pageable_copies = host == HostStrategy::PageableCopy;
+    const bool staging = scheme == Scheme::Buffered || host == HostStrategy::Stage;
+    const Measurements& h2d_table = pageable_copies ? pf.pageable_host_to_device : pf.pinned_host_to_device;
+    const Measurements& d2h_table = pageable_copies ? pf.device_to_pageable_host : pf.device_to_pinned_host;
+    // Packing reads or writes the user's array: pinned (or registered) or pageable.
+    const Measurements& stage_table =
+        (pinned_ || host == HostStrategy::Register) ? pf.pinned_host_to_pinned_host : pf.pageable_to_pinned_host;
+    const double pack_speedup = thesis ? 1.0 : pf.host_copy_parallel_speedup;
+
+    const TileClasses tc = classify_tiles(p, config.tile);
+    pred.tiles = tc.tiles;
+    // Full-size device arrays send halo shared with earlier tiles once.
+    const bool full_layout = full_device_arrays(scheme);
+    const bool sends_fresh = full_layout && scheme != Scheme::Naive && !(thesis && scheme == Scheme::Basic);
+    const std::int64_t streams_used =
+        scheme == Scheme::Naive ? 1 : (thesis ? config.streams : std::min<std::int64_t>(config.streams, tc.tiles));
+    // thesis §6.2.3: buffered packs so that the device copy is one piece.
+    const CopyMethod device_method = scheme == Scheme::Buffered ? CopyMethod::Merged : config.copy;
+
+    // Per tile class: its copies (as copy_groups_for decides), staging and kernel.
+    std::vector<ClassCost> costs;
+    costs.reserve(tc.classes.size());
+    for (const TileClass& c : tc.classes) {
+        ClassCost cc;
+        cc.count = c.count;
+        // One array's box between the host and its device placement.
+        auto move = [&](const ArrayUse& a, const Index3& box, const Index3& placement, bool in) {
+            const Measurements& table = in ? h2d_table : d2h_table;
+            TransferStats* stats = in ? &cc.in : &cc.out;
+            double& device_ms = in ? cc.t.in : cc.t.out;
+            if (!staging) {
+                device_ms += price(copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, placement},
+                                                   a.elem_bytes, config.copy),
+                                   table, pf.strided_copy, stats);
+                return;
+            }
+            // Staged (library README): pack the box densely into a pinned
+            // buffer on the host, then copy the packed box to its placement.
+            (in ? cc.t.buffer_in : cc.t.buffer_out) +=
+                host_copy_ms(copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, box}, a.elem_bytes, config.copy),
+                             stage_table, pack_speedup, &cc.staged);
+            const Index3 device_extents = scheme == Scheme::Buffered ? box : placement;
+            device_ms += price(copy_groups_for(box_of(box), box, DeviceLayout{{0, 0, 0}, device_extents}, a.elem_bytes,
+                                               device_method),
+                               table, pf.strided_copy, stats);
+        };
+        for (std::size_t i = 0; i < p.inputs.size(); ++i) {
+            const ArrayUse& a = p.inputs[i];
+            move(a, sends_fresh ? c.fresh[i] : c.padded[i], full_layout ? a.extents : tc.input_buffers[i], true);
+        }
+        for (const ArrayUse& a : p.outputs) {
+            const Index3 placement = full_layout ? a.extents : tc.tile;
+            if (a.copy_in) move(a, c.core, placement, true);  // inout: its own points come in first
+            if (scheme == Scheme::Hybrid) continue;           // written through mapped memory
+            move(a, c.core, placement, false);
+        }
+        cc.t.kernel = kernel_.launch_ms(volume(c.core), pred.occupancy);
+        costs.push_back(cc);
+    }
+
+    std::vector<WeightedSteps> weighted;
+    weighted.reserve(costs.size());
+    for (const auto& cc : costs) weighted.push_back({cc.t, cc.count});
+    const StepTimes& first = costs[static_cast<std::size_t>(tc.first)].t;
+    const StepTimes& last = costs[static_cast<std::size_t>(tc.last)].t;
+
+    // Totals over all tiles.
+    double max_in = 0, max_out = 0, kernel_sum = 0, max_kernel = 0;
+    TransferStats staged;
+    for (const auto& cc : costs) {
+        const double n = static_cast<double>(cc.count);
+        pred.h2d.bytes += cc.count * cc.in.bytes;
+        pred.h2d.copies += cc.count * cc.in.copies;
+        pred.d2h.bytes += cc.count * cc.out.bytes;
+        pred.d2h.copies += cc.count * cc.out.copies;
+        staged.bytes += cc.count * cc.staged.bytes;
+        staged.copies += cc.count * cc.staged.copies;
+        pred.phases.h2d += n * cc.t.in;
+        pred.phases.d2h += n * cc.t.out;
+        pred.phases.staging += n * (cc.t.buffer_in + cc.t.buffer_out);
+        kernel_sum += n * cc.t.kernel;
+        max_kernel = std::max(max_kernel, cc.t.kernel);
+        max_in = std::max(max_in, static_cast<double>(cc.in.bytes));
+        max_out = std::max(max_out, static_cast<double>(cc.out.bytes));
+    }
+    pred.phases.kernel = kernel_sum;
+    std::int64_t all_out_bytes = 0, all_in_bytes = 0;
+    for (const auto& a : p.outputs) all_out_bytes += volume(p.space.extents()) * a.elem_bytes;
+    for (const auto& a : p.inputs) all_in_bytes += volume(a.extents) * a.elem_bytes;
+
+    PipelineShape shape;
+    // Pageable copies go through the driver's staging on the host thread:
+    // the two directions cannot overlap each other.
+    shape.copy_engines = pageable_copies ? 1 : pf.copy_engines;
+    shape.duplex_factor = pf.duplex_factor;
+    shape.buffers = static_cast<int>(std::max<std::int64_t>(1, streams_used));
+
+    const double whole_kernel = kernel_.launch_ms(volume(p.space.extents()), pred.occupancy);
+    const std::int64_t steps = std::max<std::int64_t>(1, p.time_steps);
+    double pipeline = 0;
+    switch (scheme) {
+        case Scheme::Naive:
+            // thesis §6.2.1: everything in, the kernel (every step), everything out.
+            pipeline = first.buffer_in + first.in + static_cast<double>(steps) * first.kernel + first.out + first.buffer_out;
+            pred.phases.kernel = static_cast<double>(steps) * first.kernel;
+            break;
+        case Scheme::Basic:
+        case Scheme::Scalable:
+        case Scheme::Buffered:
+            if (steps > 1) {
+                // Iterative stencil (library iterate): the arrays stay on the
+                // device; step 1's kernels overlap the copies in, the last
+                // step's the copies out, the steps between are whole-space
+                // launches.
+                const StepTimes& f = first;
+                pipeline = two_stage_pipeline(weighted, f, last, &StepTimes::in, &StepTimes::kernel) +
+                           static_cast<double>(steps - 2) * whole_kernel +
+                           two_stage_pipeline(weighted, f, last, &StepTimes::kernel, &StepTimes::out);
+                pred.phases.kernel = 2 * kernel_sum + static_cast<double>(steps - 2) * whole_kernel;
+                if (staging) pipeline += pred.phases.staging;  // packing is not overlapped in this model
+                pred.notes.push_back("iterative stencil: " + std::to_string(steps) +
+                                     " steps on the device; copies overlap only the first and the last step");
+                pred.startup_steps = 2;
+            } else if (staging) {
+                pipeline = thesis_buffered_pipeline(weighted, first, last, shape);  // thesis §6.4.4, buffered
+                pred.startup_steps = 4;
+            } else {
+                pipeline = thesis_pipeline(weighted, first, last, shape);  // thesis §6.4.4
+                pred.startup_steps = 2;
+            }
+            break;
+        case Scheme::Streams:
+        case Scheme::Hybrid: {
+            StreamsInput si;
+            si.bytes_in = static_cast<double>(pred.h2d.bytes);
+            si.max_bytes_in = max_in;
+            si.kernel = kernel_sum;
+            si.max_kernel = max_kernel;
+            si.streams = static_cast<int>(tc.tiles);
+            si.hd = link(pf.loggp_host_to_device);
+            StreamsEquation eq;
+            if (scheme == Scheme::Streams) {
+                si.bytes_out = static_cast<double>(pred.d2h.bytes);
+                si.max_bytes_out = max_out;
+                si.dh = link(pf.loggp_device_to_host);
+                pipeline = streams_model(si, pf.implicit_synchronization, pf.copy_engines, &eq);
+            } else {
+                // seed 003 §5.6.1: output through mapped memory, modelled
+                // with eq. 5.5 on every device.
+                si.bytes_out = static_cast<double>(all_out_bytes);
+                si.max_bytes_out = static_cast<double>(all_out_bytes) / static_cast<double>(tc.tiles);
+                si.dh = link(pf.loggp_device_to_host, pf.mapped_ns_per_byte);
+                pipeline = streams_model(si, false, 2, &eq);
+                pred.d2h.bytes = all_out_bytes;
+                pred.phases.d2h = si.bytes_out * si.dh.per_byte;
+            }
+            pred.notes.push_back(std::string("pipeline: ") + to_string(eq) + " with " + std::to_string(tc.tiles) +
+                                 " streams (LogGP copy costs)");
+            break;
+        }
+        case Scheme::Mapped: {
+            const LinkCost hd = link(pf.loggp_host_to_device, pf.mapped_ns_per_byte);
+            const LinkCost dh = link(pf.loggp_device_to_host, pf.mapped_ns_per_byte);
+            pipeline = mapped_model(static_cast<double>(all_in_bytes), static_cast<double>(all_out_bytes), whole_kernel,
+                                    hd, dh);  // seed 003 eq. 5.6
+            pred.h2d = {all_in_bytes, 0};
+            pred.d2h = {all_out_bytes, 0};
+            pred.phases.h2d = static_cast<double>(all_in_bytes) * hd.per_byte;
+            pred.phases.d2h = static_cast<double>(all_out_bytes) * dh.per_byte;
+            pred.phases.kernel = whole_kernel;
+            pred.notes.push_back("pipeline: seed 003 eq. 5.6 (device-mapped host memory)");
+            break;
+        }
+    }
+
+    // An iterative stencil's written array needs its boundary frame (inside
+    // the halo, outside the space) on the device before step 2.
+    if (steps > 1 && scheme != Scheme::Mapped) {
+        for (const ArrayUse& o : p.outputs) {
+            if (!o.exchanged) continue;
+            Box reach = p.space;
+            Halo h;  // the pair's halo: the widest reach of the inputs
+            for (const auto& in : p.inputs)
+                for (int d = 0; d < 3; ++d) {
+                    h.lo[d] = std::max(h.lo[d], in.halo.lo[d]);
+                    h.hi[d] = std::max(h.hi[d], in.halo.hi[d]);
+                }
+            for (int d = 0; d < 3; ++d) {
+                reach.begin[d] = std::max<std::int64_t>(0, p.space.begin[d] - h.lo[d]);
+                reach.end[d] = std::min(o.extents[d], p.space.end[d] + h.hi[d]);
+            }
+            for (const Box& b : frame_boxes(reach, p.space)) {
+                TransferStats st;
+                const double ms = price(copy_groups_for(b, o.extents, DeviceLayout{{0, 0, 0}, o.extents}, o.elem_bytes,
+                                                        config.copy),
+                                        pf.pinned_host_to_device, pf.strided_copy, &st);
+                pipeline += ms;
+                pred.phases.h2d += ms;
+                pred.h2d.bytes += st.bytes;
+                pred.h2d.copies += st.copies;
+            }
+        }
+    }
+    pred.phases.pipeline = pipeline;
+
+    // thesis §6.4.1: what each scheme allocates. The mallocFree tables time
+    // an allocation and its free together.
+    std::vector<std::int64_t> device_allocs, host_allocs;
+    const auto arrays = host_arrays(p);
+    auto tile_buffers = [&](std::vector<std::int64_t>* into) {
+        for (std::int64_t b = 0; b < streams_used; ++b) {
+            for (std::size_t i = 0; i < p.inputs.size(); ++i)
+                into->push_back(volume(tc.input_buffers[i]) * p.inputs[i].elem_bytes);
+            for (const auto& a : p.outputs) into->push_back(volume(tc.tile) * a.elem_bytes);
+        }
+    };
+    if (scheme == Scheme::Naive || scheme == Scheme::Basic || scheme == Scheme::Streams) {
+        for (const auto& a : arrays) device_allocs.push_back(a.bytes);
+    } else if (scheme == Scheme::Hybrid) {
+        for (const auto& a : p.inputs) device_allocs.push_back(volume(a.extents) * a.elem_bytes);
+    } else if (scheme == Scheme::Scalable || scheme == Scheme::Buffered) {
+        tile_buffers(&device_allocs);  // per stream, padded for inputs
+    }
+    if (staging) tile_buffers(&host_allocs);
+    if (thesis) {
+        // The 2012 library: one allocation per buffer (thesis §6.4.1).
+        for (auto b : device_allocs) pred.phases.alloc += pf.malloc_free_device.ms(static_cast<double>(b));
+        for (auto b : host_allocs) pred.phases.alloc += pf.malloc_free_host.ms(static_cast<double>(b));
+        for (auto b : device_allocs) pred.device_bytes += b;
+        for (auto b : host_allocs) pred.host_bytes += b;
+    } else {
+        // Ours: one cudaMalloc and one cudaMallocHost, 256-byte aligned parts.
+        for (auto b : device_allocs) pred.device_bytes += aligned(b);
+        for (auto b : host_allocs) pred.host_bytes += aligned(b);
+        if (pred.device_bytes > 0) pred.phases.alloc += pf.malloc_free_device.ms(static_cast<double>(pred.device_bytes));
+        if (pred.host_bytes > 0) pred.phases.alloc += pf.malloc_free_host.ms(static_cast<double>(pred.host_bytes));
+    }
+    if (host == HostStrategy::Register) {
+        for (const auto& a : arrays) {
+            pred.phases.host_register += pf.host_register.ms(static_cast<double>(a.bytes));
+            pred.phases.host_unregister += pf.host_unregister.ms(static_cast<double>(a.bytes));
+        }
+    }
+    if (pf.device_memory_bytes > 0 && pred.device_bytes > pf.device_memory_bytes) {
+        if (error)
+            *error = std::string("the ") + to_string(scheme) + " scheme with tile " + format_tile(config.tile, p.dims) +
+                     " needs " + mb(pred.device_bytes) + " of device memory; " + pf.name + " has " +
+                     mb(pf.device_memory_bytes);
+        return false;
+    }
+
+    pred.total_ms = pred.phases.alloc + pred.phases.free + pred.phases.host_register + pred.phases.host_unregister +
+                    pipeline;
+
+    // The operation that sets the pace.
+    const std::pair<double, Operation> busy[] = {{pred.phases.h2d, Operation::TransferIn},
+                                                 {pred.phases.kernel, Operation::Kernel},
+                                                 {pred.phases.d2h, Operation::TransferOut},
+                                                 {pred.phases.staging, Operation::Staging}};
+    double top = -1;
+    for (const auto& [t, op] : busy)
+        if (t > top) {
+            top = t;
+            pred.dominant = op;
+        }
+    if (pred.phases.alloc + pred.phases.host_register + pred.phases.host_unregister > top)
+        pred.dominant = Operation::Setup;
+    if (staged.copies > 0)
+        pred.notes.push_back("host packing: " + std::to_string(staged.copies) + " memcpy of " + mb(staged.bytes) +
+                             " in all");
+
+    // The most common tile, for the timeline.
+    const ClassCost* typical = &costs.front();
+    for (const auto& cc : costs)
+        if (cc.count > typical->count) typical = &cc;
+    pred.typical_tile = {typical->t.buffer_in, typical->t.in, typical->t.kernel, typical->t.out, typical->t.buffer_out};
+    if (scheme == Scheme::Hybrid) pred.typical_tile.transfer_out = pred.phases.d2h / static_cast<double>(tc.tiles);
+    if (scheme == Scheme::Mapped) pred.typical_tile = {0, pred.phases.h2d, pred.phases.kernel, pred.phases.d2h, 0};
+
+    *out = std::move(pred);
+    return true;
+}
+
+}  // namespace recipe::advisor

@@ -1,0 +1,143 @@
+#include "advisor/pipeline.h"
+
+#include <algorithm>
+
+namespace recipe::advisor {
+
+using std::max;
+using std::min;
+
+double copy_pair(double in, double out, const PipelineShape& s) {
+    // thesis §6.4.4, dual copy engines: the overlap runs at (1 + duplex)
+    // times one copy's time, the rest of the longer copy at full speed.
+    if (s.copy_engines >= 2) return max(in, out) + s.duplex_factor * min(in, out);
+    return in + out;  // thesis §6.4.4, single copy engine
+}
+
+double steady_step(const StepTimes& t, const PipelineShape& s) {
+    const double journey = t.in + t.kernel + t.out + t.buffer_in + t.buffer_out;
+    return max({copy_pair(t.in, t.out, s), t.kernel, journey / max(1, s.buffers)});
+}
+
+double steady_step_buffered(const StepTimes& t, const PipelineShape& s) {
+    // thesis §6.4.4, buffered: the host stages one tile in and another out.
+    const double journey = t.in + t.kernel + t.out + t.buffer_in + t.buffer_out;
+    return max({t.buffer_in + t.buffer_out, copy_pair(t.in, t.out, s), t.kernel, journey / max(1, s.buffers)});
+}
+
+namespace {
+
+std::int64_t tile_count(const std::vector<WeightedSteps>& tiles) {
+    std::int64_t n = 0;
+    for (const auto& w : tiles) n += w.count;
+    return n;
+}
+
+template <typename Step>
+double steady_sum(const std::vector<WeightedSteps>& tiles, Step step) {
+    double sum = 0;
+    for (const auto& w : tiles) sum += static_cast<double>(w.count) * step(w.t);
+    return sum;
+}
+
+}  // namespace
+
+double thesis_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,
+                       const PipelineShape& s) {
+    const std::int64_t n = tile_count(tiles);
+    if (n <= 0) return 0;
+    if (n == 1) return first.buffer_in + first.in + first.kernel + first.out + first.buffer_out;
+    auto step = [&](const StepTimes& t) { return steady_step(t, s); };
+    // Start-up: the first tile comes in alone, then in and kernel overlap.
+    const double startup = first.in + max(first.in, first.kernel);
+    // Shutdown: kernel and out overlap, then the last tile goes out alone.
+    const double shutdown = max(last.kernel, last.out) + last.out;
+    // (n - 2) steady steps: all tiles' steps less the first and last tile's.
+    return startup + steady_sum(tiles, step) - step(first) - step(last) + shutdown;
+}
+
+double thesis_buffered_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,
+                                const PipelineShape& s) {
+    const std::int64_t n = tile_count(tiles);
+    if (n <= 0) return 0;
+    auto step = [&](const StepTimes& t) { return steady_step_buffered(t, s); };
+    const StepTimes& f = first;
+    const StepTimes& l = last;
+    if (n < 4) {
+        const double journey = f.buffer_in + f.in + f.kernel + f.out + f.buffer_out;
+        return journey + steady_sum(tiles, step) - step(f);
+    }
+    const double startup = f.buffer_in + max(f.buffer_in, f.in) + max({f.buffer_in, f.in, f.kernel}) +
+                           max({f.buffer_in, copy_pair(f.in, f.out, s), f.kernel});
+    const double shutdown = max({l.buffer_out, copy_pair(l.in, l.out, s), l.kernel}) +
+                            max({l.buffer_out, l.out, l.kernel}) + max(l.buffer_out, l.out) + l.buffer_out;
+    // (n - 4) steady steps: two first-tile and two last-tile steps are replaced.
+    return startup + steady_sum(tiles, step) - 2 * step(f) - 2 * step(l) + shutdown;
+}
+
+double two_stage_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,
+                          double StepTimes::*a, double StepTimes::*b) {
+    const std::int64_t n = tile_count(tiles);
+    if (n <= 0) return 0;
+    auto step = [&](const StepTimes& t) { return max(t.*a, t.*b); };
+    return first.*a + steady_sum(tiles, step) - step(first) + last.*b;
+}
+
+const char* to_string(StreamsEquation e) {
+    switch (e) {
+        case StreamsEquation::Eq51: return "seed 003 eq. 5.1";
+        case StreamsEquation::Eq52: return "seed 003 eq. 5.2";
+        case StreamsEquation::Eq53: return "seed 003 eq. 5.3";
+        case StreamsEquation::Eq54: return "seed 003 eq. 5.4";
+        case StreamsEquation::Eq55: return "seed 003 eq. 5.5";
+    }
+    return "?";
+}
+
+double streams_model(const StreamsInput& in, bool implicit_synchronization, int copy_engines, StreamsEquation* used) {
+    const double lo_hd = in.hd.latency, lo_dh = in.dh.latency;
+    const double gaps_hd = in.hd.gap * (in.streams - 1);
+    const double gaps_dh = in.dh.gap * (in.streams - 1);
+    const double all_in = in.bytes_in * in.hd.per_byte;        // Bhd * Ghd
+    const double all_out = in.bytes_out * in.dh.per_byte;      // Bdh * Gdh
+    const double one_in = in.max_bytes_in * in.hd.per_byte;    // Bhd / n * Ghd
+    const double one_out = in.max_bytes_out * in.dh.per_byte;  // Bdh / n * Gdh
+    const double tE = in.kernel, one_k = in.max_kernel;
+    StreamsEquation eq;
+    double t;
+    if (implicit_synchronization) {
+        if (tE >= all_in + all_out) {
+            eq = StreamsEquation::Eq51;  // dominant kernel
+            t = lo_hd + one_in + tE + lo_dh + all_out + gaps_dh;
+        } else {
+            eq = StreamsEquation::Eq52;  // dominant transfers
+            t = lo_hd + all_in + gaps_hd + one_k + lo_dh + all_out + gaps_dh;
+        }
+    } else if (copy_engines < 2) {
+        if (tE >= all_in + all_out) {
+            eq = StreamsEquation::Eq53;
+            t = lo_hd + one_in + tE + lo_dh + one_out;
+        } else {
+            eq = StreamsEquation::Eq54;
+            t = max({lo_hd + all_in + gaps_hd + lo_dh + all_out + gaps_dh,
+                     lo_hd + all_in + gaps_hd + one_k + lo_dh + one_out,
+                     lo_hd + one_in + one_k + lo_dh + all_out + gaps_dh});
+        }
+    } else {
+        eq = StreamsEquation::Eq55;
+        t = max({lo_hd + all_in + gaps_hd + one_k + lo_dh + one_out,  //
+                 lo_hd + one_in + tE + lo_dh + one_out,               //
+                 lo_hd + one_in + one_k + lo_dh + all_out + gaps_dh});
+    }
+    if (used) *used = eq;
+    return t;
+}
+
+double mapped_model(double bytes_in, double bytes_out, double kernel, const LinkCost& hd, const LinkCost& dh) {
+    // seed 003 eq. 5.6: the longest of the three, plus the others' latencies.
+    const double lat = hd.latency + dh.latency;
+    return max({hd.latency + bytes_in * hd.per_byte + dh.latency, lat + kernel,
+                lat + bytes_out * dh.per_byte});
+}
+
+}  // namespace recipe::advisor

@@ -1,0 +1,480 @@
+// Loading and validating platform profiles (schema: docs/model.md).
+#include "advisor/platform.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "advisor/interpolation.h"
+
+namespace recipe::advisor {
+
+namespace {
+
+using nlohmann::json;
+
+// Reads one profile, remembering the first error with the field's path.
+class Reader {
+public:
+    Reader(const json& root, std::string origin) : root_(root), origin_(std::move(origin)) {}
+
+    bool ok() const { return error_.empty(); }
+    const std::string& error() const { return error_; }
+
+    bool fail(const std::string& field, const std::string& message) {
+        if (error_.empty()) error_ = origin_ + ": " + field + ": " + message;
+        return false;
+    }
+
+    const json* member(const json& obj, const std::string& key, const std::string& path, bool required) {
+        const auto it = obj.find(key);
+        if (it == obj.end()) {
+            if (required) fail(path, "missing");
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    bool number(const json& obj, const std::string& key, const std::string& path, bool required, double* out,
+                double min_value = 0) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return !required;
+        if (!v->is_number()) return fail(path, "must be a number");
+        const double d = v->get<double>();
+        if (!std::isfinite(d)) return fail(path, "must be finite");
+        if (d < min_value) {
+            std::ostringstream os;
+            os << (min_value == 0 ? "must not be negative" : "must be at least ") ;
+            if (min_value != 0) os << min_value;
+            os << " (got " << d << ")";
+            return fail(path, os.str());
+        }
+        *out = d;
+        return true;
+    }
+
+    bool integer(const json& obj, const std::string& key, const std::string& path, bool required, std::int64_t* out,
+                 std::int64_t min_value) {
+        const json* v = member(obj, key, path, required);
+        if (!v) return !required;
+        if (!v->is_number_integer()) return fail(path, "must be an integer");
+        const std::int64_t i = v->get<std::int64_t>();
+        if (i < min_value) return fail(path, "must be at least " + std::to_string(min_value) + " (got " + std::to_string(i) + ")");
+        *out = i;
+        return true;
+    }
+
+    bool integer(const json& obj, const std::string& key, const std::string& path, bool required, int* out,
+                 int min_value) {
+        std::int64_t v = *out;
+        if (!integer(obj, key, path, required, &v, min_value)) return false;
+        *out = static_cast<int>(v);
+        return true;
+    }
+
+    // A list of non-negative numbers.
+    bool numbers(const json& v, const std::string& path, std::vector<double>* out) {
+        if (!v.is_array()) return fail(path, "must be an array of numbers");
+        out->clear();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const std::string at = path + "[" + std::to_string(i) + "]";
+            if (!v[i].is_number()) return fail(at, "must be a number");
+            const double d = v[i].get<double>();
+            if (!std::isfinite(d)) return fail(at, "must be finite");
+            if (d < 0) return fail(at, "must not be negative (got " + format(d) + ")");
+            out->push_back(d);
+        }
+        return true;
+    }
+
+    // thesis §5.2 "measurements": ns at 10, 100, ... bytes, or
+    // {"bytes": [...], "ns": [...]} at explicit sizes.
+    bool measurements(const std::string& key, bool required, Measurements* m) {
+        const json* v = member(root_, key, key, required);
+        if (!v) return !required;
+        if (v->is_array()) {
+            if (!numbers(*v, key, &m->ns)) return false;
+            if (m->ns.size() < 2 || m->ns.size() > 9)
+                return fail(key, "needs 2 to 9 values (10 bytes to 1 GB), got " + std::to_string(m->ns.size()));
+            m->bytes.clear();
+            double b = 10;
+            for (std::size_t i = 0; i < m->ns.size(); ++i, b *= 10) m->bytes.push_back(b);
+        } else if (v->is_object()) {
+            for (const auto& [k, _] : v->items())
+                if (k != "bytes" && k != "ns") return fail(key + "." + k, "unknown field (expected bytes, ns)");
+            const json* b = member(*v, "bytes", key + ".bytes", true);
+            const json* n = member(*v, "ns", key + ".ns", true);
+            if (!b || !n) return false;
+            if (!numbers(*b, key + ".bytes", &m->bytes) || !numbers(*n, key + ".ns", &m->ns)) return false;
+            if (m->bytes.size() != m->ns.size())
+                return fail(key, "bytes has " + std::to_string(m->bytes.size()) + " values but ns has " +
+                                     std::to_string(m->ns.size()));
+            if (m->ns.size() < 2) return fail(key, "needs at least 2 points");
+            for (std::size_t i = 0; i < m->bytes.size(); ++i) {
+                if (m->bytes[i] <= 0) return fail(key + ".bytes[" + std::to_string(i) + "]", "must be positive");
+                if (m->bytes[i] > 1.1e9) return fail(key + ".bytes[" + std::to_string(i) + "]", "sizes go up to 1 GB");
+                if (i > 0 && m->bytes[i] <= m->bytes[i - 1])
+                    return fail(key + ".bytes[" + std::to_string(i) + "]", "sizes must ascend");
+            }
+        } else {
+            return fail(key, "must be an array of ns at 10, 100, ... bytes or {\"bytes\": [...], \"ns\": [...]}");
+        }
+        choose_interpolation(m);
+        return true;
+    }
+
+    static std::string format(double d) {
+        std::ostringstream os;
+        os << d;
+        return os.str();
+    }
+
+private:
+    const json& root_;
+    std::string origin_;
+    std::string error_;
+};
+
+const std::set<std::string>& known_fields() {
+    static const std::set<std::string> fields = {
+        "name", "description", "source", "copyEngines", "pinnedHostToPinnedHost", "pinnedHostToDevice",
+        "deviceToPinnedHost", "mallocFreeHost", "mallocFreeDevice", "duplexFactor", "implicitSynchronization",
+        "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
+        "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
+        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup"};
+    return fields;
+}
+
+// seed 003 §5.4.1: L + o is the time of the smallest copy, G the slope of the
+// large copies.
+LogGP derive_loggp(const Measurements& m) {
+    LogGP p;
+    p.latency_ns = m.ns.front();
+    const std::size_t n = m.ns.size();
+    p.ns_per_byte = std::max(0.0, (m.ns[n - 1] - m.ns[n - 2]) / (m.bytes[n - 1] - m.bytes[n - 2]));
+    p.gap_ns = 0.27 * p.latency_ns;  // seed 003 Table 5.1: g / (L + o) = 2.5 / 9.4
+    return p;
+}
+
+bool read_loggp(Reader& r, const nlohmann::json& obj, const std::string& path, LogGP* p) {
+    for (const auto& [k, _] : obj.items())
+        if (k != "latencyNs" && k != "gapNs" && k != "nsPerByte") return r.fail(path + "." + k, "unknown field");
+    return r.number(obj, "latencyNs", path + ".latencyNs", true, &p->latency_ns) &&
+           r.number(obj, "gapNs", path + ".gapNs", true, &p->gap_ns) &&
+           r.number(obj, "nsPerByte", path + ".nsPerByte", true, &p->ns_per_byte);
+}
+
+bool read_occupancy(Reader& r, const nlohmann::json& root, OccupancyLimits* o) {
+    const nlohmann::json* v = r.member(root, "occupancy", "occupancy", true);
+    if (!v) return false;
+    if (!v->is_object()) return r.fail("occupancy", "must be an object");
+    static const std::set<std::string> keys = {"warpSize", "maxThreadsPerBlock", "maxBlockDim", "maxThreadsPerSm",
+                                               "maxBlocksPerSm", "registersPerSm", "maxRegistersPerThread",
+                                               "sharedMemoryPerSm", "sharedMemoryPerBlock"};
+    for (const auto& [k, _] : v->items())
+        if (!keys.count(k)) return r.fail("occupancy." + k, "unknown field");
+    if (!r.integer(*v, "warpSize", "occupancy.warpSize", true, &o->warp_size, 1) ||
+        !r.integer(*v, "maxThreadsPerBlock", "occupancy.maxThreadsPerBlock", true, &o->max_threads_per_block, 1) ||
+        !r.integer(*v, "maxThreadsPerSm", "occupancy.maxThreadsPerSm", true, &o->max_threads_per_sm, 1) ||
+        !r.integer(*v, "maxBlocksPerSm", "occupancy.maxBlocksPerSm", true, &o->max_blocks_per_sm, 1) ||
+        !r.integer(*v, "registersPerSm", "occupancy.registersPerSm", true, &o->registers_per_sm, 1) ||
+        !r.integer(*v, "maxRegistersPerThread", "occupancy.maxRegistersPerThread", true, &o->max_registers_per_thread, 1) ||
+        !r.integer(*v, "sharedMemoryPerSm", "occupancy.sharedMemoryPerSm", true, &o->shared_memory_per_sm, 0) ||
+        !r.integer(*v, "sharedMemoryPerBlock", "occupancy.sharedMemoryPerBlock", true, &o->shared_memory_per_block, 0))
+        return false;
+    const nlohmann::json* dims = r.member(*v, "maxBlockDim", "occupancy.maxBlockDim", true);
+    if (!dims) return false;
+    if (!dims->is_array() || dims->size() != 3) return r.fail("occupancy.maxBlockDim", "must be [x, y, z]");
+    int* out[3] = {&o->max_block_dim_x, &o->max_block_dim_y, &o->max_block_dim_z};
+    for (int d = 0; d < 3; ++d) {
+        const auto& e = (*dims)[static_cast<std::size_t>(d)];
+        if (!e.is_number_integer() || e.get<int>() < 1)
+            return r.fail("occupancy.maxBlockDim[" + std::to_string(d) + "]", "must be a positive integer");
+        *out[d] = e.get<int>();
+    }
+    if (o->max_threads_per_block > o->max_threads_per_sm)
+        return r.fail("occupancy.maxThreadsPerBlock", "exceeds maxThreadsPerSm");
+    return true;
+}
+
+bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, KernelTable>* kernels) {
+    const nlohmann::json* v = r.member(root, "kernels", "kernels", false);
+    if (!v) return true;
+    if (!v->is_object()) return r.fail("kernels", "must be an object of name -> {elements, ns}");
+    for (const auto& [name, table] : v->items()) {
+        const std::string path = "kernels." + name;
+        if (!table.is_object()) return r.fail(path, "must be {\"elements\": [...], \"ns\": [...]}");
+        for (const auto& [k, _] : table.items())
+            if (k != "elements" && k != "ns") return r.fail(path + "." + k, "unknown field (expected elements, ns)");
+        KernelTable t;
+        t.name = name;
+        const nlohmann::json* e = r.member(table, "elements", path + ".elements", true);
+        const nlohmann::json* n = r.member(table, "ns", path + ".ns", true);
+        if (!e || !n) return false;
+        if (!r.numbers(*e, path + ".elements", &t.elements) || !r.numbers(*n, path + ".ns", &t.ns)) return false;
+        if (t.elements.size() != t.ns.size())
+            return r.fail(path, "elements has " + std::to_string(t.elements.size()) + " values but ns has " +
+                                    std::to_string(t.ns.size()));
+        if (t.elements.empty()) return r.fail(path, "needs at least one point");
+        for (std::size_t i = 0; i < t.elements.size(); ++i) {
+            if (t.elements[i] <= 0) return r.fail(path + ".elements[" + std::to_string(i) + "]", "must be positive");
+            if (i > 0 && t.elements[i] <= t.elements[i - 1])
+                return r.fail(path + ".elements[" + std::to_string(i) + "]", "sizes must ascend");
+        }
+        const double loo_lin = leave_one_out_error(t.elements, t.ns, Interpolation::Linear);
+        const double loo_log = leave_one_out_error(t.elements, t.ns, Interpolation::LogLog);
+        t.interpolation = loo_log < loo_lin ? Interpolation::LogLog : Interpolation::Linear;
+        (*kernels)[name] = std::move(t);
+    }
+    return true;
+}
+
+bool read_platform(const nlohmann::json& root, const std::string& origin, Platform* p, std::string* error) {
+    Reader r(root, origin);
+    auto done = [&]() {
+        if (!r.ok() && error) *error = r.error();
+        return r.ok();
+    };
+    if (!root.is_object()) {
+        r.fail("(top level)", "must be a JSON object");
+        return done();
+    }
+    for (const auto& [k, _] : root.items())
+        if (!known_fields().count(k) && k.rfind("$", 0) != 0) {
+            r.fail(k, "unknown field");
+            return done();
+        }
+
+    const nlohmann::json* name = r.member(root, "name", "name", true);
+    if (!name) return done();
+    if (!name->is_string() || name->get<std::string>().empty()) {
+        r.fail("name", "must be a non-empty string");
+        return done();
+    }
+    p->name = name->get<std::string>();
+    if (const nlohmann::json* d = r.member(root, "description", "description", false)) {
+        if (!d->is_string()) {
+            r.fail("description", "must be a string");
+            return done();
+        }
+        p->description = d->get<std::string>();
+    }
+
+    if (!r.integer(root, "copyEngines", "copyEngines", true, &p->copy_engines, 1) ||
+        !r.measurements("pinnedHostToPinnedHost", true, &p->pinned_host_to_pinned_host) ||
+        !r.measurements("pinnedHostToDevice", true, &p->pinned_host_to_device) ||
+        !r.measurements("deviceToPinnedHost", true, &p->device_to_pinned_host) ||
+        !r.measurements("mallocFreeHost", true, &p->malloc_free_host) ||
+        !r.measurements("mallocFreeDevice", true, &p->malloc_free_device) ||
+        !r.number(root, "duplexFactor", "duplexFactor", true, &p->duplex_factor) ||
+        !r.measurements("pageableHostToDevice", true, &p->pageable_host_to_device) ||
+        !r.measurements("deviceToPageableHost", true, &p->device_to_pageable_host) ||
+        !r.measurements("hostRegister", true, &p->host_register) ||
+        !r.measurements("hostUnregister", true, &p->host_unregister) ||
+        !r.measurements("pageableHostToPinnedHost", false, &p->pageable_to_pinned_host) ||
+        !r.number(root, "kernelLaunchNs", "kernelLaunchNs", true, &p->kernel_launch_ns) ||
+        !r.number(root, "hostCopyParallelSpeedup", "hostCopyParallelSpeedup", false, &p->host_copy_parallel_speedup, 1) ||
+        !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
+        !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
+        !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||
+        !r.integer(root, "deviceMemoryBytes", "deviceMemoryBytes", true, &p->device_memory_bytes, 1) ||
+        !read_occupancy(r, root, &p->occupancy) || !read_kernels(r, root, &p->kernels))
+        return done();
+    if (p->duplex_factor > 1) {
+        r.fail("duplexFactor", "must be between 0 (full duplex) and 1 (no overlap)");
+        return done();
+    }
+    if (p->device_bandwidth_gbs <= 0) {
+        r.fail("deviceBandwidthGBs", "must be positive");
+        return done();
+    }
+    if (p->peak_gflops <= 0) {
+        r.fail("peakGflops", "must be positive");
+        return done();
+    }
+    if (const nlohmann::json* s = r.member(root, "implicitSynchronization", "implicitSynchronization", false)) {
+        if (!s->is_boolean()) {
+            r.fail("implicitSynchronization", "must be true or false");
+            return done();
+        }
+        p->implicit_synchronization = s->get<bool>();
+    }
+    if (p->pageable_to_pinned_host.empty()) p->pageable_to_pinned_host = p->pinned_host_to_pinned_host;
+
+    const nlohmann::json* strided = r.member(root, "stridedCopy", "stridedCopy", true);
+    if (!strided) return done();
+    if (!strided->is_object()) {
+        r.fail("stridedCopy", "must be {\"perRowNs\": ..., \"perCallNs\": ...}");
+        return done();
+    }
+    for (const auto& [k, _] : strided->items())
+        if (k != "perRowNs" && k != "perCallNs") {
+            r.fail("stridedCopy." + k, "unknown field");
+            return done();
+        }
+    if (!r.number(*strided, "perRowNs", "stridedCopy.perRowNs", true, &p->strided_copy.per_row_ns) ||
+        !r.number(*strided, "perCallNs", "stridedCopy.perCallNs", true, &p->strided_copy.per_call_ns))
+        return done();
+
+    p->loggp_host_to_device = derive_loggp(p->pinned_host_to_device);
+    p->loggp_device_to_host = derive_loggp(p->device_to_pinned_host);
+    if (const nlohmann::json* lg = r.member(root, "logGP", "logGP", false)) {
+        if (!lg->is_object()) {
+            r.fail("logGP", "must be an object");
+            return done();
+        }
+        for (const auto& [k, v] : lg->items()) {
+            if (k == "hostToDevice" || k == "deviceToHost") {
+                if (!v.is_object()) {
+                    r.fail("logGP." + k, "must be {latencyNs, gapNs, nsPerByte}");
+                    return done();
+                }
+                if (!read_loggp(r, v, "logGP." + k, k == "hostToDevice" ? &p->loggp_host_to_device : &p->loggp_device_to_host))
+                    return done();
+            } else if (k == "mappedNsPerByte") {
+                if (!r.number(*lg, k, "logGP." + k, true, &p->mapped_ns_per_byte)) return done();
+            } else {
+                r.fail("logGP." + k, "unknown field");
+                return done();
+            }
+        }
+    }
+
+    // Where each number came from: every field present needs an entry.
+    const nlohmann::json* source = r.member(root, "source", "source", true);
+    if (!source) return done();
+    if (!source->is_object()) {
+        r.fail("source", "must be an object of field -> how it was obtained");
+        return done();
+    }
+    for (const auto& [k, v] : source->items()) {
+        if (!v.is_string()) {
+            r.fail("source." + k, "must be a string");
+            return done();
+        }
+        if (!known_fields().count(k) && k.rfind("kernels.", 0) != 0) {
+            r.fail("source." + k, "names no field of the profile");
+            return done();
+        }
+        p->source[k] = v.get<std::string>();
+    }
+    for (const auto& [k, _] : root.items()) {
+        if (k == "name" || k == "description" || k == "source" || k.rfind("$", 0) == 0) continue;
+        if (!p->source.count(k)) {
+            r.fail("source." + k, "missing: say how " + k + " was obtained");
+            return done();
+        }
+    }
+    return done();
+}
+
+std::string read_text(const std::string& path, bool* ok) {
+    std::ifstream in(path, std::ios::binary);
+    *ok = static_cast<bool>(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool looks_like_path(const std::string& s) {
+    return s.find('/') != std::string::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".json");
+}
+
+}  // namespace
+
+bool parse_platform(const std::string& json_text, const std::string& origin, Platform* platform, std::string* error) {
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::parse_error& e) {
+        if (error) *error = origin + ": not valid JSON: " + e.what();
+        return false;
+    }
+    Platform p;
+    if (!read_platform(root, origin, &p, error)) return false;
+    *platform = std::move(p);
+    return true;
+}
+
+bool load_platform_file(const std::string& path, Platform* platform, std::string* error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        if (error) *error = path + ": is a directory, not a platform profile";
+        return false;
+    }
+    bool ok = false;
+    const std::string text = read_text(path, &ok);
+    if (!ok) {
+        if (error) *error = path + ": cannot read platform profile";
+        return false;
+    }
+    if (!parse_platform(text, path, platform, error)) return false;
+    platform->path = path;
+    return true;
+}
+
+std::vector<std::string> platform_search_path() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("RECIPE_PLATFORM_DIR"); env && *env) dirs.emplace_back(env);
+#ifdef RECIPE_SOURCE_DIR
+    dirs.emplace_back(std::string(RECIPE_SOURCE_DIR) + "/advisor/platforms");
+#endif
+#ifdef RECIPE_INSTALL_DATADIR
+    dirs.emplace_back(std::string(RECIPE_INSTALL_DATADIR) + "/platforms");
+#endif
+    return dirs;
+}
+
+bool find_platform(const std::string& name_or_path, Platform* platform, std::string* error) {
+    if (name_or_path.empty()) {
+        if (error) *error = "no platform given";
+        return false;
+    }
+    if (looks_like_path(name_or_path)) return load_platform_file(name_or_path, platform, error);
+    for (const auto& dir : platform_search_path()) {
+        const std::string path = dir + "/" + name_or_path + ".json";
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(path, ec)) return load_platform_file(path, platform, error);
+    }
+    if (error) {
+        std::string names;
+        for (const auto& e : list_platforms()) names += (names.empty() ? "" : ", ") + e.name;
+        *error = "unknown platform '" + name_or_path + "'" + (names.empty() ? "" : " (known: " + names + ")");
+    }
+    return false;
+}
+
+std::vector<PlatformEntry> list_platforms() {
+    std::map<std::string, PlatformEntry> found;
+    for (const auto& dir : platform_search_path()) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec)) continue;
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+            if (entry.path().extension() == ".json") files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            const std::string name = f.stem().string();
+            if (found.count(name)) continue;
+            PlatformEntry e;
+            e.name = name;
+            e.path = f.string();
+            Platform p;
+            std::string err;
+            if (load_platform_file(e.path, &p, &err)) e.description = p.description;
+            else e.error = err;
+            found[name] = e;
+        }
+    }
+    std::vector<PlatformEntry> out;
+    for (auto& [_, e] : found) out.push_back(std::move(e));
+    return out;
+}
+
+}  // namespace recipe::advisor

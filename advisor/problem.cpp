@@ -1,0 +1,153 @@
+// From the analyzer's LoopNest to the numbers the model needs.
+#include <algorithm>
+#include <set>
+
+#include "advisor/plan.h"
+
+namespace recipe::advisor {
+
+namespace {
+
+bool evaluated(const analyzer::Extent& e, const std::string& what, std::int64_t* out, std::string* error) {
+    if (!e.value) {
+        if (error)
+            *error = what + " '" + e.expr + "' is not a constant; give it a value with -D NAME=VALUE";
+        return false;
+    }
+    *out = *e.value;
+    return true;
+}
+
+bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std::string* error) {
+    use->name = a.name;
+    use->elem_bytes = a.bytes_per_element > 0 ? a.bytes_per_element : 4;
+    if (static_cast<int>(a.size.size()) != dims) {
+        if (error)
+            *error = "array '" + a.name + "' has " + std::to_string(a.size.size()) +
+                     " dimensions but the nest has " + std::to_string(dims);
+        return false;
+    }
+    for (int d = 0; d < dims; ++d) {
+        if (!evaluated(a.size[static_cast<std::size_t>(d)], "size of array '" + a.name + "'", &use->extents[d], error))
+            return false;
+        if (use->extents[d] < 1) {
+            if (error) *error = "array '" + a.name + "' has a non-positive size";
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < a.mapping.size() && i < 3; ++i)
+        for (std::size_t l = 0; l < a.mapping[i].size(); ++l)
+            if (a.mapping[i][l] != (i == l ? 1 : 0)) {
+                if (error)
+                    *error = "array '" + a.name +
+                             "' is not indexed by the loop variables in order (transposed or scaled mapping): "
+                             "the model tiles arrays the way the loops run";
+                return false;
+            }
+    // The stencil's reach on each side (thesis §6.4.3, PX/PY/PZ).
+    for (const auto& off : a.stencil)
+        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
+            use->halo.lo[d] = std::max<std::int64_t>(use->halo.lo[d], -off[d]);
+            use->halo.hi[d] = std::max<std::int64_t>(use->halo.hi[d], off[d]);
+        }
+    return true;
+}
+
+}  // namespace
+
+bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* error) {
+    if (!nest.accepted) {
+        if (error) *error = "nest " + std::to_string(nest.id) + " was not accepted by the analyzer";
+        return false;
+    }
+    Problem p;
+    p.dims = nest.dimensionality;
+    if (p.dims < 1 || p.dims > 3) {
+        if (error) *error = "the model covers 1- to 3-dimensional nests, this one has " + std::to_string(p.dims);
+        return false;
+    }
+    p.kernel_name = nest.function;
+    for (const auto& a : nest.input_arrays) {
+        ArrayUse use;
+        if (!array_use(a, p.dims, &use, error)) return false;
+        if (a.stencil.size() > 1) p.reads_twice = true;
+        p.inputs.push_back(use);
+    }
+    for (const auto& a : nest.output_arrays) {
+        ArrayUse use;
+        if (!array_use(a, p.dims, &use, error)) return false;
+        use.halo = {};
+        p.outputs.push_back(use);
+    }
+    if (p.outputs.empty()) {
+        if (error) *error = "the nest writes no array";
+        return false;
+    }
+    // Every array must be pinned for the model to treat the host as pinned.
+    bool all_pinned = true;
+    for (const auto& a : nest.input_arrays) all_pinned = all_pinned && a.pinned_host;
+    for (const auto& a : nest.output_arrays) all_pinned = all_pinned && a.pinned_host;
+    p.pinned_host = all_pinned;
+
+    // The tiles cover the output array (the thesis's library tiles arrays of
+    // equal size; loops that skip the edges still write inside it).
+    p.extents = p.outputs.front().extents;
+    for (const auto& a : p.outputs)
+        if (a.extents != p.extents) {
+            if (error) *error = "output arrays of different sizes are not modelled ('" + a.name + "')";
+            return false;
+        }
+    for (const auto& a : p.inputs)
+        for (int d = 0; d < 3; ++d)
+            if (a.extents[d] != p.extents[d]) {
+                if (error)
+                    *error = "input '" + a.name + "' differs in size from the output; the model tiles arrays of "
+                             "equal size";
+                return false;
+            }
+
+    if (nest.time_loop) {
+        std::int64_t steps = 0;
+        if (!evaluated(nest.time_loop->iterations, "time-step count", &steps, error)) return false;
+        p.time_steps = std::max<std::int64_t>(1, steps);
+        if (p.time_steps > 1) {
+            const std::set<std::string> exchanged(nest.time_loop->arrays.begin(), nest.time_loop->arrays.end());
+            for (auto& o : p.outputs) o.exchanged = exchanged.count(o.name) > 0;
+        }
+    }
+    for (const auto& a : nest.output_arrays)
+        if (a.reads_own_element)
+            for (auto& o : p.outputs)
+                if (o.name == a.name) o.copy_in = true;
+
+    p.flops_per_point = nest.ops.flops();
+    int bytes = 0;
+    for (const auto& a : p.inputs) bytes += a.elem_bytes;
+    for (const auto& a : p.outputs) bytes += a.elem_bytes * (a.copy_in ? 2 : 1);
+    // The iteration space: the loops' bounds, per dimension x first.
+    p.space = Box{{0, 0, 0}, p.extents};
+    for (int d = 0; d < p.dims && d < static_cast<int>(nest.iteration_space.size()); ++d) {
+        const auto& loop = nest.iteration_space[static_cast<std::size_t>(d)];
+        std::int64_t lo = 0, hi = 0;
+        if (!evaluated(loop.lower, "lower bound of loop '" + loop.var + "'", &lo, error) ||
+            !evaluated(loop.upper, "upper bound of loop '" + loop.var + "'", &hi, error))
+            return false;
+        if (loop.stride != 1) {
+            if (error) *error = "loop '" + loop.var + "' has stride " + std::to_string(loop.stride) + "; the model tiles unit-stride loops";
+            return false;
+        }
+        if (lo < 0 || hi > p.extents[d] || hi <= lo) {
+            if (error)
+                *error = "loop '" + loop.var + "' runs from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                         ", outside the arrays' extent " + std::to_string(p.extents[d]);
+            return false;
+        }
+        p.space.begin[d] = lo;
+        p.space.end[d] = hi;
+    }
+    p.bytes_per_point = bytes;
+    *out = std::move(p);
+    return true;
+}
+
+}  // namespace recipe::advisor

@@ -1,0 +1,327 @@
+// The search: every scheme x tile shape x copy method x stream count,
+// ranked (thesis §5.5 scheme selection), plus the tiles near the best,
+// the break-even problem size and the per-scheme curves for the chart.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "advisor/model.h"
+#include "advisor/plan.h"
+#include "advisor/tile_shapes.h"
+
+namespace recipe::advisor {
+
+bool predict(const Problem& problem, const Platform& platform, const Config& config, const ModelOptions& options,
+             Prediction* prediction, std::string* error) {
+    const Model model(problem, platform, options);
+    return model.predict(config, prediction, error);
+}
+
+namespace {
+
+// A candidate's result, kept small: full Predictions only for the best.
+struct Result {
+    Config config;
+    double total_ms = 0;
+    std::int64_t device_bytes = 0;
+    std::int64_t copies = 0;
+};
+
+int copy_rank(CopyMethod m) {
+    switch (m) {
+        case CopyMethod::Merged: return 0;
+        case CopyMethod::Strided: return 1;
+        case CopyMethod::RowByRow: return 2;
+    }
+    return 3;
+}
+
+// Deterministic order: time, then less device memory, fewer copies, then
+// the configuration itself.
+bool better(const Result& a, const Result& b) {
+    if (a.total_ms != b.total_ms) return a.total_ms < b.total_ms;
+    if (a.device_bytes != b.device_bytes) return a.device_bytes < b.device_bytes;
+    if (a.copies != b.copies) return a.copies < b.copies;
+    const auto key = [](const Config& c) {
+        return std::make_tuple(static_cast<int>(c.scheme), c.tile[2], c.tile[1], c.tile[0], copy_rank(c.copy), c.streams,
+                               c.host ? static_cast<int>(*c.host) : -1);
+    };
+    return key(a.config) < key(b.config);
+}
+
+bool same_choice(const Config& a, const Config& b) {
+    return a.scheme == b.scheme && a.copy == b.copy && a.streams == b.streams && a.host == b.host;
+}
+
+std::vector<Scheme> schemes_for(const Problem& p, const SearchOptions& o) {
+    std::vector<Scheme> all = o.schemes;
+    if (all.empty())
+        all = {Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams, Scheme::Mapped, Scheme::Hybrid};
+    std::vector<Scheme> out;
+    for (Scheme s : all) {
+        if (s == Scheme::Naive) continue;  // the baseline, priced separately
+        if (p.time_steps > 1 && s != Scheme::Basic) continue;
+        if (s == Scheme::Mapped && p.reads_twice) continue;
+        out.push_back(s);
+    }
+    return out;
+}
+
+class Searcher {
+public:
+    Searcher(const Problem& p, const Platform& pf, const SearchOptions& o) : model_(p, pf, o.model), opt_(o) {}
+
+    const Model& model() const { return model_; }
+    std::int64_t evaluated() const { return evaluated_; }
+
+    void try_config(const Config& c, std::vector<Result>* out) {
+        Prediction pr;
+        ++evaluated_;
+        if (!model_.predict(c, &pr, nullptr)) return;
+        out->push_back({pr.config, pr.total_ms, pr.device_bytes, pr.h2d.copies + pr.d2h.copies});
+    }
+
+    // Every candidate for this problem.
+    std::vector<Result> all() {
+        const Problem& p = model_.problem();
+        std::vector<Result> results;
+        const std::vector<CopyMethod> copies =
+            opt_.copy_methods.empty() ? std::vector<CopyMethod>{CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}
+                                      : opt_.copy_methods;
+        const std::vector<int> buffers = opt_.stream_counts.empty() ? std::vector<int>{2, 3, 4} : opt_.stream_counts;
+        const auto shapes = tile_shapes(p.space.extents(), p.dims);
+        for (Scheme s : schemes_for(p, opt_)) {
+            if (s == Scheme::Mapped) {
+                Config c;
+                c.scheme = s;
+                try_config(c, &results);
+                continue;
+            }
+            if (s == Scheme::Streams || s == Scheme::Hybrid) {
+                const std::vector<int> counts =
+                    opt_.stream_counts.empty() ? std::vector<int>{2, 4, 8, 16, 32, 64} : opt_.stream_counts;
+                for (int n : counts) {
+                    if (n > p.space.extent(p.dims - 1)) continue;
+                    Config c;
+                    c.scheme = s;
+                    c.streams = n;
+                    try_config(c, &results);
+                }
+                continue;
+            }
+            for (const Index3& t : shapes)
+                for (CopyMethod m : copies) {
+                    // Where every copy is contiguous the methods coincide.
+                    if (m != CopyMethod::Merged && contiguous(t, p)) continue;
+                    for (int b : buffers) {
+                        Config c;
+                        c.scheme = s;
+                        c.tile = t;
+                        c.copy = m;
+                        c.streams = b;
+                        try_config(c, &results);
+                    }
+                }
+        }
+        return results;
+    }
+
+private:
+    // A tile whose rows (and planes) span the array copies the same way
+    // with every method, except row-by-row, which never merges.
+    static bool contiguous(const Index3& t, const Problem& p) {
+        int full = 0;
+        for (int d = 0; d < p.dims - 1; ++d)
+            if (t[d] == p.extents[d]) ++full;
+            else break;
+        return p.dims == 1 || (full == p.dims - 1);
+    }
+
+    Model model_;
+    const SearchOptions& opt_;
+    std::int64_t evaluated_ = 0;
+};
+
+Problem scaled(const Problem& p, double scale) {
+    // The same nest on a space `scale` times as many points, each
+    // dimension scaled alike.
+    // The margins between the arrays' edges and the iteration space stay.
+    Problem q = p;
+    const double f = std::pow(scale, 1.0 / p.dims);
+    for (int d = 0; d < p.dims; ++d) {
+        const std::int64_t n = p.space.extent(d);
+        const std::int64_t m = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(static_cast<double>(n) * f)));
+        q.space.end[d] = p.space.begin[d] + m;
+        q.extents[d] = p.extents[d] - n + m;
+    }
+    for (auto& a : q.inputs) a.extents = q.extents;
+    for (auto& a : q.outputs) a.extents = q.extents;
+    return q;
+}
+
+double points(const Index3& e) { return static_cast<double>(e[0] * e[1] * e[2]); }
+
+}  // namespace
+
+bool advise(const Problem& problem, const Platform& platform, const SearchOptions& options, Plan* plan,
+            std::string* error) {
+    Plan out;
+    out.tolerance = options.tolerance;
+    Searcher searcher(problem, platform, options);
+    {
+        Config naive;
+        naive.scheme = Scheme::Naive;
+        std::string e;
+        if (!searcher.model().predict(naive, &out.naive, &e)) {
+            if (error) *error = "cannot price even the naive scheme: " + e;
+            return false;
+        }
+    }
+    std::vector<Result> results = searcher.all();
+    if (results.empty()) {
+        if (error) *error = "no pipelined configuration fits this nest on " + platform.name;
+        return false;
+    }
+    std::sort(results.begin(), results.end(), better);
+
+    // Ranked list: full predictions, one per distinct configuration.
+    const std::size_t keep = options.keep ? options.keep : results.size();
+    for (const Result& r : results) {
+        if (out.ranked.size() >= keep) break;
+        Prediction pr;
+        if (!searcher.model().predict(r.config, &pr, nullptr)) continue;
+        out.ranked.push_back(std::move(pr));
+    }
+    const Result& best = results.front();
+    out.speedup = out.naive.total_ms / best.total_ms;
+
+    // Tiles within tolerance of the best, same scheme, copies and streams.
+    for (const Result& r : results)
+        if (same_choice(r.config, best.config) && r.total_ms <= best.total_ms * (1 + options.tolerance))
+            out.tiles_within_tolerance.push_back(r.config.tile);
+    std::sort(out.tiles_within_tolerance.begin(), out.tiles_within_tolerance.end(),
+              [](const Index3& a, const Index3& b) { return std::tie(a[2], a[1], a[0]) < std::tie(b[2], b[1], b[0]); });
+    out.tiles_within_tolerance.erase(std::unique(out.tiles_within_tolerance.begin(), out.tiles_within_tolerance.end()),
+                                     out.tiles_within_tolerance.end());
+
+    // Curves: each scheme's best choice, its tile varied along one dimension.
+    std::map<Scheme, const Result*> best_of;
+    for (const Result& r : results)
+        if (!best_of.count(r.config.scheme)) best_of[r.config.scheme] = &r;
+    for (const auto& [scheme, r] : best_of) {
+        if (scheme == Scheme::Mapped) continue;
+        SchemeCurve curve;
+        curve.scheme = scheme;
+        curve.copy = r->config.copy;
+        curve.streams = r->config.streams;
+        if (scheme == Scheme::Streams || scheme == Scheme::Hybrid) {
+            curve.dimension = problem.dims - 1;
+            for (const Result& x : results)
+                if (x.config.scheme == scheme) curve.points.push_back({x.config.tile, x.total_ms});
+        } else {
+            const int d = varying_dimension(r->config.tile, problem.space.extents(), problem.dims);
+            curve.dimension = d;
+            for (auto size : sizes_along(problem.space.extent(d))) {
+                Config c = r->config;
+                c.tile[d] = size;
+                c.block = {0, 0, 0};
+                Prediction pr;
+                if (searcher.model().predict(c, &pr, nullptr)) curve.points.push_back({pr.config.tile, pr.total_ms});
+            }
+        }
+        std::sort(curve.points.begin(), curve.points.end(), [&](const CurvePoint& a, const CurvePoint& b) {
+            return a.tile[curve.dimension] < b.tile[curve.dimension];
+        });
+        out.curves.push_back(std::move(curve));
+    }
+
+    // Break-even: the problem scale at which the best pipelined choice (its
+    // scheme, copies and streams, the tile re-chosen along its dimension)
+    // stops beating naive.
+    if (options.find_break_even) {
+        const Config choice = best.config;
+        const int d = varying_dimension(choice.tile, problem.space.extents(), problem.dims);
+        auto gain = [&](double scale, Index3* extents) {
+            const Problem q = scaled(problem, scale);
+            *extents = q.space.extents();
+            SearchOptions so = options;
+            if (so.model.kernel_ms)
+                so.model.kernel_ms = *so.model.kernel_ms * points(q.space.extents()) / points(problem.space.extents());
+            const Model m(q, platform, so.model);
+            Config naive;
+            naive.scheme = Scheme::Naive;
+            Prediction pn;
+            if (!m.predict(naive, &pn, nullptr)) return 0.0;
+            double best_ms = -1;
+            const Index3 qs = q.space.extents();
+            for (auto size : sizes_along(qs[d])) {
+                Config c = choice;
+                for (int k = 0; k < 3; ++k) c.tile[k] = std::min(c.tile[k], qs[k]);
+                for (int k = 0; k < problem.dims; ++k)
+                    if (choice.tile[k] == problem.space.extent(k)) c.tile[k] = qs[k];  // whole rows stay whole
+                c.tile[d] = size;
+                c.block = {0, 0, 0};
+                Prediction pr;
+                if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
+            }
+            return best_ms < 0 ? 0.0 : pn.total_ms / best_ms;  // > 1: pipelining wins
+        };
+        Index3 ext;
+        const bool wins_here = gain(1.0, &ext) > 1;
+        double lo, hi;  // gain(lo) <= 1 < gain(hi) when wins_here
+        bool found = false;
+        if (wins_here) {
+            hi = 1;
+            lo = 0.5;
+            while (lo > 1e-7) {
+                if (gain(lo, &ext) <= 1) {
+                    found = true;
+                    break;
+                }
+                hi = lo;
+                lo /= 2;
+            }
+        } else {
+            lo = 1;
+            hi = 2;
+            while (hi < 1e4) {
+                if (gain(hi, &ext) > 1) {
+                    found = true;
+                    break;
+                }
+                lo = hi;
+                hi *= 2;
+            }
+        }
+        if (found) {
+            for (int i = 0; i < 8; ++i) {
+                const double mid = std::sqrt(lo * hi);
+                if (gain(mid, &ext) > 1) hi = mid;
+                else lo = mid;
+            }
+            gain(hi, &ext);
+            out.break_even_scale = hi;
+            out.break_even_extents = ext;
+        } else {
+            out.notes.push_back(wins_here ? "pipelining beats naive at every problem size down to 1e-7 of this one"
+                                          : "pipelining does not beat naive at this size nor up to 10,000 times it");
+        }
+    }
+
+    out.candidates_evaluated = searcher.evaluated();
+    if (out.ranked.front().kernel_source == KernelSource::Estimate)
+        out.notes.push_back("kernel times are roofline estimates: measure the kernel and pass --kernel-ms");
+    *plan = std::move(out);
+    return true;
+}
+
+bool advise(const analyzer::LoopNest& nest, const Platform& platform, const SearchOptions& options, Plan* plan,
+            std::string* error) {
+    Problem p;
+    if (!problem_from(nest, &p, error)) return false;
+    return advise(p, platform, options, plan, error);
+}
+
+}  // namespace recipe::advisor
