@@ -169,8 +169,10 @@ public:
         const auto t0 = Clock::now();
         const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
         if (cfg_.host == HostMemory::Register)
-            for (ArrayDesc& a : arrays_)
-                registrations_.add(a.host, static_cast<std::size_t>(total * a.elem), where());
+        {
+            for (ArrayDesc& a : arrays_) registrations_.add(a.host, static_cast<std::size_t>(total * a.elem));
+            registrations_.register_all(where());
+        }
 
         Carve device, pinned;
         std::vector<std::size_t> full_at(arrays_.size()), stage_at(arrays_.size() * streams_n_),
@@ -203,7 +205,9 @@ public:
             if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
             threads_ = std::make_unique<CopyThreads>(n);
         }
-        cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, 0);
+        int device_id = 0;
+        check(cudaGetDevice(&device_id), "cudaGetDevice", where());
+        check(cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, device_id), "cudaDeviceGetAttribute", where());
         if (max_pitch_ <= 0) max_pitch_ = INT_MAX;
         setup_ms_ = ms_since(t0);
         // Timing events are not part of a normal run; keep their creation out

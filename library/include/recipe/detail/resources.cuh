@@ -6,7 +6,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -142,29 +144,45 @@ private:
 };
 
 // cudaHostRegister for the run. Memory that is already pinned or registered
-// (by the program, or because two arrays share a page) is left alone.
+// is left alone. Registration works on whole pages, and small arrays from
+// malloc often share a page, so the arrays' page ranges are merged first and
+// each merged range is registered once (a second registration of a page fails).
 class HostRegistrations {
 public:
     HostRegistrations() = default;
     HostRegistrations(const HostRegistrations&) = delete;
     HostRegistrations& operator=(const HostRegistrations&) = delete;
-    ~HostRegistrations() { release_quietly(); }
+    ~HostRegistrations() {
+        for (void* p : registered_) cudaHostUnregister(p);
+    }
 
-    template <class Context>
-    void add(void* host, std::size_t bytes, const Context& where) {
+    // Remembers an array to register; register_all() does it.
+    void add(void* host, std::size_t bytes) {
         if (!host || bytes == 0) return;
-        for (void* p : registered_)
-            if (p == host) return;
         cudaPointerAttributes attr{};
         if (cudaPointerGetAttributes(&attr, host) == cudaSuccess && attr.type == cudaMemoryTypeHost) return;
-        cudaGetLastError();  // an unknown pointer may leave an error on older runtimes
-        const cudaError_t status = cudaHostRegister(host, bytes, cudaHostRegisterDefault);
-        if (status == cudaErrorHostMemoryAlreadyRegistered) {
-            cudaGetLastError();
-            return;
+        const std::uintptr_t page = 4096;
+        const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(host) / page * page;
+        const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(host) + bytes + page - 1) / page * page;
+        ranges_.push_back({begin, end});
+    }
+
+    template <class Context>
+    void register_all(const Context& where) {
+        std::sort(ranges_.begin(), ranges_.end());
+        std::vector<std::pair<std::uintptr_t, std::uintptr_t>> merged;
+        for (const auto& r : ranges_) {
+            if (!merged.empty() && r.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, r.second);
+            else
+                merged.push_back(r);
         }
-        check(status, "cudaHostRegister", where);
-        registered_.push_back(host);
+        ranges_.clear();
+        for (const auto& r : merged) {
+            void* p = reinterpret_cast<void*>(r.first);
+            check(cudaHostRegister(p, r.second - r.first, cudaHostRegisterDefault), "cudaHostRegister", where);
+            registered_.push_back(p);
+        }
     }
 
     // Unregisters, checking each call (the normal end of a run).
@@ -178,10 +196,7 @@ public:
     }
 
 private:
-    void release_quietly() {
-        for (void* p : registered_) cudaHostUnregister(p);
-        registered_.clear();
-    }
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges_;
     std::vector<void*> registered_;
 };
 

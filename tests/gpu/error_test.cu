@@ -1,0 +1,97 @@
+// error_test.cu — device tests of recipe/error.cuh: what a failing run
+// throws. Usage errors (a space outside the arrays, a null array, a tile
+// whose grid CUDA cannot launch) and CUDA failures (a launch the device
+// refuses, a kernel that faults) each throw recipe::Error naming the call,
+// the nest and the tile; after a non-sticky failure the next run works.
+// Not run under memcheck: the faults here are on purpose.
+#include <cstdio>
+#include <string>
+
+#include "test_support.cuh"
+
+__global__ void copy_kernel(recipe::Tile t, recipe::InView<float> in, recipe::OutView<float> out) {
+    const auto x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    out(x, y) = in(x, y) + 1.0f;
+}
+
+__global__ void faulting_kernel(recipe::Tile t, recipe::InView<float> in, recipe::OutView<float> out) {
+    const auto x = t.x();
+    if (!t.contains(x)) return;
+    out(x + (std::int64_t(1) << 40)) = in(x);  // far outside any allocation
+}
+
+template <class F>
+std::string thrown(F&& f, cudaError_t* code = nullptr) {
+    try {
+        f();
+    } catch (const recipe::Error& e) {
+        if (code) *code = e.code();
+        return e.what();
+    }
+    return "";
+}
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+int main() {
+    const std::int64_t W = 64, H = 70000;
+    test::HostArray<float> in(W * H, recipe::HostMemory::Pinned), out(W * H, recipe::HostMemory::Pinned);
+    test::fill(in.data(), W * H, 5);
+    recipe::Config cfg;
+    cfg.name = "error_test (copy.c:3)";
+    cfg.extents = {W, 16, 1};
+    cfg.tile = {W, 4, 1};
+    cfg.block = dim3(64, 1, 1);
+    auto go = [&](void (*k)(recipe::Tile, recipe::InView<float>, recipe::OutView<float>), const float* i, float* o) {
+        recipe::run(cfg, k, recipe::inputs(recipe::input(i)), recipe::outputs(recipe::output(o)));
+    };
+
+    std::string m = thrown([&] { go(copy_kernel, in.data(), out.data()); });
+    TEST_CHECK(m.empty(), "a good run threw: %s", m.c_str());
+
+    cfg.space = {{0, 0, 0}, {W + 1, 16, 1}};
+    cudaError_t code = cudaErrorUnknown;
+    m = thrown([&] { go(copy_kernel, in.data(), out.data()); }, &code);
+    TEST_CHECK(has(m, "error_test (copy.c:3)") && has(m, "iteration space") && code == cudaSuccess, "got: %s", m.c_str());
+    cfg.space = {{0, 0, 0}, {-1, -1, -1}};
+
+    m = thrown([&] { go(copy_kernel, nullptr, out.data()); });
+    TEST_CHECK(has(m, "input 0 is a null pointer"), "got: %s", m.c_str());
+
+    cfg.extents = {W, H, 1};
+    cfg.tile = {W, H, 1};
+    cfg.block = dim3(64, 1, 1);
+    m = thrown([&] { go(copy_kernel, in.data(), out.data()); });
+    TEST_CHECK(has(m, "more than CUDA allows") && has(m, "tile 0 of 1"), "got: %s", m.c_str());
+
+    cfg.extents = {W, 16, 1};
+    cfg.tile = {W, 4, 1};
+    cfg.block = dim3(2048, 1, 1);  // more threads than a block may have
+    m = thrown([&] { go(copy_kernel, in.data(), out.data()); }, &code);
+    TEST_CHECK(has(m, "kernel launch failed in error_test (copy.c:3), tile 0 of 4 (core [0,64)x[0,4)x[0,1))") &&
+                   has(m, "cudaErrorInvalidConfiguration") && code == cudaErrorInvalidConfiguration,
+               "got: %s", m.c_str());
+
+    // The failure above is not sticky and released everything: a good run works.
+    cfg.block = dim3(64, 1, 1);
+    for (auto host : test::kHosts) {
+        cfg.host = host;
+        test::poison(out.data(), W * 16);
+        m = thrown([&] { go(copy_kernel, in.data(), out.data()); });
+        bool ok = m.empty();
+        for (std::int64_t i = 0; i < W * 16 && ok; ++i) ok = out[i] == in[i] + 1.0f;
+        TEST_CHECK(ok, "run after a failure (%s): %s", recipe::to_string(host), m.c_str());
+    }
+
+    // A kernel that faults: reported by the next checked call, naming it and a tile.
+    cfg.host = recipe::HostMemory::Pinned;
+    cfg.extents = {W, 1, 1};
+    cfg.tile = {16, 1, 1};
+    m = thrown([&] { go(faulting_kernel, in.data(), out.data()); }, &code);
+    TEST_CHECK(has(m, "recipe: cuda") && has(m, "failed in error_test (copy.c:3)") &&
+                   (has(m, "cudaErrorIllegalAddress") || has(m, "cudaErrorLaunchFailure")),
+               "got: %s", m.c_str());
+    std::printf("fault reported as: %s\n", m.c_str());
+    return test::finish("error_test");
+}

@@ -1,0 +1,78 @@
+// report_test.cu — device test of RECIPE_REPORT (recipe/run.cuh,
+// recipe/config.cuh): with RECIPE_REPORT=1 a run prints its measured phases
+// beside cfg.predicted on stderr; without it, it prints nothing and measures
+// no phases.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "test_support.cuh"
+
+__global__ void scale_kernel(recipe::Tile t, recipe::InView<double> in, recipe::OutView<double> out, double f) {
+    const auto x = t.x();
+    if (!t.contains(x)) return;
+    out(x) = in(x) * f;
+}
+
+// Runs f with stderr sent to a file and returns what it wrote.
+template <class F>
+std::string captured_stderr(F&& f) {
+    std::fflush(stderr);
+    char path[] = "/tmp/recipe_report_XXXXXX";
+    const int fd = mkstemp(path);
+    const int saved = dup(2);
+    dup2(fd, 2);
+    f();
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::string text;
+    if (FILE* in = std::fopen(path, "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
+        std::fclose(in);
+    }
+    close(fd);
+    unlink(path);
+    return text;
+}
+
+int main() {
+    const std::int64_t n = 1 << 20;
+    test::HostArray<double> in(n, recipe::HostMemory::Pinned), out(n, recipe::HostMemory::Pinned);
+    test::fill(in.data(), n, 9);
+    recipe::Config cfg;
+    cfg.name = "scale (scale.c:7)";
+    cfg.extents = {n, 1, 1};
+    cfg.tile = {n / 8, 1, 1};
+    cfg.predicted = recipe::Predicted{0.25, 1.5, 0.125, 1.5, 3.875};
+    recipe::Measured m{};
+    auto go = [&] {
+        m = recipe::run(cfg, scale_kernel, recipe::inputs(recipe::input(in.data())),
+                        recipe::outputs(recipe::output(out.data())), 2.0);
+    };
+
+    unsetenv("RECIPE_REPORT");
+    std::string text = captured_stderr(go);
+    TEST_CHECK(text.empty(), "printed without RECIPE_REPORT: %s", text.c_str());
+    TEST_CHECK(m.h2d < 0 && m.kernel < 0 && m.d2h < 0 && m.total > 0, "measured phases without RECIPE_REPORT");
+
+    setenv("RECIPE_REPORT", "1", 1);
+    text = captured_stderr(go);
+    std::fputs(text.c_str(), stdout);
+    auto has = [&](const char* s) { return text.find(s) != std::string::npos; };
+    TEST_CHECK(has("recipe: scale (scale.c:7): scalable, tile 131072x1x1, 8 tiles, 3 streams, strided, pinned"),
+               "header line missing");
+    TEST_CHECK(has("measured ms") && has("predicted ms"), "column titles missing");
+    TEST_CHECK(has("3.875") && has("0.125") && has("0.250"), "predicted values missing");
+    TEST_CHECK(has("copies: 8 in (8388608 bytes), 8 out (8388608 bytes)"), "copy counts missing");
+    TEST_CHECK(m.h2d > 0 && m.kernel > 0 && m.d2h > 0 && m.alloc > 0, "phases not measured with RECIPE_REPORT");
+    bool ok = true;
+    for (std::int64_t i = 0; i < n && ok; ++i) ok = out[i] == in[i] * 2.0;
+    TEST_CHECK(ok, "wrong output with RECIPE_REPORT");
+    unsetenv("RECIPE_REPORT");
+    return test::finish("report_test");
+}

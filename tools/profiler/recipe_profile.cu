@@ -1,0 +1,607 @@
+// recipe-profile — the platform analysis of thesis §6.3 as one CUDA program:
+// measures every field of the advisor's platform profile (docs/model.md,
+// "Platform profiles") on the GPU it runs on and writes the profile JSON.
+//
+//   recipe-profile [-o profile.json] [--name h200] [--description "..."] [--quick]
+//
+// Copies, allocations and registrations are timed at 10, 100, ... 10^9 bytes
+// (the thesis's powers of ten). Progress goes to stderr; a full run takes
+// well under three minutes on an H200 host.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sample_kernels.cuh"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void die(const std::string& what) {
+    std::fprintf(stderr, "recipe-profile: error: %s\n", what.c_str());
+    std::exit(3);
+}
+
+void check(cudaError_t e, const char* call) {
+    if (e != cudaSuccess) die(std::string(call) + " failed: " + cudaGetErrorString(e) + " [" + cudaGetErrorName(e) + "]");
+}
+#define CK(call) check((call), #call)
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double ns_since(Clock::time_point t0) { return std::chrono::duration<double, std::nano>(Clock::now() - t0).count(); }
+
+// Progress on stderr: "[ 3/15] pinned copies, host to device ... 0.4 s".
+struct Progress {
+    int step = 0, steps = 0;
+    Clock::time_point start = Clock::now(), t0;
+    void begin(const char* what) {
+        t0 = Clock::now();
+        std::fprintf(stderr, "[%2d/%d] %-52s", ++step, steps, what);
+        std::fflush(stderr);
+    }
+    void end(const std::string& result) {
+        std::fprintf(stderr, " %6.1f s  %s\n", ns_since(t0) / 1e9, result.c_str());
+    }
+};
+
+struct Buffers {
+    std::size_t max_bytes;
+    char* pinned_a = nullptr;  // host, pinned
+    char* pinned_b = nullptr;
+    char* pageable = nullptr;  // host, malloc'd and touched
+    char* device_a = nullptr;
+    char* device_b = nullptr;
+};
+
+// Event time of `reps` back-to-back operations, per operation, in ns:
+// the rate a pipeline that queues its copies sees (LogGP's gap for small ones).
+double per_op_ns(cudaStream_t s, int reps, const std::function<void()>& op) {
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    op();  // warm
+    CK(cudaStreamSynchronize(s));
+    CK(cudaEventRecord(a, s));
+    for (int i = 0; i < reps; ++i) op();
+    CK(cudaEventRecord(b, s));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    return ms * 1e6 / reps;
+}
+
+// Host wall time of a synchronous operation, median of `reps`, in ns.
+double host_ns(int reps, const std::function<void()>& op) {
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+        const auto t0 = Clock::now();
+        op();
+        t.push_back(ns_since(t0));
+    }
+    return median(t);
+}
+
+std::vector<double> sizes() {
+    std::vector<double> s;
+    for (double b = 10; b <= 1e9; b *= 10) s.push_back(b);
+    return s;
+}
+
+// Copies of each size, one direction.
+std::vector<double> copy_table(cudaStream_t s, char* dst, const char* src, cudaMemcpyKind kind, bool quick) {
+    std::vector<double> ns;
+    for (double b : sizes()) {
+        const std::size_t n = static_cast<std::size_t>(b);
+        std::vector<double> runs;
+        const int batch = b <= 1e5 ? 200 : (b <= 1e7 ? 20 : 1);
+        for (int r = 0; r < (quick ? 1 : 3); ++r)
+            runs.push_back(per_op_ns(s, batch, [&] { CK(cudaMemcpyAsync(dst, src, n, kind, s)); }));
+        ns.push_back(median(runs));
+    }
+    return ns;
+}
+
+void parallel_memcpy(char* dst, const char* src, std::size_t n, int threads) {
+    if (threads <= 1) {
+        std::memcpy(dst, src, n);
+        return;
+    }
+    std::vector<std::thread> pool;
+    const std::size_t chunk = (n + threads - 1) / threads;
+    for (int t = 0; t < threads; ++t) {
+        const std::size_t from = std::min(n, chunk * t), to = std::min(n, from + chunk);
+        pool.emplace_back([=] { std::memcpy(dst + from, src + from, to - from); });
+    }
+    for (auto& th : pool) th.join();
+}
+
+__global__ void empty_kernel() {}
+
+__global__ void fma_kernel(float* out, int iters) {
+    float a = threadIdx.x * 1e-7f, b = 1.000001f, c = 0.999999f, d = a + 1.0f;
+    for (int i = 0; i < iters; ++i) {
+        a = fmaf(a, b, c);
+        d = fmaf(d, c, b);
+        b = fmaf(b, a, -d);
+        c = fmaf(c, d, -a);
+    }
+    if (a + b + c + d == 1234.5f) out[0] = a;  // keeps the work alive
+}
+
+std::string json_array(const std::vector<double>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s%.0f", i ? ", " : "", v[i]);
+        s += buf;
+    }
+    return s + "]";
+}
+
+std::string fmt(double v, const char* f = "%.4g") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// A kernel table: ns for one pass over `elements` elements (thesis §6.3).
+struct KernelTable {
+    std::string name;
+    std::vector<double> elements, ns;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string out_path = "profile.json", name, description;
+    bool quick = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) die("option " + a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "-o" || a == "--output")
+            out_path = value();
+        else if (a == "--name")
+            name = value();
+        else if (a == "--description")
+            description = value();
+        else if (a == "--quick")
+            quick = true;
+        else if (a == "-h" || a == "--help") {
+            std::printf("usage: recipe-profile [-o profile.json] [--name NAME] [--description TEXT] [--quick]\n"
+                        "Measures the platform profile of the current GPU (thesis §6.3) and writes it as JSON.\n");
+            return 0;
+        } else
+            die("unknown option " + a + " (see --help)");
+    }
+
+    Progress p;
+    p.steps = 16;
+    int dev = 0;
+    CK(cudaGetDevice(&dev));
+    cudaDeviceProp prop{};
+    CK(cudaGetDeviceProperties(&prop, dev));
+    if (name.empty()) {
+        for (const char* c = prop.name; *c; ++c) name += (std::isalnum(static_cast<unsigned char>(*c)) ? static_cast<char>(std::tolower(*c)) : '-');
+    }
+    int driver = 0, runtime = 0;
+    CK(cudaDriverGetVersion(&driver));
+    CK(cudaRuntimeGetVersion(&runtime));
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    std::fprintf(stderr, "recipe-profile: %s, %d SMs, %.1f GiB, CUDA driver %d, runtime %d\n", prop.name,
+                 prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, driver, runtime);
+
+    // ---- buffers
+    p.begin("allocating and touching 1 GB host and device buffers");
+    Buffers buf;
+    buf.max_bytes = 1000000000;
+    CK(cudaMallocHost(&buf.pinned_a, buf.max_bytes));
+    CK(cudaMallocHost(&buf.pinned_b, buf.max_bytes));
+    buf.pageable = static_cast<char*>(std::malloc(buf.max_bytes));
+    if (!buf.pageable) die("malloc of 1 GB failed");
+    std::memset(buf.pinned_a, 1, buf.max_bytes);
+    std::memset(buf.pinned_b, 2, buf.max_bytes);
+    std::memset(buf.pageable, 3, buf.max_bytes);
+    CK(cudaMalloc(&buf.device_a, buf.max_bytes));
+    CK(cudaMalloc(&buf.device_b, buf.max_bytes));
+    CK(cudaMemset(buf.device_a, 0, buf.max_bytes));
+    CK(cudaMemset(buf.device_b, 0, buf.max_bytes));
+    cudaStream_t s1, s2;
+    CK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    CK(cudaDeviceSynchronize());
+    p.end("");
+
+    // ---- thesis §5.2 copy tables
+    p.begin("pinned copies, host to device, 10 B .. 1 GB");
+    const auto h2d = copy_table(s1, buf.device_a, buf.pinned_a, cudaMemcpyHostToDevice, quick);
+    p.end(fmt(1e9 / h2d.back(), "%.1f GB/s at 1 GB"));
+    p.begin("pinned copies, device to host, 10 B .. 1 GB");
+    const auto d2h = copy_table(s1, buf.pinned_a, buf.device_a, cudaMemcpyDeviceToHost, quick);
+    p.end(fmt(1e9 / d2h.back(), "%.1f GB/s at 1 GB"));
+    p.begin("pageable copies, host to device, 10 B .. 1 GB");
+    const auto h2d_pageable = copy_table(s1, buf.device_a, buf.pageable, cudaMemcpyHostToDevice, quick);
+    p.end(fmt(1e9 / h2d_pageable.back(), "%.1f GB/s at 1 GB"));
+    p.begin("pageable copies, device to host, 10 B .. 1 GB");
+    const auto d2h_pageable = copy_table(s1, buf.pageable, buf.device_a, cudaMemcpyDeviceToHost, quick);
+    p.end(fmt(1e9 / d2h_pageable.back(), "%.1f GB/s at 1 GB"));
+
+    // LogGP (seed 003 §5.2): latency = one isolated small copy, gap = per copy
+    // when queued back to back, G = ns per byte of a large copy.
+    p.begin("copy latency and gap (LogGP)");
+    auto isolated = [&](char* dst, const char* src, cudaMemcpyKind kind) {
+        std::vector<double> t;
+        cudaEvent_t a, b;
+        CK(cudaEventCreate(&a));
+        CK(cudaEventCreate(&b));
+        for (int i = 0; i < 50; ++i) {
+            CK(cudaEventRecord(a, s1));
+            CK(cudaMemcpyAsync(dst, src, 10, kind, s1));
+            CK(cudaEventRecord(b, s1));
+            CK(cudaEventSynchronize(b));
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, a, b));
+            t.push_back(ms * 1e6);
+        }
+        CK(cudaEventDestroy(a));
+        CK(cudaEventDestroy(b));
+        return median(t);
+    };
+    const double lat_h2d = isolated(buf.device_a, buf.pinned_a, cudaMemcpyHostToDevice);
+    const double lat_d2h = isolated(buf.pinned_a, buf.device_a, cudaMemcpyDeviceToHost);
+    const double G_h2d = (h2d[8] - h2d[6]) / (1e9 - 1e7), G_d2h = (d2h[8] - d2h[6]) / (1e9 - 1e7);
+    p.end("latency " + fmt(lat_h2d) + "/" + fmt(lat_d2h) + " ns, gap " + fmt(h2d[0]) + "/" + fmt(d2h[0]) + " ns");
+
+    // ---- duplex factor (thesis §6.4.4): both directions at once
+    p.begin("duplex: 256 MiB each way at once");
+    const std::size_t dup = 256u << 20;
+    double both = 0, in_alone = 0, out_alone = 0;
+    {
+        std::vector<double> tb, ti, to;
+        for (int r = 0; r < 5; ++r) {
+            ti.push_back(host_ns(1, [&] {
+                CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, dup, cudaMemcpyHostToDevice, s1));
+                CK(cudaStreamSynchronize(s1));
+            }));
+            to.push_back(host_ns(1, [&] {
+                CK(cudaMemcpyAsync(buf.pinned_b, buf.device_b, dup, cudaMemcpyDeviceToHost, s2));
+                CK(cudaStreamSynchronize(s2));
+            }));
+            tb.push_back(host_ns(1, [&] {
+                CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, dup, cudaMemcpyHostToDevice, s1));
+                CK(cudaMemcpyAsync(buf.pinned_b, buf.device_b, dup, cudaMemcpyDeviceToHost, s2));
+                CK(cudaStreamSynchronize(s1));
+                CK(cudaStreamSynchronize(s2));
+            }));
+        }
+        both = median(tb);
+        in_alone = median(ti);
+        out_alone = median(to);
+    }
+    const double duplex = std::clamp((both - std::max(in_alone, out_alone)) / std::min(in_alone, out_alone), 0.0, 1.0);
+    p.end("factor " + fmt(duplex, "%.3f") + " (" + fmt(both / 1e6, "%.3f") + " ms vs " + fmt(in_alone / 1e6, "%.3f") +
+          " + " + fmt(out_alone / 1e6, "%.3f") + ")");
+
+    // ---- strided copies: cudaMemcpy2DAsync vs one contiguous copy of the same bytes
+    p.begin("strided copies (cudaMemcpy2DAsync) vs contiguous");
+    double per_row = 0, per_call = 0;
+    {
+        const std::size_t width = 800, pitch = 1600;
+        std::vector<double> rows_v = {100, 1000, 10000, 100000}, extra;
+        for (double rows : rows_v) {
+            const std::size_t r = static_cast<std::size_t>(rows);
+            const int reps = rows <= 1000 ? 50 : 5;
+            const double strided = per_op_ns(s1, reps, [&] {
+                CK(cudaMemcpy2DAsync(buf.device_a, width, buf.pinned_a, pitch, width, r, cudaMemcpyHostToDevice, s1));
+            });
+            const double contiguous = per_op_ns(s1, reps, [&] {
+                CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, width * r, cudaMemcpyHostToDevice, s1));
+            });
+            extra.push_back(strided - contiguous);
+        }
+        // least squares: extra = per_call + per_row * rows
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        const double n = static_cast<double>(rows_v.size());
+        for (std::size_t i = 0; i < rows_v.size(); ++i) {
+            sx += rows_v[i];
+            sy += extra[i];
+            sxx += rows_v[i] * rows_v[i];
+            sxy += rows_v[i] * extra[i];
+        }
+        per_row = std::max(0.0, (n * sxy - sx * sy) / (n * sxx - sx * sx));
+        per_call = std::max(0.0, (sy - per_row * sx) / n);
+    }
+    p.end("per row " + fmt(per_row, "%.3f") + " ns, per call " + fmt(per_call, "%.0f") + " ns");
+
+    // ---- host memcpy tables
+    p.begin("host memcpy pinned -> pinned, 10 B .. 1 GB");
+    std::vector<double> h2h, pageable_to_pinned;
+    for (double b : sizes()) {
+        const std::size_t n = static_cast<std::size_t>(b);
+        const int reps = b <= 1e6 ? 2000 : (b <= 1e8 ? 3 : (quick ? 1 : 2));
+        const int inner = b <= 1e4 ? 100 : 1;
+        h2h.push_back(host_ns(b <= 1e6 ? 20 : reps, [&] {
+                          for (int i = 0; i < inner; ++i) std::memcpy(buf.pinned_b, buf.pinned_a, n);
+                      }) /
+                      inner);
+    }
+    p.end(fmt(1e9 / h2h.back(), "%.1f GB/s at 1 GB"));
+    p.begin("host memcpy pageable -> pinned, 10 B .. 1 GB");
+    for (double b : sizes()) {
+        const std::size_t n = static_cast<std::size_t>(b);
+        const int inner = b <= 1e4 ? 100 : 1;
+        pageable_to_pinned.push_back(host_ns(b <= 1e6 ? 20 : (quick ? 1 : 2), [&] {
+                                         for (int i = 0; i < inner; ++i) std::memcpy(buf.pinned_b, buf.pageable, n);
+                                     }) /
+                                     inner);
+    }
+    // The library's staging threads (min(8, cores)) against one thread, 256 MiB.
+    const int threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+    const double one = host_ns(3, [&] { parallel_memcpy(buf.pinned_b, buf.pageable, 256u << 20, 1); });
+    const double many = host_ns(3, [&] { parallel_memcpy(buf.pinned_b, buf.pageable, 256u << 20, threads); });
+    const double speedup = std::max(1.0, one / many);
+    p.end(fmt(1e9 / pageable_to_pinned.back(), "%.1f GB/s at 1 GB") + ", " + std::to_string(threads) + " threads " +
+          fmt(speedup, "%.2f") + "x");
+
+    // ---- allocations (thesis §6.4.1: malloc + free measured together)
+    p.begin("cudaMalloc + cudaFree, 10 B .. 1 GB");
+    std::vector<double> malloc_dev, malloc_host, reg, unreg;
+    for (double b : sizes()) {
+        const std::size_t n = static_cast<std::size_t>(b);
+        malloc_dev.push_back(host_ns(b <= 1e8 ? 9 : 3, [&] {
+            void* d = nullptr;
+            CK(cudaMalloc(&d, n));
+            CK(cudaFree(d));
+        }));
+    }
+    p.end(fmt(malloc_dev.back() / 1e6, "%.3f ms at 1 GB"));
+    p.begin("cudaMallocHost + cudaFreeHost, 10 B .. 1 GB");
+    for (double b : sizes()) {
+        const std::size_t n = static_cast<std::size_t>(b);
+        malloc_host.push_back(host_ns(b <= 1e7 ? 5 : (quick || b > 1e8 ? 1 : 3), [&] {
+            void* h = nullptr;
+            CK(cudaMallocHost(&h, n));
+            CK(cudaFreeHost(h));
+        }));
+    }
+    p.end(fmt(malloc_host.back() / 1e6, "%.1f ms at 1 GB"));
+    p.begin("cudaHostRegister / cudaHostUnregister, 10 B .. 1 GB");
+    for (double b : sizes()) {
+        const std::size_t n = static_cast<std::size_t>(b);
+        std::vector<double> r, u;
+        for (int i = 0; i < (b <= 1e8 ? 5 : 3); ++i) {
+            auto t0 = Clock::now();
+            CK(cudaHostRegister(buf.pageable, n, cudaHostRegisterDefault));
+            r.push_back(ns_since(t0));
+            t0 = Clock::now();
+            CK(cudaHostUnregister(buf.pageable));
+            u.push_back(ns_since(t0));
+        }
+        reg.push_back(median(r));
+        unreg.push_back(median(u));
+    }
+    p.end(fmt(reg.back() / 1e6, "%.1f ms") + " / " + fmt(unreg.back() / 1e6, "%.1f ms at 1 GB"));
+
+    // ---- launches, device bandwidth, arithmetic
+    p.begin("kernel launch overhead (back to back)");
+    double launch_ns = 0;
+    {
+        std::vector<double> t;
+        for (int r = 0; r < 5; ++r) t.push_back(per_op_ns(s1, 2000, [&] { empty_kernel<<<1, 32, 0, s1>>>(); }));
+        CK(cudaGetLastError());
+        launch_ns = median(t);
+    }
+    p.end(fmt(launch_ns, "%.0f ns"));
+    p.begin("device bandwidth (device-to-device copy, read + write)");
+    const double d2d = per_op_ns(s1, 10, [&] {
+        CK(cudaMemcpyAsync(buf.device_b, buf.device_a, buf.max_bytes, cudaMemcpyDeviceToDevice, s1));
+    });
+    const double device_gbs = 2.0 * buf.max_bytes / d2d;
+    p.end(fmt(device_gbs, "%.0f GB/s"));
+    p.begin("single-precision FMA rate");
+    double gflops = 0;
+    {
+        const int blocks = prop.multiProcessorCount * 8, threads_per = 256, iters = 4096;
+        const double ns = per_op_ns(s1, 5, [&] {
+            fma_kernel<<<blocks, threads_per, 0, s1>>>(reinterpret_cast<float*>(buf.device_a), iters);
+        });
+        CK(cudaGetLastError());
+        gflops = 2.0 * 4 * iters * double(blocks) * threads_per / ns;
+    }
+    p.end(fmt(gflops, "%.0f GFLOP/s"));
+
+    // ---- implicit synchronisation (seed 003 §5.3): does a kernel in one
+    // stream wait for a large copy in another?
+    p.begin("implicit synchronisation of copies and kernels");
+    bool implicit_sync = false;
+    {
+        const std::size_t big = 512u << 20;
+        CK(cudaDeviceSynchronize());
+        const auto t0 = Clock::now();
+        CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, big, cudaMemcpyHostToDevice, s1));
+        empty_kernel<<<1, 32, 0, s2>>>();
+        CK(cudaGetLastError());
+        CK(cudaStreamSynchronize(s2));
+        const double kernel_done = ns_since(t0);
+        CK(cudaStreamSynchronize(s1));
+        const double copy_done = ns_since(t0);
+        implicit_sync = kernel_done > 0.5 * copy_done;
+    }
+    p.end(implicit_sync ? "yes" : "no");
+
+    // ---- the example kernels (thesis §6.3)
+    p.begin("example kernels: moving_average, emboss, jacobi_sweep");
+    std::vector<KernelTable> kernels;
+    {
+        float* in = reinterpret_cast<float*>(buf.device_a);
+        float* out = reinterpret_cast<float*>(buf.device_b);
+        auto time_kernel = [&](const std::function<void()>& launch) {
+            std::vector<double> t;
+            for (int r = 0; r < 3; ++r) t.push_back(per_op_ns(s1, 10, launch));
+            CK(cudaGetLastError());
+            return median(t);
+        };
+        auto tile_of = [](std::int64_t x0, std::int64_t x1, std::int64_t y0, std::int64_t y1, std::int64_t z0,
+                          std::int64_t z1) {
+            recipe::Tile t{};
+            t.core = recipe::DeviceBox{{x0, y0, z0}, {x1, y1, z1}};
+            t.index = 0;
+            t.count = 1;
+            return t;
+        };
+        auto view_in = [](const float* d, std::int64_t ex, std::int64_t ey) {
+            return recipe::InView<float>{d, {0, 0, 0}, ex, ey};
+        };
+        auto view_out = [](float* d, std::int64_t ex, std::int64_t ey) {
+            return recipe::OutView<float>{d, {0, 0, 0}, ex, ey};
+        };
+        KernelTable ma{"moving_average", {}, {}};
+        for (double n : {1e3, 1e4, 1e5, 1e6, 1e7, 6.7108864e7}) {
+            const std::int64_t N = static_cast<std::int64_t>(n);
+            const auto tile = tile_of(4, N + 4, 0, 1, 0, 1);
+            ma.elements.push_back(n);
+            ma.ns.push_back(time_kernel([&] {
+                samples::moving_average<<<static_cast<unsigned>((N + 255) / 256), 256, 0, s1>>>(
+                    tile, view_in(in, N + 8, 1), view_out(out, N + 8, 1), 4, 1);
+            }));
+        }
+        kernels.push_back(ma);
+        KernelTable em{"emboss", {}, {}};
+        for (double rows : {1.0, 10.0, 100.0, 1000.0, 8000.0}) {
+            const std::int64_t W = 8000, H = static_cast<std::int64_t>(rows);
+            const auto tile = tile_of(0, W, 0, H, 0, 1);
+            em.elements.push_back(W * rows);
+            em.ns.push_back(time_kernel([&] {
+                samples::emboss<<<dim3(static_cast<unsigned>((W + 31) / 32), static_cast<unsigned>((H + 7) / 8)),
+                                  dim3(32, 8), 0, s1>>>(tile, view_in(in, W, 8000), view_out(out, W, 8000), 8000, 8000,
+                                                        1);
+            }));
+        }
+        kernels.push_back(em);
+        KernelTable ja{"jacobi_sweep", {}, {}};
+        for (double slabs : {1.0, 4.0, 25.0, 100.0, 398.0}) {
+            const std::int64_t X = 400, Y = 400, Z = static_cast<std::int64_t>(slabs);
+            const auto tile = tile_of(1, X - 1, 1, Y - 1, 1, Z + 1);
+            ja.elements.push_back(398.0 * 398.0 * slabs);
+            ja.ns.push_back(time_kernel([&] {
+                samples::jacobi_sweep<<<dim3(static_cast<unsigned>((X - 2 + 31) / 32), static_cast<unsigned>((Y - 2 + 7) / 8),
+                                             static_cast<unsigned>(Z)),
+                                        dim3(32, 8, 1), 0, s1>>>(tile, view_in(in, X, Y), view_out(out, X, Y), 1);
+            }));
+        }
+        kernels.push_back(ja);
+    }
+    p.end(fmt(kernels[0].ns.back() / 1e6, "%.3f ms") + " / " + fmt(kernels[1].ns.back() / 1e6, "%.3f ms") + " / " +
+          fmt(kernels[2].ns.back() / 1e6, "%.3f ms at full size"));
+
+    CK(cudaStreamDestroy(s1));
+    CK(cudaStreamDestroy(s2));
+    CK(cudaFree(buf.device_a));
+    CK(cudaFree(buf.device_b));
+    CK(cudaFreeHost(buf.pinned_a));
+    CK(cudaFreeHost(buf.pinned_b));
+    std::free(buf.pageable);
+
+    // ---- the profile
+    int max_blocks_per_sm = 0;
+    CK(cudaDeviceGetAttribute(&max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+    const std::string how = std::string("measured by recipe-profile on an ") + prop.name + ", " + date;
+    const std::string per_copy = how + "; event time per copy, copies queued back to back in one stream";
+    FILE* f = std::fopen(out_path.c_str(), "w");
+    if (!f) die("cannot write " + out_path);
+    std::string kernels_json, kernels_source;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const KernelTable& k = kernels[i];
+        kernels_json += std::string(i ? ",\n" : "") + "    \"" + k.name + "\": {\"elements\": " + json_array(k.elements) +
+                        ", \"ns\": " + json_array(k.ns) + "}";
+        kernels_source += ",\n    \"kernels." + k.name + "\": \"" + how +
+                          "; one pass of the sample's kernel (tools/profiler/sample_kernels.cuh), median of 3x10 launches\"";
+    }
+    std::fprintf(f, "{\n");
+    std::fprintf(f, "  \"name\": \"%s\",\n", name.c_str());
+    std::fprintf(f, "  \"description\": \"%s (%d SMs, %.0f GiB), CUDA driver %d, runtime %d\",\n",
+                 description.empty() ? prop.name : description.c_str(), prop.multiProcessorCount,
+                 prop.totalGlobalMem / 1073741824.0, driver, runtime);
+    std::fprintf(f, "  \"copyEngines\": %d,\n", prop.asyncEngineCount);
+    std::fprintf(f, "  \"pinnedHostToPinnedHost\": %s,\n", json_array(h2h).c_str());
+    std::fprintf(f, "  \"pinnedHostToDevice\": %s,\n", json_array(h2d).c_str());
+    std::fprintf(f, "  \"deviceToPinnedHost\": %s,\n", json_array(d2h).c_str());
+    std::fprintf(f, "  \"mallocFreeHost\": %s,\n", json_array(malloc_host).c_str());
+    std::fprintf(f, "  \"mallocFreeDevice\": %s,\n", json_array(malloc_dev).c_str());
+    std::fprintf(f, "  \"duplexFactor\": %.4f,\n", duplex);
+    std::fprintf(f, "  \"implicitSynchronization\": %s,\n", implicit_sync ? "true" : "false");
+    std::fprintf(f, "  \"pageableHostToDevice\": %s,\n", json_array(h2d_pageable).c_str());
+    std::fprintf(f, "  \"deviceToPageableHost\": %s,\n", json_array(d2h_pageable).c_str());
+    std::fprintf(f, "  \"hostRegister\": %s,\n", json_array(reg).c_str());
+    std::fprintf(f, "  \"hostUnregister\": %s,\n", json_array(unreg).c_str());
+    std::fprintf(f, "  \"pageableHostToPinnedHost\": %s,\n", json_array(pageable_to_pinned).c_str());
+    std::fprintf(f, "  \"hostCopyParallelSpeedup\": %.3f,\n", speedup);
+    std::fprintf(f, "  \"stridedCopy\": {\"perRowNs\": %.4f, \"perCallNs\": %.1f},\n", per_row, per_call);
+    std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
+    std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
+    std::fprintf(f, "  \"peakGflops\": %.0f,\n", gflops);
+    std::fprintf(f, "  \"smCount\": %d,\n", prop.multiProcessorCount);
+    std::fprintf(f, "  \"deviceMemoryBytes\": %zu,\n", prop.totalGlobalMem);
+    std::fprintf(f,
+                 "  \"occupancy\": {\"warpSize\": %d, \"maxThreadsPerBlock\": %d, \"maxBlockDim\": [%d, %d, %d], "
+                 "\"maxThreadsPerSm\": %d, \"maxBlocksPerSm\": %d, \"registersPerSm\": %d, \"maxRegistersPerThread\": "
+                 "255, \"sharedMemoryPerSm\": %zu, \"sharedMemoryPerBlock\": %zu},\n",
+                 prop.warpSize, prop.maxThreadsPerBlock, prop.maxThreadsDim[0], prop.maxThreadsDim[1],
+                 prop.maxThreadsDim[2], prop.maxThreadsPerMultiProcessor, max_blocks_per_sm, prop.regsPerMultiprocessor,
+                 prop.sharedMemPerMultiprocessor, prop.sharedMemPerBlock);
+    std::fprintf(f,
+                 "  \"logGP\": {\"hostToDevice\": {\"latencyNs\": %.1f, \"gapNs\": %.1f, \"nsPerByte\": %.6f}, "
+                 "\"deviceToHost\": {\"latencyNs\": %.1f, \"gapNs\": %.1f, \"nsPerByte\": %.6f}},\n",
+                 lat_h2d, h2d[0], G_h2d, lat_d2h, d2h[0], G_d2h);
+    std::fprintf(f, "  \"kernels\": {\n%s\n  },\n", kernels_json.c_str());
+    std::fprintf(f, "  \"source\": {\n");
+    std::fprintf(f, "    \"copyEngines\": \"%s; cudaDeviceProp::asyncEngineCount\",\n", how.c_str());
+    std::fprintf(f, "    \"pinnedHostToPinnedHost\": \"%s; memcpy between two pinned buffers, one thread, median\",\n", how.c_str());
+    std::fprintf(f, "    \"pinnedHostToDevice\": \"%s\",\n", per_copy.c_str());
+    std::fprintf(f, "    \"deviceToPinnedHost\": \"%s\",\n", per_copy.c_str());
+    std::fprintf(f, "    \"mallocFreeHost\": \"%s; cudaMallocHost + cudaFreeHost, host clock, median\",\n", how.c_str());
+    std::fprintf(f, "    \"mallocFreeDevice\": \"%s; cudaMalloc + cudaFree, host clock, median\",\n", how.c_str());
+    std::fprintf(f, "    \"duplexFactor\": \"%s; 256 MiB each way in two streams: (both - max(alone)) / min(alone)\",\n", how.c_str());
+    std::fprintf(f, "    \"implicitSynchronization\": \"%s; an empty kernel in a second stream during a 512 MiB copy\",\n", how.c_str());
+    std::fprintf(f, "    \"pageableHostToDevice\": \"%s; from malloc'd, touched memory\",\n", per_copy.c_str());
+    std::fprintf(f, "    \"deviceToPageableHost\": \"%s; into malloc'd, touched memory\",\n", per_copy.c_str());
+    std::fprintf(f, "    \"hostRegister\": \"%s; cudaHostRegister of malloc'd, touched memory, host clock, median\",\n", how.c_str());
+    std::fprintf(f, "    \"hostUnregister\": \"%s; cudaHostUnregister, host clock, median\",\n", how.c_str());
+    std::fprintf(f, "    \"pageableHostToPinnedHost\": \"%s; memcpy from malloc'd memory into a pinned buffer, one thread\",\n", how.c_str());
+    std::fprintf(f, "    \"hostCopyParallelSpeedup\": \"%s; 256 MiB pageable -> pinned with %d threads (the library's staging threads) vs one\",\n", how.c_str(), threads);
+    std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
+    std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
+    std::fprintf(f, "    \"deviceBandwidthGBs\": \"%s; 1 GB device-to-device copy, bytes read + written\",\n", how.c_str());
+    std::fprintf(f, "    \"peakGflops\": \"%s; dependent FMA chains, 8 blocks of 256 threads per SM\",\n", how.c_str());
+    std::fprintf(f, "    \"smCount\": \"%s; cudaDeviceProp::multiProcessorCount\",\n", how.c_str());
+    std::fprintf(f, "    \"deviceMemoryBytes\": \"%s; cudaDeviceProp::totalGlobalMem\",\n", how.c_str());
+    std::fprintf(f, "    \"occupancy\": \"%s; cudaDeviceProp (sharedMemoryPerBlock without opt-in; 255 registers per thread is the sm_90 limit)\",\n", how.c_str());
+    std::fprintf(f, "    \"logGP\": \"%s; latency: one isolated 10 B copy; gap: per 10 B copy queued back to back; G: slope between 10 MB and 1 GB\",\n", how.c_str());
+    std::fprintf(f, "    \"kernels\": \"%s; thesis 6.3 kernel analysis\"%s\n", how.c_str(), kernels_source.c_str());
+    std::fprintf(f, "  }\n}\n");
+    std::fclose(f);
+    std::fprintf(stderr, "recipe-profile: wrote %s in %.1f s\n", out_path.c_str(), ns_since(p.start) / 1e9);
+    return 0;
+}
