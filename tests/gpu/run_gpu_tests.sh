@@ -37,19 +37,25 @@ fail() { failures+=("$1"); echo "FAIL $1"; }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
-# ---- 1. device tests
-for t in run_test iterate_test report_test error_test; do
-    if ! "$NVCC" "${NVCCFLAGS[@]}" "tests/gpu/$t.cu" -o "$WORK/$t" >"$LOG/$t.build.log" 2>&1; then
+# ---- 1. device tests (built in parallel)
+TESTS=(run_test iterate_test report_test error_test)
+for t in "${TESTS[@]}"; do
+    rm -f "$WORK/$t"
+    "$NVCC" "${NVCCFLAGS[@]}" "tests/gpu/$t.cu" -o "$WORK/$t" >"$LOG/$t.build.log" 2>&1 &
+done
+wait
+for t in "${TESTS[@]}"; do
+    if [ ! -x "$WORK/$t" ]; then
         fail "$t (build; see $LOG/$t.build.log)"; cat "$LOG/$t.build.log"; continue
     fi
-    if "$WORK/$t" >"$LOG/$t.log" 2>&1; then pass "$t: $(tail -1 "$LOG/$t.log")"; else
+    if timeout 300 "$WORK/$t" >"$LOG/$t.log" 2>&1; then pass "$t: $(tail -1 "$LOG/$t.log")"; else
         fail "$t"; grep -m 20 -e FAIL -e "^  " "$LOG/$t.log"; tail -3 "$LOG/$t.log"; fi
 done
 
 # ---- 2. memcheck
 for t in run_test iterate_test report_test; do
     [ -x "$WORK/$t" ] || continue
-    if RECIPE_TEST_QUICK=1 "$SANITIZER" --tool memcheck --error-exitcode 99 --leak-check full "$WORK/$t" \
+    if RECIPE_TEST_QUICK=1 timeout 300 "$SANITIZER" --tool memcheck --error-exitcode 99 --leak-check full "$WORK/$t" \
         >"$LOG/$t.memcheck.log" 2>&1; then
         pass "memcheck $t: $(grep -m1 'ERROR SUMMARY' "$LOG/$t.memcheck.log")"
     else
