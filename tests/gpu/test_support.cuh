@@ -129,8 +129,9 @@ inline std::string describe(const recipe::Config& c) {
 
 inline std::int64_t clampi(std::int64_t v, std::int64_t lo, std::int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-constexpr recipe::Scheme kSchemes[] = {recipe::Scheme::Naive, recipe::Scheme::Basic, recipe::Scheme::Scalable,
-                                       recipe::Scheme::Buffered};
+constexpr recipe::Scheme kSchemes[] = {recipe::Scheme::Naive,    recipe::Scheme::Basic,   recipe::Scheme::Scalable,
+                                       recipe::Scheme::Buffered, recipe::Scheme::Streams, recipe::Scheme::Mapped,
+                                       recipe::Scheme::Hybrid};
 constexpr recipe::CopyMethod kCopies[] = {recipe::CopyMethod::RowByRow, recipe::CopyMethod::Merged,
                                           recipe::CopyMethod::Strided};
 constexpr recipe::HostMemory kHosts[] = {recipe::HostMemory::Pinned, recipe::HostMemory::Register,

@@ -22,6 +22,12 @@ enum class Scheme {
     Scalable,  // tile-sized device buffers, one set per stream, reused
     Buffered,  // scalable, with each tile packed into pinned host buffers so
                // every host<->device transfer is one contiguous copy
+    // seed 003 §5.6.1 (van Werkhoven's overlap techniques):
+    Streams,   // basic, with every tile in a stream of its own
+    Mapped,    // no copies: kernels read and write the (pinned) host arrays
+               // directly over the bus
+    Hybrid,    // inputs copied in as in basic, outputs written straight into
+               // the (pinned) host arrays
 };
 
 // What the host arrays are and how the library makes them fit for
@@ -40,6 +46,9 @@ inline const char* to_string(Scheme s) {
         case Scheme::Basic: return "basic";
         case Scheme::Scalable: return "scalable";
         case Scheme::Buffered: return "buffered";
+        case Scheme::Streams: return "streams";
+        case Scheme::Mapped: return "mapped";
+        case Scheme::Hybrid: return "hybrid";
     }
     return "?";
 }

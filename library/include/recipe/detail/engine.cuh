@@ -61,7 +61,8 @@ struct ArrayDesc {
     const char* kind = "input";  // for messages
     int index = 0;               // among the inputs / outputs, for messages
 
-    char* device_full = nullptr;        // naive, basic, iterate
+    bool mapped = false;                // mapped, hybrid: the kernel uses host memory directly
+    char* device_full = nullptr;        // naive, basic, iterate; the mapped pointer when mapped
     std::vector<char*> device_tile;     // scalable, buffered: one per stream
     std::vector<char*> stage;           // staging: one pinned buffer per stream
 };
@@ -121,11 +122,16 @@ public:
         for (int d = 0; d < 3; ++d)
             if (naive_ || tile[d] <= 0 || tile[d] > space_.extent(d)) tile[d] = space_.extent(d);
         grid_ = std::make_unique<TileGrid>(cfg_.extents, tile, space_);
-        streams_n_ = naive_ ? 1 : static_cast<int>(std::min<std::int64_t>(cfg_.streams, grid_->tile_count()));
-        if (force_full || naive_ || cfg_.scheme == Scheme::Basic)
-            layout_ = Layout::Full;
+        // seed 003's streams scheme gives every tile a stream of its own.
+        const std::int64_t want_streams = cfg_.scheme == Scheme::Streams ? grid_->tile_count() : cfg_.streams;
+        streams_n_ = naive_ ? 1 : static_cast<int>(std::min<std::int64_t>(want_streams, grid_->tile_count()));
+        if (cfg_.scheme == Scheme::Scalable || cfg_.scheme == Scheme::Buffered)
+            layout_ = force_full ? Layout::Full : (cfg_.scheme == Scheme::Buffered ? Layout::Compact : Layout::TileBuffer);
         else
-            layout_ = cfg_.scheme == Scheme::Buffered ? Layout::Compact : Layout::TileBuffer;
+            layout_ = Layout::Full;
+        if (!force_full)
+            for (ArrayDesc& a : arrays_)
+                a.mapped = cfg_.scheme == Scheme::Mapped || (cfg_.scheme == Scheme::Hybrid && a.role != Role::In);
         staging_ = cfg_.scheme == Scheme::Buffered || cfg_.host == HostMemory::Staged;
         // Buffered packs on the host so that the device side is contiguous
         // whatever the copy method (thesis §6.2.3, buffered scheme).
@@ -168,17 +174,25 @@ public:
     void setup(std::int64_t timing_tiles) {
         const auto t0 = Clock::now();
         const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
-        if (cfg_.host == HostMemory::Register)
-        {
-            for (ArrayDesc& a : arrays_) registrations_.add(a.host, static_cast<std::size_t>(total * a.elem));
-            registrations_.register_all(where());
-        }
+        // Mapped arrays must be page-locked whatever the host mode says.
+        for (ArrayDesc& a : arrays_)
+            if (cfg_.host == HostMemory::Register || (a.mapped && cfg_.host != HostMemory::Pinned))
+                registrations_.add(a.host, static_cast<std::size_t>(total * a.elem));
+        registrations_.register_all(where());
+        for (ArrayDesc& a : arrays_)
+            if (a.mapped) {
+                void* device_pointer = nullptr;
+                check(cudaHostGetDevicePointer(&device_pointer, a.host, 0), "cudaHostGetDevicePointer",
+                      [this, &a] { return nest() + ", " + a.kind + " " + std::to_string(a.index); });
+                a.device_full = static_cast<char*>(device_pointer);
+            }
 
         Carve device, pinned;
         std::vector<std::size_t> full_at(arrays_.size()), stage_at(arrays_.size() * streams_n_),
             tile_at(arrays_.size() * streams_n_);
         for (std::size_t i = 0; i < arrays_.size(); ++i) {
             const ArrayDesc& a = arrays_[i];
+            if (a.mapped) continue;
             const std::int64_t tile_elems = buffer_elements(a);
             if (layout_ == Layout::Full) full_at[i] = device.take(static_cast<std::size_t>(total * a.elem));
             for (int s = 0; s < streams_n_; ++s) {
@@ -190,6 +204,7 @@ public:
         pinned_.allocate(pinned.size(), where());
         for (std::size_t i = 0; i < arrays_.size(); ++i) {
             ArrayDesc& a = arrays_[i];
+            if (a.mapped) continue;
             if (layout_ == Layout::Full) a.device_full = device_.base() + full_at[i];
             for (int s = 0; s < streams_n_; ++s) {
                 if (layout_ != Layout::Full) a.device_tile.push_back(device_.base() + tile_at[i * streams_n_ + s]);
@@ -227,7 +242,7 @@ public:
 
     // ---- placements
     Placement place(const ArrayDesc& a, std::int64_t k, int slot) const {
-        if (layout_ == Layout::Full) return Placement{a.device_full, DeviceLayout{{0, 0, 0}, cfg_.extents}};
+        if (layout_ == Layout::Full || a.mapped) return Placement{a.device_full, DeviceLayout{{0, 0, 0}, cfg_.extents}};
         const Box box = a.role == Role::In ? grid_->padded(k, a.halo) : grid_->core(k);
         char* dev = a.device_tile[static_cast<std::size_t>(slot)];
         if (layout_ == Layout::Compact) return Placement{dev, DeviceLayout{box.begin, box.extents()}};
@@ -236,7 +251,7 @@ public:
 
     // The box of an array that tile k copies in (empty for pure outputs).
     Box box_in(const ArrayDesc& a, std::int64_t k) const {
-        if (a.role == Role::Out) return Box{{0, 0, 0}, {0, 0, 0}};
+        if (a.role == Role::Out || a.mapped) return Box{{0, 0, 0}, {0, 0, 0}};
         if (a.role == Role::InOut) return grid_->core(k);
         if (layout_ == Layout::Full) return grid_->fresh_input(k, a.halo);
         return grid_->padded(k, a.halo);
@@ -327,8 +342,8 @@ public:
     // Copies `box` of array `i` back from its placement. With staging, the
     // copy lands in the pinned buffer and unpack_slot() finishes it later.
     void copy_out(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k) {
-        if (box.empty()) return;
         ArrayDesc& a = arrays_[i];
+        if (box.empty() || a.mapped) return;
         const auto where = where_tile(k, static_cast<int>(i));
         if (staging_) {
             char* stage = a.stage[static_cast<std::size_t>(s)];
@@ -392,7 +407,7 @@ public:
         if (layout_ != Layout::Full || k == 0) return;
         std::int64_t first = k;
         for (const ArrayDesc& a : arrays_)
-            if (a.role == Role::In) first = std::min(first, grid_->first_tile_read(k, a.halo));
+            if (a.role == Role::In && !a.mapped) first = std::min(first, grid_->first_tile_read(k, a.halo));
         const std::int64_t from = std::max(first, k - streams_n_ + 1);
         for (std::int64_t j = from; j < k; ++j) {
             const int sj = static_cast<int>(j % streams_n_);
