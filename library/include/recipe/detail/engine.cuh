@@ -122,8 +122,9 @@ public:
         for (int d = 0; d < 3; ++d)
             if (naive_ || tile[d] <= 0 || tile[d] > space_.extent(d)) tile[d] = space_.extent(d);
         grid_ = std::make_unique<TileGrid>(cfg_.extents, tile, space_);
-        // seed 003's streams scheme gives every tile a stream of its own.
-        const std::int64_t want_streams = cfg_.scheme == Scheme::Streams ? grid_->tile_count() : cfg_.streams;
+        // seed 003's streams and hybrid schemes give every tile a stream of its own.
+        const bool stream_per_tile = cfg_.scheme == Scheme::Streams || cfg_.scheme == Scheme::Hybrid;
+        const std::int64_t want_streams = stream_per_tile ? grid_->tile_count() : cfg_.streams;
         streams_n_ = naive_ ? 1 : static_cast<int>(std::min<std::int64_t>(want_streams, grid_->tile_count()));
         if (cfg_.scheme == Scheme::Scalable || cfg_.scheme == Scheme::Buffered)
             layout_ = force_full ? Layout::Full : (cfg_.scheme == Scheme::Buffered ? Layout::Compact : Layout::TileBuffer);
