@@ -67,8 +67,10 @@ double Measurements::ms(double n_bytes) const {
 
 double KernelTable::ms(double n_elements) const {
     if (n_elements <= 0 || ns.empty()) return 0;
-    // Kernels scale with the work: below the first point, proportionally.
-    if (n_elements < elements.front()) return ns.front() * (n_elements / elements.front()) * 1e-6;
+    // Kernels scale with the work: below the first point (or everywhere,
+    // with one point), proportionally.
+    if (n_elements < elements.front() || elements.size() == 1)
+        return ns.front() * (n_elements / elements.front()) * 1e-6;
     return interpolate(elements, ns, n_elements, interpolation) * 1e-6;
 }
 

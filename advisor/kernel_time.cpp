@@ -1,6 +1,7 @@
 #include "advisor/kernel_time.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace recipe::advisor {
@@ -14,6 +15,27 @@ double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     return std::max(compute_ms, memory_ms);
 }
 
+namespace {
+
+// "moving_average" finds the thesis's "movingAverage": case and
+// underscores do not count.
+std::string normalised(const std::string& name) {
+    std::string out;
+    for (char c : name)
+        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+}  // namespace
+
+const KernelTable* find_kernel(const Platform& platform, const std::string& name) {
+    if (name.empty()) return nullptr;
+    if (auto it = platform.kernels.find(name); it != platform.kernels.end()) return &it->second;
+    for (const auto& [key, table] : platform.kernels)
+        if (normalised(key) == normalised(name)) return &table;
+    return nullptr;
+}
+
 KernelModel::KernelModel(const Problem& problem, const Platform& platform, const ModelOptions& options) {
     launch_overhead_ms_ = platform.kernel_launch_ns * 1e-6;
     const double points = static_cast<double>(problem.extents[0] * problem.extents[1] * problem.extents[2]);
@@ -22,9 +44,9 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
         source_ = KernelSource::UserGiven;
         ms_per_point_ = *options.kernel_ms / points;
         os << "kernel time " << *options.kernel_ms << " ms for the whole problem (--kernel-ms), scaled by each tile's share";
-    } else if (auto it = platform.kernels.find(problem.kernel_name); it != platform.kernels.end()) {
+    } else if (const KernelTable* t = find_kernel(platform, problem.kernel_name)) {
         source_ = KernelSource::Measured;
-        table_ = &it->second;
+        table_ = t;
         os << "kernel time measured on " << platform.name << " ('" << problem.kernel_name << "' table, "
            << to_string(table_->interpolation) << " interpolation)";
     } else {

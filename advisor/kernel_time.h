@@ -32,6 +32,9 @@ private:
     std::string description_;
 };
 
+// The profile's table for a kernel name, ignoring case and underscores.
+const KernelTable* find_kernel(const Platform& platform, const std::string& name);
+
 // seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth.
 double roofline_ms_per_point(const Problem& problem, const Platform& platform);
 

@@ -119,32 +119,33 @@ bool Model::normalise(Config* c, std::string* error) const {
                     "more than once (a stencil of more than one point)");
     switch (c->scheme) {
         case Scheme::Naive:
+            c->tile = space;  // one tile; its copies follow config.copy, as in the library
+            break;
         case Scheme::Mapped:
             c->tile = space;
             c->copy = CopyMethod::Merged;
             break;
-        case Scheme::Streams:
-        case Scheme::Hybrid: {
-            // seed 003 §5.6.1: one slab per stream along the outermost dimension.
-            const int d = p.dims - 1;
-            if (c->streams > space[d])
-                return fail("more streams (" + std::to_string(c->streams) + ") than slabs of the outermost dimension (" +
-                            std::to_string(space[d]) + ")");
-            c->tile = space;
-            c->tile[d] = (space[d] + c->streams - 1) / c->streams;
-            c->copy = CopyMethod::Merged;
-            break;
-        }
         default:
             for (int d = 0; d < 3; ++d) {
                 if (c->tile[d] < 1) return fail("tile size must be at least 1 in every dimension");
                 if (d >= p.dims && c->tile[d] != 1)
                     return fail("a " + std::to_string(p.dims) + "-dimensional nest takes a tile of " +
                                 std::to_string(p.dims) + " size" + (p.dims > 1 ? "s" : ""));
-                if (c->tile[d] > space[d])
-                    return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the iteration space " +
-                                format_tile(space, p.dims) + " in dimension " + "xyz"[d]);
+                if (c->tile[d] > p.extents[d])
+                    return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the arrays (" +
+                                format_tile(p.extents, p.dims) + ") in dimension " + "xyz"[d]);
+                // Like the library: a tile wider than the loops' space covers all of it.
+                c->tile[d] = std::min(c->tile[d], space[d]);
             }
+    }
+    if (c->scheme == Scheme::Streams || c->scheme == Scheme::Hybrid) {
+        // seed 003 §5.6.1 and the library: every tile has a stream of its own.
+        const TileGrid grid(p.extents, c->tile, p.space);
+        if (grid.tile_count() > 1024)
+            return fail("the " + std::string(to_string(c->scheme)) + " scheme gives every tile a stream; tile " +
+                        format_tile(c->tile, p.dims) + " makes " + std::to_string(grid.tile_count()) +
+                        " tiles (at most 1024)");
+        c->streams = static_cast<int>(grid.tile_count());
     }
     std::string why;
     if (c->block == Index3{0, 0, 0}) {

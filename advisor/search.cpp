@@ -100,13 +100,18 @@ public:
                 continue;
             }
             if (s == Scheme::Streams || s == Scheme::Hybrid) {
-                const std::vector<int> counts =
-                    opt_.stream_counts.empty() ? std::vector<int>{2, 4, 8, 16, 32, 64} : opt_.stream_counts;
-                for (int n : counts) {
-                    if (n > p.space.extent(p.dims - 1)) continue;
+                // seed 003 §5.6.1: the space split into one slab per stream
+                // along the outermost dimension.
+                const int d = p.dims - 1;
+                const std::int64_t n_d = p.space.extent(d);
+                std::int64_t previous = 0;
+                for (int n : {2, 4, 8, 16, 32, 64, 128}) {
                     Config c;
                     c.scheme = s;
-                    c.streams = n;
+                    c.tile = p.space.extents();
+                    c.tile[d] = (n_d + n - 1) / n;
+                    if (c.tile[d] == previous) continue;
+                    previous = c.tile[d];
                     try_config(c, &results);
                 }
                 continue;
@@ -171,10 +176,21 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     out.tolerance = options.tolerance;
     Searcher searcher(problem, platform, options);
     {
-        Config naive;
-        naive.scheme = Scheme::Naive;
+        // The baseline: naive with its cheapest copies (whole arrays in
+        // one piece where the space allows).
+        bool any = false;
         std::string e;
-        if (!searcher.model().predict(naive, &out.naive, &e)) {
+        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}) {
+            Config naive;
+            naive.scheme = Scheme::Naive;
+            naive.copy = m;
+            Prediction p;
+            if (searcher.model().predict(naive, &p, any ? nullptr : &e) && (!any || p.total_ms < out.naive.total_ms)) {
+                out.naive = std::move(p);
+                any = true;
+            }
+        }
+        if (!any) {
             if (error) *error = "cannot price even the naive scheme: " + e;
             return false;
         }
@@ -250,10 +266,15 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
             if (so.model.kernel_ms)
                 so.model.kernel_ms = *so.model.kernel_ms * points(q.space.extents()) / points(problem.space.extents());
             const Model m(q, platform, so.model);
-            Config naive;
-            naive.scheme = Scheme::Naive;
-            Prediction pn;
-            if (!m.predict(naive, &pn, nullptr)) return 0.0;
+            double naive_ms = -1;
+            for (CopyMethod cm : {CopyMethod::Merged, CopyMethod::Strided}) {
+                Config naive;
+                naive.scheme = Scheme::Naive;
+                naive.copy = cm;
+                Prediction pn;
+                if (m.predict(naive, &pn, nullptr) && (naive_ms < 0 || pn.total_ms < naive_ms)) naive_ms = pn.total_ms;
+            }
+            if (naive_ms < 0) return 0.0;
             double best_ms = -1;
             const Index3 qs = q.space.extents();
             for (auto size : sizes_along(qs[d])) {
@@ -266,7 +287,7 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
                 Prediction pr;
                 if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
             }
-            return best_ms < 0 ? 0.0 : pn.total_ms / best_ms;  // > 1: pipelining wins
+            return best_ms < 0 ? 0.0 : naive_ms / best_ms;  // > 1: pipelining wins
         };
         Index3 ext;
         const bool wins_here = gain(1.0, &ext) > 1;

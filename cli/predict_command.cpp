@@ -1,0 +1,145 @@
+// recipe predict — one what-if: a scheme and tile for a nest on a platform,
+// with the breakdown of where the time goes.
+#include <cxxopts.hpp>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "advisor/explain.h"
+#include "advisor/plan.h"
+#include "advisor/request.h"
+#include "cli/command.h"
+
+namespace {
+
+using namespace recipe;
+using namespace recipe::advisor;
+
+int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsage) {
+    err << "recipe: error: " << message << "\n";
+    return code;
+}
+
+int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    cxxopts::Options opts("recipe predict", "Predict one scheme and tile size for the loop nests of a C file.");
+    opts.positional_help("FILE.c");
+    opts.add_options()
+        ("file", "C file", cxxopts::value<std::string>())
+        ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
+        ("scheme", "naive, basic, scalable, buffered, streams, mapped or hybrid", cxxopts::value<std::string>())
+        ("tile", "tile size, x first, e.g. 400x400x25 (not for naive or mapped)", cxxopts::value<std::string>())
+        ("copy", "row-by-row, merged or strided", cxxopts::value<std::string>()->default_value("merged"))
+        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"))
+        ("D", "define NAME=VALUE for sizes", cxxopts::value<std::vector<std::string>>())
+        ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
+        ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
+        ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
+        ("nest", "only the nest with this id", cxxopts::value<int>())
+        ("timeline", "include the pipeline timeline (with --json)")
+        ("json", "print JSON")
+        ("h,help", "show this help");
+    opts.parse_positional({"file"});
+    cxxopts::ParseResult args;
+    try {
+        args = opts.parse(argc, argv);
+    } catch (const cxxopts::exceptions::exception& e) {
+        return fail(err, e.what());
+    }
+    if (args.count("help")) {
+        out << opts.help() << "\n";
+        return cli::kExitOk;
+    }
+    if (!args.count("file")) return fail(err, "no input file (usage: recipe predict FILE.c --scheme S --tile T)");
+    if (!args.count("scheme")) return fail(err, "--scheme is required (naive, basic, scalable, buffered, streams, mapped, hybrid)");
+
+    Config config;
+    if (!parse_scheme(args["scheme"].as<std::string>(), &config.scheme))
+        return fail(err, "unknown scheme '" + args["scheme"].as<std::string>() +
+                             "' (naive, basic, scalable, buffered, streams, mapped, hybrid)");
+    if (!parse_copy_method(args["copy"].as<std::string>(), &config.copy))
+        return fail(err, "unknown copy method '" + args["copy"].as<std::string>() + "' (row-by-row, merged, strided)");
+    config.streams = args["streams"].as<int>();
+    if (config.streams < 1) return fail(err, "--streams must be at least 1");
+    const bool needs_tile = config.scheme != Scheme::Naive && config.scheme != Scheme::Mapped;
+    if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
+
+    ModelOptions model;
+    if (args.count("host-memory")) {
+        const std::string h = args["host-memory"].as<std::string>();
+        if (h == "pinned") model.host_memory = HostMemory::Pinned;
+        else if (h == "pageable") model.host_memory = HostMemory::Pageable;
+        else return fail(err, "--host-memory must be pinned or pageable, not '" + h + "'");
+    }
+    if (args.count("kernel-ms")) {
+        const double k = args["kernel-ms"].as<double>();
+        if (!(k > 0)) return fail(err, "--kernel-ms must be a positive number of milliseconds");
+        model.kernel_ms = k;
+    }
+    std::vector<std::pair<std::string, std::string>> defines;
+    if (args.count("D"))
+        for (const auto& d : args["D"].as<std::vector<std::string>>()) {
+            std::pair<std::string, std::string> def;
+            std::string e;
+            if (!parse_define(d, &def, &e)) return fail(err, e);
+            defines.push_back(def);
+        }
+
+    Platform platform;
+    std::string error;
+    if (!find_platform(args["platform"].as<std::string>(), &platform, &error)) return fail(err, error);
+    std::vector<NestProblem> nests;
+    std::vector<std::string> skipped;
+    std::optional<int> nest_id;
+    if (args.count("nest")) nest_id = args["nest"].as<int>();
+    if (!problems_for_file(args["file"].as<std::string>(), defines, nest_id, &nests, &skipped, &error))
+        return fail(err, error, error.find("no loop nest the advisor") != std::string::npos ? cli::kExitNothingAccepted : cli::kExitUsage);
+
+    nlohmann::json all = nlohmann::json::array();
+    for (auto& np : nests) {
+        if (args.count("kernel")) np.problem.kernel_name = args["kernel"].as<std::string>();
+        Config c = config;
+        if (needs_tile && !parse_tile(args["tile"].as<std::string>(), np.problem.dims, &c.tile, &error)) {
+            // Several nests: a tile of another dimensionality is meant for another nest.
+            if (nest_id || nests.size() == 1) return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
+            skipped.push_back(args["file"].as<std::string>() + ":" + std::to_string(np.nest.span.begin.line) +
+                              ": note: nest " + std::to_string(np.nest.id) + " skipped: " + error);
+            continue;
+        }
+        Prediction pred, naive;
+        if (!predict(np.problem, platform, c, model, &pred, &error))
+            return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
+        bool have_naive = false;
+        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
+            Config nc;
+            nc.scheme = Scheme::Naive;
+            nc.copy = m;
+            Prediction pn;
+            if (predict(np.problem, platform, nc, model, &pn, nullptr) && (!have_naive || pn.total_ms < naive.total_ms)) {
+                naive = pn;
+                have_naive = true;
+            }
+        }
+        if (args.count("json")) {
+            nlohmann::json j;
+            j["file"] = args["file"].as<std::string>();
+            j["nest"] = np.nest.id;
+            j["function"] = np.nest.function;
+            j["line"] = np.nest.span.begin.line;
+            j["platform"] = platform.name;
+            j["prediction"] = to_json(pred);
+            if (have_naive) j["naive"] = to_json(naive);
+            if (args.count("timeline")) j["timeline"] = to_json(timeline(pred, platform, 16));
+            all.push_back(j);
+        } else {
+            out << args["file"].as<std::string>() << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
+                << np.nest.function << ") on " << platform.name << "\n";
+            out << explain(pred, have_naive ? &naive : nullptr) << "\n";
+        }
+    }
+    if (args.count("json")) out << all.dump(2) << "\n";
+    for (const auto& s : skipped) err << s << "\n";
+    return cli::kExitOk;
+}
+
+}  // namespace
+
+RECIPE_COMMAND("predict", "predict one scheme and tile size, with its breakdown", run_predict);

@@ -1,0 +1,226 @@
+// recipe sweep — predicted time of every scheme and copy method over a
+// range of tile sizes (the thesis's Table A.3 layout).
+#include <cstdio>
+#include <cxxopts.hpp>
+#include <nlohmann/json.hpp>
+
+#include "advisor/explain.h"
+#include "advisor/plan.h"
+#include "advisor/request.h"
+#include "advisor/tile_shapes.h"
+#include "cli/command.h"
+
+namespace {
+
+using namespace recipe;
+using namespace recipe::advisor;
+
+int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsage) {
+    err << "recipe: error: " << message << "\n";
+    return code;
+}
+
+// "400x*x25": the tile with one dimension varying ('*'). Empty: whole rows
+// (2D) or planes (3D), the outermost dimension varying.
+bool parse_pattern(const std::string& text, const Problem& p, Index3* base, int* varying, std::string* error) {
+    const Index3 space = p.space.extents();
+    *base = space;
+    *varying = p.dims - 1;
+    if (text.empty()) return true;
+    std::string t = text;
+    const auto star = t.find('*');
+    if (star == std::string::npos || t.find('*', star + 1) != std::string::npos) {
+        *error = "--tiles '" + text + "': mark exactly one varying size with '*', e.g. 400x*x25";
+        return false;
+    }
+    int d = 0;
+    for (std::size_t i = 0; i < star; ++i)
+        if (t[i] == 'x' || t[i] == 'X') ++d;
+    t[star] = '1';
+    if (!parse_tile(t, p.dims, base, error)) return false;
+    for (int k = 0; k < p.dims; ++k)
+        if (k != d && (*base)[k] > space[k]) {
+            *error = "--tiles '" + text + "' is larger than the iteration space " + format_tile(space, p.dims);
+            return false;
+        }
+    *varying = d;
+    return true;
+}
+
+std::string cell(double ms) {
+    char buf[32];
+    if (ms < 0) return "-";
+    std::snprintf(buf, sizeof buf, "%.3f", ms);
+    return buf;
+}
+
+int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    cxxopts::Options opts("recipe sweep", "Predicted run time of each scheme and copy method over tile sizes (ms).");
+    opts.positional_help("FILE.c");
+    opts.add_options()
+        ("file", "C file", cxxopts::value<std::string>())
+        ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
+        ("tiles", "tile shape with one varying size marked '*', e.g. 400x*x25 (default: whole rows/planes)", cxxopts::value<std::string>()->default_value(""))
+        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"))
+        ("D", "define NAME=VALUE for sizes", cxxopts::value<std::vector<std::string>>())
+        ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
+        ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
+        ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
+        ("nest", "only the nest with this id", cxxopts::value<int>())
+        ("csv", "print CSV")
+        ("json", "print JSON")
+        ("h,help", "show this help");
+    opts.parse_positional({"file"});
+    cxxopts::ParseResult args;
+    try {
+        args = opts.parse(argc, argv);
+    } catch (const cxxopts::exceptions::exception& e) {
+        return fail(err, e.what());
+    }
+    if (args.count("help")) {
+        out << opts.help() << "\n";
+        return cli::kExitOk;
+    }
+    if (!args.count("file")) return fail(err, "no input file (usage: recipe sweep FILE.c --platform P)");
+    if (args.count("csv") && args.count("json")) return fail(err, "--csv and --json exclude each other");
+    const int streams = args["streams"].as<int>();
+    if (streams < 1) return fail(err, "--streams must be at least 1");
+    ModelOptions model;
+    if (args.count("host-memory")) {
+        const std::string h = args["host-memory"].as<std::string>();
+        if (h == "pinned") model.host_memory = HostMemory::Pinned;
+        else if (h == "pageable") model.host_memory = HostMemory::Pageable;
+        else return fail(err, "--host-memory must be pinned or pageable, not '" + h + "'");
+    }
+    if (args.count("kernel-ms")) {
+        const double k = args["kernel-ms"].as<double>();
+        if (!(k > 0)) return fail(err, "--kernel-ms must be a positive number of milliseconds");
+        model.kernel_ms = k;
+    }
+    std::vector<std::pair<std::string, std::string>> defines;
+    if (args.count("D"))
+        for (const auto& d : args["D"].as<std::vector<std::string>>()) {
+            std::pair<std::string, std::string> def;
+            std::string e;
+            if (!parse_define(d, &def, &e)) return fail(err, e);
+            defines.push_back(def);
+        }
+    Platform platform;
+    std::string error;
+    if (!find_platform(args["platform"].as<std::string>(), &platform, &error)) return fail(err, error);
+    std::vector<NestProblem> nests;
+    std::vector<std::string> skipped;
+    std::optional<int> nest_id;
+    if (args.count("nest")) nest_id = args["nest"].as<int>();
+    if (!problems_for_file(args["file"].as<std::string>(), defines, nest_id, &nests, &skipped, &error))
+        return fail(err, error, error.find("no loop nest the advisor") != std::string::npos ? cli::kExitNothingAccepted : cli::kExitUsage);
+
+    nlohmann::json all = nlohmann::json::array();
+    for (auto& np : nests) {
+        Problem& p = np.problem;
+        if (args.count("kernel")) p.kernel_name = args["kernel"].as<std::string>();
+        Index3 base;
+        int d = 0;
+        if (!parse_pattern(args["tiles"].as<std::string>(), p, &base, &d, &error))
+            return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
+        struct Column {
+            Scheme scheme;
+            CopyMethod copy;
+            std::string name;
+        };
+        std::vector<Column> columns;
+        for (Scheme s : {Scheme::Basic, Scheme::Scalable, Scheme::Buffered})
+            for (CopyMethod m : {CopyMethod::RowByRow, CopyMethod::Merged, CopyMethod::Strided}) {
+                if (p.dims == 1 && m != CopyMethod::Merged) continue;  // 1D tiles are contiguous
+                columns.push_back({s, m, std::string(to_string(s)) + (p.dims == 1 ? "" : std::string("/") + recipe::to_string(m))});
+            }
+        Prediction naive;
+        double naive_ms = -1;
+        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
+            Config nc;
+            nc.scheme = Scheme::Naive;
+            nc.copy = m;
+            Prediction pn;
+            if (predict(p, platform, nc, model, &pn, nullptr) && (naive_ms < 0 || pn.total_ms < naive_ms)) {
+                naive = pn;
+                naive_ms = pn.total_ms;
+            }
+        }
+        std::string pattern = format_tile(base, p.dims);
+        {
+            // Show the varying size as '*'.
+            std::vector<std::string> parts;
+            for (int k = 0; k < p.dims; ++k) parts.push_back(k == d ? "*" : std::to_string(base[k]));
+            pattern.clear();
+            for (std::size_t k = 0; k < parts.size(); ++k) pattern += (k ? "x" : "") + parts[k];
+        }
+        nlohmann::json rows = nlohmann::json::array();
+        std::vector<std::vector<std::string>> table;
+        for (auto size : sizes_along(p.space.extent(d), p.dims == 1 ? std::max<std::int64_t>(1, p.space.extent(0) / 100000) : 1)) {
+            Index3 t = base;
+            t[d] = size;
+            std::vector<std::string> line{format_tile(t, p.dims), cell(naive_ms)};
+            nlohmann::json results = nlohmann::json::object();
+            for (const auto& c : columns) {
+                Config cfg;
+                cfg.scheme = c.scheme;
+                cfg.copy = c.copy;
+                cfg.tile = t;
+                cfg.streams = streams;
+                Prediction pr;
+                const bool ok = predict(p, platform, cfg, model, &pr, nullptr);
+                line.push_back(cell(ok ? pr.total_ms : -1));
+                results[c.name] = ok ? nlohmann::json(pr.total_ms) : nlohmann::json();
+            }
+            table.push_back(line);
+            rows.push_back({{"tile", format_tile(t, p.dims)}, {"size", size}, {"ms", results}});
+        }
+        if (args.count("json")) {
+            all.push_back({{"file", args["file"].as<std::string>()},
+                           {"nest", np.nest.id},
+                           {"function", np.nest.function},
+                           {"platform", platform.name},
+                           {"tiles", pattern},
+                           {"streams", streams},
+                           {"naive_ms", naive_ms},
+                           {"rows", rows}});
+            continue;
+        }
+        std::vector<std::string> header{"tile", "naive"};
+        for (const auto& c : columns) header.push_back(c.name);
+        if (args.count("csv")) {
+            out << "# " << args["file"].as<std::string>() << " nest " << np.nest.id << " on " << platform.name
+                << ", tiles " << pattern << ", ms\n";
+            for (std::size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
+            out << "\n";
+            for (const auto& line : table) {
+                for (std::size_t i = 0; i < line.size(); ++i) out << (i ? "," : "") << (line[i] == "-" ? "" : line[i]);
+                out << "\n";
+            }
+            continue;
+        }
+        out << args["file"].as<std::string>() << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
+            << np.nest.function << ") on " << platform.name << ", tiles " << pattern << ", " << streams
+            << " streams, predicted ms (" << to_string(naive.kernel_source) << " kernel time)\n";
+        std::vector<std::size_t> width(header.size());
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            width[i] = header[i].size();
+            for (const auto& line : table) width[i] = std::max(width[i], line[i].size());
+        }
+        auto print = [&](const std::vector<std::string>& line) {
+            for (std::size_t i = 0; i < line.size(); ++i)
+                out << (i ? "  " : "") << std::string(width[i] - line[i].size(), ' ') << line[i];
+            out << "\n";
+        };
+        print(header);
+        for (const auto& line : table) print(line);
+        out << "\n";
+    }
+    if (args.count("json")) out << all.dump(2) << "\n";
+    for (const auto& s : skipped) err << s << "\n";
+    return cli::kExitOk;
+}
+
+}  // namespace
+
+RECIPE_COMMAND("sweep", "predicted time of every scheme over tile sizes (thesis Table A.3 style)", run_sweep);
