@@ -13,6 +13,9 @@ namespace recipe::analyzer {
 struct AnalyzeOptions {
     // -D NAME=VALUE overrides, applied after the file's own #defines.
     std::vector<std::pair<std::string, std::string>> defines;
+    // Treat pointer parameters as never overlapping (--assume-no-alias),
+    // as if they were declared `restrict`.
+    bool assume_no_alias = false;
 };
 
 // Analyses C source held in memory. Never throws on bad input: syntax errors

@@ -30,4 +30,43 @@ const char* to_string(Severity s) {
     return "?";
 }
 
+const char* to_string(Boundary::Kind k) {
+    switch (k) {
+        case Boundary::Kind::None: return "none";
+        case Boundary::Kind::ShrunkBounds: return "shrunk-bounds";
+        case Boundary::Kind::Guard: return "guard";
+        case Boundary::Kind::Clamp: return "clamp";
+    }
+    return "?";
+}
+
+const char* to_string(TimeLoop::Form f) {
+    switch (f) {
+        case TimeLoop::Form::For: return "for";
+        case TimeLoop::Form::While: return "while";
+        case TimeLoop::Form::DoWhile: return "do-while";
+    }
+    return "?";
+}
+
+const char* to_string(TimeLoop::Exchange e) {
+    switch (e) {
+        case TimeLoop::Exchange::PointerSwap: return "pointer-swap";
+        case TimeLoop::Exchange::IndexToggle: return "index-toggle";
+        case TimeLoop::Exchange::MirroredNests: return "mirrored-nests";
+        case TimeLoop::Exchange::CopyBack: return "copy-back";
+        case TimeLoop::Exchange::None: return "none";
+    }
+    return "?";
+}
+
+const char* to_string(Dependence::Kind k) {
+    switch (k) {
+        case Dependence::Kind::Flow: return "flow";
+        case Dependence::Kind::Anti: return "anti";
+        case Dependence::Kind::Output: return "output";
+    }
+    return "?";
+}
+
 }  // namespace recipe::analyzer

@@ -66,6 +66,13 @@ struct ArrayAccess {
     std::string text;             // the access as written, e.g. "in[(y-1)*W + x]"
     std::vector<int> offset;      // per dimension (x first), relative to the iteration point
     bool write = false;
+    // Added by the analyzer beyond the first model:
+    bool read = false;     // a compound assignment (`+=`) both reads and writes
+    bool guarded = false;  // under an if that tests loop variables
+    bool clamped = false;  // its index is clamped (min/max/?:)
+    // Inside fixed-size window loops: every offset the access touches as the
+    // windows run (`offset` is then the one with window variables at 0).
+    std::vector<std::vector<int>> window_offsets;
 };
 
 // thesis §5.1 arrayProperties / inputArrayProperties, plus names and layout.
@@ -102,6 +109,29 @@ struct TimeLoop {
     Extent iterations;
     std::vector<std::string> arrays;  // the arrays exchanged between steps
     SourceSpan span;
+    std::string toggle;     // IndexToggle: the variable that picks the buffer ("iz", or the loop's own "t")
+    std::string condition;  // while / do-while: the condition as written, e.g. "iter < ITERATIONS"
+};
+
+// A fixed-size loop inside the body that slides over a window of the inputs
+// (`for (d = -R; d <= R; d++)`): part of the stencil, not a dimension.
+struct WindowLoop {
+    std::string var;
+    std::int64_t lower = 0;  // inclusive
+    std::int64_t upper = 0;  // exclusive
+    std::int64_t stride = 1;
+    SourceSpan span;
+};
+
+// A loop-carried dependence (why a nest is DOACROSS, seed 001). distance is
+// per dimension of iteration_space (x first): how many iterations back the
+// source of the dependence is, in the direction each loop runs.
+struct Dependence {
+    enum class Kind { Flow, Anti, Output };
+    std::string array;
+    Kind kind = Kind::Flow;
+    std::vector<int> distance;
+    SourceSpan span;  // the access that closes the dependence
 };
 
 // Per-iteration counts (thesis §5.3 left kernel analysis out; the roofline
@@ -149,6 +179,9 @@ struct LoopNest {
     std::vector<Boundary> boundaries;
     std::optional<TimeLoop> time_loop;
     OpCounts ops;
+    // Added by the analyzer beyond the first model:
+    std::vector<WindowLoop> window_loops;
+    std::vector<Dependence> dependences;  // filled for DOACROSS nests
 };
 
 struct Program {
@@ -160,5 +193,9 @@ struct Program {
 const char* to_string(NestKind k);
 const char* to_string(ArrayLayout l);
 const char* to_string(Severity s);
+const char* to_string(Boundary::Kind k);
+const char* to_string(TimeLoop::Form f);
+const char* to_string(TimeLoop::Exchange e);
+const char* to_string(Dependence::Kind k);
 
 }  // namespace recipe::analyzer

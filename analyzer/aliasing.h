@@ -1,0 +1,28 @@
+// aliasing.h — whether two arrays of a nest may be the same memory. Arrays
+// are told apart by the objects they point to: a declared array, or a
+// pointer whose every assignment is an allocation (malloc, calloc, an
+// allocating function of the file, cudaMallocHost, ...). A pointer parameter
+// is resolved at every call in the file; `restrict` settles it at once.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+
+#include "analyzer/context.h"
+
+namespace recipe::analyzer {
+
+struct AliasVerdict {
+    bool may_alias = false;
+    std::string why;  // for a possible alias: what could not be told apart
+};
+
+// `a` and `b` are names visible in `f` at byte `at` (array bases as written).
+AliasVerdict may_alias(AnalysisContext& ctx, const FunctionInfo* f, const std::string& a, const std::string& b, std::uint32_t at);
+
+// True when `name` in `f` is allocated with cudaMallocHost / cudaHostAlloc
+// (directly or at every call site).
+bool is_pinned_allocation(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name, std::uint32_t at);
+
+}  // namespace recipe::analyzer

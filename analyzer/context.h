@@ -1,0 +1,62 @@
+// context.h — what the analysis of one file shares between its nests: the
+// definitions, constants, globals and options, plus per-function facts that
+// are computed once (declarations, assignments, swaps, parameter values
+// known from call sites).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzer/analyzer.h"
+#include "analyzer/constants.h"
+#include "analyzer/declarations.h"
+#include "analyzer/swap.h"
+
+namespace recipe::analyzer {
+
+// Assignments to plain names in one function.
+struct Assignment {
+    std::string name;
+    TSNode node{};   // the assignment (or update) expression
+    TSNode value{};  // right-hand side of `=`, null for compound ones
+};
+
+class AnalysisContext {
+public:
+    AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options);
+
+    const std::string& file() const { return file_; }
+    const FileDefinitions& defs() const { return defs_; }
+    const ConstantEvaluator& constants() const { return constants_; }
+    const AnalyzeOptions& options() const { return options_; }
+    const std::string& source() const { return defs_.source(); }
+
+    const Scope& scope(const FunctionInfo* f);
+    const std::vector<Assignment>& assignments(const FunctionInfo* f);
+    const std::vector<Swap>& swaps(const FunctionInfo* f);
+    // Whether `a = ...` at `node` is one of the statements of a swap.
+    bool in_swap(const FunctionInfo* f, TSNode node);
+
+    // The value of a size name as seen at byte `at` inside `f`: constants,
+    // -D, locals initialised once with a constant, and parameters every call
+    // in the file passes the same constant for.
+    std::optional<std::int64_t> value_of(const FunctionInfo* f, const std::string& name, std::uint32_t at, int depth = 0);
+
+private:
+    std::string file_;
+    const FileDefinitions& defs_;
+    ConstantEvaluator constants_;
+    const AnalyzeOptions& options_;
+    GlobalTable globals_;
+    std::map<const void*, std::unique_ptr<Scope>> scopes_;
+    std::map<const void*, std::vector<Assignment>> assignments_;
+    std::map<const void*, std::vector<Swap>> swaps_;
+    std::map<std::pair<const void*, std::string>, std::optional<std::int64_t>> values_;
+};
+
+}  // namespace recipe::analyzer

@@ -1,0 +1,170 @@
+#include "analyzer/nest_finder.h"
+
+#include <set>
+
+#include "analyzer/declarations.h"
+
+namespace recipe::analyzer {
+
+namespace {
+
+constexpr int kMaxChain = 64;
+constexpr int kMaxTimeNesting = 8;
+
+bool is_loop(TSNode n) { return is(n, "for_statement") || is(n, "while_statement") || is(n, "do_statement"); }
+
+bool contains_for(TSNode body) {
+    bool found = false;
+    walk(body, [&](TSNode n) {
+        if (found) return false;
+        if (is(n, "for_statement")) found = true;
+        return !found;
+    });
+    return found;
+}
+
+bool mentions(TSNode n, const std::string& name, const std::string& src) {
+    bool found = false;
+    walk(n, [&](TSNode k) {
+        if (found) return false;
+        if (is(k, "identifier") && text(k, src) == name) found = true;
+        return !found;
+    });
+    return found;
+}
+
+// `t % 2`, `t & 1`, `(t + 1) % 2`, `t ? 0 : 1`: picks one of a few buffers.
+bool picks_buffer(TSNode index, const std::string& src) {
+    bool picks = false;
+    walk(index, [&](TSNode k) {
+        if (is(k, "conditional_expression")) picks = true;
+        if (is(k, "binary_expression")) {
+            std::string_view op = text(field(k, "operator"), src);
+            if (op == "%" || op == "&" || op == "^") picks = true;
+        }
+        return !picks;
+    });
+    return picks;
+}
+
+// True when `var` appears in a subscript other than a leading buffer
+// selector (u[t%2][i] selects with t; a[t][i] is a dimension), or in pointer
+// arithmetic that is dereferenced.
+bool indexes_arrays(TSNode body, const std::string& var, const std::string& src) {
+    bool used = false;
+    std::set<const void*> selectors;
+    walk(body, [&](TSNode n) {
+        if (used) return false;
+        if (is(n, "subscript_expression") && !selectors.count(n.id)) {
+            std::vector<TSNode> chain;
+            TSNode k = n;
+            for (int g = 0; g < 64 && is(k, "subscript_expression"); ++g) {
+                chain.push_back(k);
+                k = strip_parens(field(k, "argument"));
+            }
+            for (std::size_t i = 0; i < chain.size(); ++i) {
+                TSNode index = field(chain[i], "index");
+                bool selector = i + 1 == chain.size() && chain.size() > 1 && picks_buffer(index, src);
+                if (i + 1 == chain.size() && chain.size() > 1) selectors.insert(chain[i].id);
+                if (!selector && mentions(index, var, src)) used = true;
+            }
+        } else if (is(n, "pointer_expression") && text(field(n, "operator"), src) == "*") {
+            if (mentions(field(n, "argument"), var, src)) used = true;
+        }
+        return !used;
+    });
+    return used;
+}
+
+class Finder {
+public:
+    explicit Finder(const FileDefinitions& defs) : defs_(defs), src_(defs.source()) {}
+
+    NestSearch run() {
+        walk(defs_.tree().root(), [&](TSNode n) {
+            if (!is_loop(n)) return true;
+            loop(n, -1, 0);
+            return false;
+        });
+        return std::move(search_);
+    }
+
+private:
+    const FileDefinitions& defs_;
+    const std::string& src_;
+    NestSearch search_;
+
+    bool is_time_loop(TSNode n) {
+        TSNode body = field(n, "body");
+        if (!contains_for(body)) return false;
+        if (!is(n, "for_statement")) return true;
+        std::string var = loop_variable(n, src_);
+        if (var.empty()) return false;
+        return !indexes_arrays(body, var, src_);
+    }
+
+    void loop(TSNode n, int time_loop, int depth) {
+        if (depth < kMaxTimeNesting && is_time_loop(n)) {
+            TimeLoopCandidate t;
+            t.node = n;
+            t.outer = time_loop;
+            int index = static_cast<int>(search_.time_loops.size());
+            search_.time_loops.push_back(t);
+            walk(field(n, "body"), [&](TSNode k) {
+                if (!is_loop(k)) return true;
+                loop(k, index, depth + 1);
+                return false;
+            });
+            return;
+        }
+        NestCandidate c;
+        c.function = defs_.function_at(ts_node_start_byte(n));
+        c.time_loop = time_loop;
+        c.chain.push_back(n);
+        TSNode body = field(n, "body");
+        while (is(n, "for_statement") && static_cast<int>(c.chain.size()) < kMaxChain) {
+            TSNode next{};
+            std::vector<TSNode> decls;
+            std::vector<TSNode> stmts = statements_of(body);
+            bool only_decls_then_loop = !stmts.empty();
+            for (std::size_t i = 0; i < stmts.size(); ++i) {
+                if (i + 1 == stmts.size() && is(stmts[i], "for_statement")) next = stmts[i];
+                else if (is(stmts[i], "declaration")) decls.push_back(stmts[i]);
+                else only_decls_then_loop = false;
+            }
+            if (!only_decls_then_loop || is_null(next)) break;
+            c.preludes.insert(c.preludes.end(), decls.begin(), decls.end());
+            c.chain.push_back(next);
+            n = next;
+            body = field(n, "body");
+        }
+        c.body = body;
+        if (time_loop >= 0) search_.time_loops[static_cast<std::size_t>(time_loop)].nests.push_back(static_cast<int>(search_.nests.size()));
+        search_.nests.push_back(std::move(c));
+    }
+};
+
+}  // namespace
+
+std::vector<TSNode> statements_of(TSNode body) {
+    if (!is(body, "compound_statement")) return {body};
+    std::vector<TSNode> out;
+    for (TSNode k : named_children(body))
+        if (!is(k, "comment")) out.push_back(k);
+    return out;
+}
+
+std::string loop_variable(TSNode for_stmt, const std::string& src) {
+    TSNode init = field(for_stmt, "initializer");
+    if (is(init, "declaration")) {
+        auto d = declarations_in(init, src);
+        return d.size() == 1 ? d[0].name : std::string();
+    }
+    init = strip_parens(init);
+    if (is(init, "assignment_expression") && is(field(init, "left"), "identifier")) return std::string(text(field(init, "left"), src));
+    return {};
+}
+
+NestSearch find_nests(const FileDefinitions& defs) { return Finder(defs).run(); }
+
+}  // namespace recipe::analyzer

@@ -1,0 +1,23 @@
+// report.h — the text `recipe analyze` prints for people: a summary per
+// nest, and diagnostics like a compiler's (`file:line:col: warning: message
+// [rule-id]`, the source line, a caret under the column).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analyzer/program.h"
+
+namespace recipe::analyzer {
+
+// One diagnostic with its source line and caret (no line when `source` does
+// not have it).
+std::string format_diagnostic(const std::string& file, std::string_view source, const Diagnostic& d);
+
+// Extent as people read it: "W = 8000", "N-1 (symbolic)", "100".
+std::string format_extent(const Extent& e);
+
+// The whole report: file-level diagnostics, then every nest.
+std::string format_report(const Program& program, std::string_view source);
+
+}  // namespace recipe::analyzer

@@ -1,0 +1,22 @@
+// syntax — a nest that contains a syntax error is not analysed further:
+// what tree-sitter recovered may not be what the compiler sees.
+#include "analyzer/rules/rule.h"
+
+namespace recipe::analyzer {
+
+void check_syntax(const NestFacts& f, std::vector<Diagnostic>& out) {
+    TSNode outer = f.candidate->chain.front();
+    if (!ts_node_has_error(outer)) return;
+    TSNode first = outer;
+    walk(outer, [&](TSNode n) {
+        if (!ts_node_has_error(n) && !ts_node_is_missing(n)) return false;
+        if (ts_node_is_missing(n) || is(n, "ERROR")) {
+            first = n;
+            return false;
+        }
+        return ts_node_eq(first, outer);
+    });
+    out.push_back(reason("syntax", first, "loop nest contains a syntax error; fix it to have the nest analysed"));
+}
+
+}  // namespace recipe::analyzer
