@@ -1,6 +1,7 @@
 #!/bin/sh
 # Rebuilds advisor/platforms/tesla-c2050.json and gtx-460.json from the
-# thesis's published figures (see thesis_profiles.cpp for how).
+# thesis's published figures and regenerates docs/model-reproduction.md
+# (see thesis_profiles.cpp and reproduction_doc.cpp for how).
 # Usage: advisor/tools/thesis_profiles.sh [BUILD_DIR]   (default: build)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,3 +14,6 @@ ${CXX:-c++} -std=c++20 -O2 -I"$root" -I"$root/library/include" "$root/advisor/to
     "$build/librecipe_core.a" -o "$out/thesis_profiles" \
     -DRECIPE_SOURCE_DIR="\"$root\""
 "$out/thesis_profiles" "$root/advisor/platforms"
+${CXX:-c++} -std=c++20 -O2 -I"$root" -I"$root/library/include" "$root/advisor/tools/reproduction_doc.cpp" \
+    "$build/librecipe_core.a" -o "$out/reproduction_doc"
+"$out/reproduction_doc" "$root/advisor/platforms" "$root/docs/model-reproduction.md"

@@ -36,7 +36,7 @@ struct Program {
 // Moving average: 64,000,000 floats, radius 4 (thesis §3.3, Tables A.1-A.3).
 inline const Program& moving_average() {
     static const Program p{
-        "movingAverage", "A.3 (predicted), A.1 and A.2 (measured)", "N", 121, 134,
+        "movingAverage", "A.3 (predicted), A.1 and A.2 (measured)", "N elements", 121, 134,
         {
             {5000, {139, 132, 139, 132}, {164, 157, 164, 157}, {298, 287, 305, 286}, {220, 212, 220, 213}},
             {10000, {106, 100, 106, 100}, {127, 121, 127, 121}, {157, 142, 151, 142}, {157, 152, 157, 152}},
