@@ -244,10 +244,11 @@ echo "analyze_bench: $(wc -l < "$input") lines, $(wc -c < "$input") bytes, $(gre
 echo "analyze_bench: $recipe analyze <file> $* ($runs runs)"
 
 times=()
+cpus=()
 peak_kb=0
 for ((r = 1; r <= runs; r++)); do
   set +e
-  /usr/bin/time -f '%e %M' -o "$work/time" "$recipe" analyze "$input" "$@" > "$work/out" 2> "$work/err"
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$recipe" analyze "$input" "$@" > "$work/out" 2> "$work/err"
   status=$?
   set -e
   if [ "$status" -ge 2 ]; then
@@ -255,19 +256,23 @@ for ((r = 1; r <= runs; r++)); do
     tail -n 5 "$work/err" >&2
     exit 1
   fi
-  read -r seconds kb < <(tail -n 1 "$work/time")
+  read -r seconds user sys kb < <(tail -n 1 "$work/time")
   times+=("$seconds")
+  cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
   [ "$kb" -gt "$peak_kb" ] && peak_kb=$kb
-  echo "  run $r: ${seconds} s, $((kb / 1024)) MB, exit $status"
+  echo "  run $r: ${seconds} s wall, ${cpus[-1]} s CPU, $((kb / 1024)) MB, exit $status"
 done
 summary=$(grep -c -E 'accepted|rejected' "$work/out" || true)
 echo "analyze_bench: last run printed $(wc -l < "$work/out") lines ($summary mention accepted/rejected)"
 
-median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median=$(median_of "${times[@]}")
+median_cpu=$(median_of "${cpus[@]}")
 peak_mb=$(awk -v kb="$peak_kb" 'BEGIN { printf "%.1f", kb / 1024 }')
 ok=1
 verdict_t="ok"; awk -v m="$median" -v t="$target_seconds" 'BEGIN { exit !(m < t) }' || { verdict_t="OVER TARGET"; ok=0; }
 verdict_m="ok"; awk -v m="$peak_mb" -v t="$target_mb" 'BEGIN { exit !(m < t) }' || { verdict_m="OVER TARGET"; ok=0; }
 echo "median wall time: ${median} s   (target < ${target_seconds} s: $verdict_t)"
+echo "median CPU time:  ${median_cpu} s   (user + system; wall time above it means the machine was busy)"
 echo "peak RSS:         ${peak_mb} MB   (target < ${target_mb} MB: $verdict_m)"
 [ "$ok" = 1 ]
