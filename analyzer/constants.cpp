@@ -19,6 +19,13 @@ struct DepthGuard {
 }  // namespace
 
 std::optional<std::int64_t> parse_integer_literal(std::string_view s) {
+    // tree-sitter folds a leading sign into the literal: "-1".
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+        bool negative = s[0] == '-';
+        auto v = parse_integer_literal(s.substr(1));
+        if (!v) return std::nullopt;
+        return negative ? -*v : *v;
+    }
     std::size_t end = s.size();
     while (end > 0 && (s[end - 1] == 'u' || s[end - 1] == 'U' || s[end - 1] == 'l' || s[end - 1] == 'L')) --end;
     s = s.substr(0, end);

@@ -23,16 +23,6 @@ bool contains_for(TSNode body) {
     return found;
 }
 
-bool mentions(TSNode n, const std::string& name, const std::string& src) {
-    bool found = false;
-    walk(n, [&](TSNode k) {
-        if (found) return false;
-        if (is(k, "identifier") && text(k, src) == name) found = true;
-        return !found;
-    });
-    return found;
-}
-
 // `t % 2`, `t & 1`, `(t + 1) % 2`, `t ? 0 : 1`: picks one of a few buffers.
 bool picks_buffer(TSNode index, const std::string& src) {
     bool picks = false;
@@ -47,31 +37,25 @@ bool picks_buffer(TSNode index, const std::string& src) {
     return picks;
 }
 
-// True when `var` appears in a subscript other than a leading buffer
-// selector (u[t%2][i] selects with t; a[t][i] is a dimension), or in pointer
-// arithmetic that is dereferenced.
-bool indexes_arrays(TSNode body, const std::string& var, const std::string& src) {
+// True when `var` is used inside the loops of `body` other than to pick a
+// buffer (u[t%2][i] picks with t): then it is a dimension, not time. Uses
+// outside the inner loops (`if (t % 100 == 0) print(...)`) do not count.
+bool used_by_inner_loops(TSNode body, const std::string& var, const std::string& src) {
     bool used = false;
-    std::set<const void*> selectors;
-    walk(body, [&](TSNode n) {
+    walk(body, [&](TSNode loop) {
         if (used) return false;
-        if (is(n, "subscript_expression") && !selectors.count(n.id)) {
-            std::vector<TSNode> chain;
-            TSNode k = n;
-            for (int g = 0; g < 64 && is(k, "subscript_expression"); ++g) {
-                chain.push_back(k);
-                k = strip_parens(field(k, "argument"));
+        if (!is(loop, "for_statement") && !is(loop, "while_statement") && !is(loop, "do_statement")) return true;
+        walk(loop, [&](TSNode n) {
+            if (used) return false;
+            if (is(n, "subscript_expression")) {
+                // A leading subscript that picks a buffer: skip it.
+                TSNode arg = strip_parens(field(n, "argument"));
+                if (!is(arg, "subscript_expression") && picks_buffer(field(n, "index"), src)) return false;
             }
-            for (std::size_t i = 0; i < chain.size(); ++i) {
-                TSNode index = field(chain[i], "index");
-                bool selector = i + 1 == chain.size() && chain.size() > 1 && picks_buffer(index, src);
-                if (i + 1 == chain.size() && chain.size() > 1) selectors.insert(chain[i].id);
-                if (!selector && mentions(index, var, src)) used = true;
-            }
-        } else if (is(n, "pointer_expression") && text(field(n, "operator"), src) == "*") {
-            if (mentions(field(n, "argument"), var, src)) used = true;
-        }
-        return !used;
+            if (is(n, "identifier") && text(n, src) == var) used = true;
+            return !used;
+        });
+        return false;
     });
     return used;
 }
@@ -100,7 +84,7 @@ private:
         if (!is(n, "for_statement")) return true;
         std::string var = loop_variable(n, src_);
         if (var.empty()) return false;
-        return !indexes_arrays(body, var, src_);
+        return !used_by_inner_loops(body, var, src_);
     }
 
     void loop(TSNode n, int time_loop, int depth) {

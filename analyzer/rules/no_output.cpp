@@ -7,6 +7,7 @@ namespace recipe::analyzer {
 void check_no_output(const NestFacts& f, std::vector<Diagnostic>& out) {
     for (const auto& a : f.body.accesses)
         if (a.write) return;
+    if (!f.body.scalar_writes.empty()) return;  // a reduction or scalar write says what it computes
     out.push_back(reason("no-output", f.candidate->chain.front(), "loop nest writes no array"));
 }
 
