@@ -1,0 +1,252 @@
+// Whole predictions on the made-up unit platform (copy of b bytes: 10 us +
+// b ns; kernel: 1 ns per element; allocation 0.1 ms), computed by hand.
+#include <catch2/catch.hpp>
+
+#include "advisor/plan.h"
+#include "tests/unit/advisor/unit_platform.h"
+
+using namespace recipe;
+using namespace recipe::advisor;
+
+namespace {
+
+Prediction run(const Problem& p, const Platform& pf, Config c, ModelOptions o = {}) {
+    Prediction out;
+    std::string error;
+    INFO(error);
+    if (!predict(p, pf, c, o, &out, &error)) FAIL(error);
+    return out;
+}
+
+Config cfg(Scheme s, Index3 tile, CopyMethod m = CopyMethod::Merged, int streams = 3) {
+    Config c;
+    c.scheme = s;
+    c.tile = tile;
+    c.copy = m;
+    c.streams = streams;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("naive: everything in, the kernel, everything out", "[advisor]") {
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    const Prediction n = run(p, test::unit_platform(), cfg(Scheme::Naive, {1, 1, 1}));
+    // in 10 us + 4e6 ns = 4.01 ms, kernel 1 ms, out 4.01 ms, one allocation 0.1 ms
+    CHECK(n.total_ms == Approx(4.01 + 1 + 4.01 + 0.1));
+    CHECK(n.tiles == 1);
+    CHECK(n.h2d.bytes == 4000000);
+    CHECK(n.h2d.copies == 1);
+    CHECK(n.device_bytes == 8000000);
+    CHECK(n.kernel_source == KernelSource::Measured);
+}
+
+TEST_CASE("basic scheme, two copy engines, transfer dominant", "[advisor]") {
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    const Prediction b = run(p, test::unit_platform(2), cfg(Scheme::Basic, {250000, 1, 1}));
+    // 4 tiles: in = out = 1.01 ms, kernel 0.25 ms, duplex 0.5:
+    // 1.01 + 1.01 + 2*(1.01 + 0.505) + 1.01 + 1.01 + alloc 0.1
+    CHECK(b.total_ms == Approx(7.07 + 0.1));
+    CHECK(b.phases.pipeline == Approx(7.07));
+    CHECK(b.phases.h2d == Approx(4.04));
+    CHECK(b.dominant == Operation::TransferIn);
+    CHECK(b.startup_steps == 2);
+    CHECK(b.h2d.copies == 4);
+    CHECK(b.d2h.bytes == 4000000);
+}
+
+TEST_CASE("basic scheme, one copy engine", "[advisor]") {
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    const Prediction b = run(p, test::unit_platform(1), cfg(Scheme::Basic, {250000, 1, 1}));
+    // 1.01 + 1.01 + 2*(1.01 + 1.01) + 1.01 + 1.01 + 0.1
+    CHECK(b.total_ms == Approx(8.08 + 0.1));
+}
+
+TEST_CASE("kernel dominant with --kernel-ms", "[advisor]") {
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    ModelOptions o;
+    o.kernel_ms = 20;  // 5 ms per quarter
+    const Prediction b = run(p, test::unit_platform(2), cfg(Scheme::Basic, {250000, 1, 1}), o);
+    CHECK(b.total_ms == Approx(1.01 + 5 + 2 * 5 + 5 + 1.01 + 0.1));
+    CHECK(b.dominant == Operation::Kernel);
+    CHECK(b.kernel_source == KernelSource::UserGiven);
+}
+
+TEST_CASE("transfer out dominant", "[advisor]") {
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    p.outputs.push_back(p.outputs[0]);
+    p.outputs[1].name = "out2";
+    const Prediction b = run(p, test::unit_platform(2), cfg(Scheme::Basic, {250000, 1, 1}));
+    // out = 2 copies of 1 MB = 2.02 ms: 1.01 + 1.01 + 2*(2.02 + 0.505) + 2.02 + 2.02 + 0.1
+    CHECK(b.total_ms == Approx(1.01 + 1.01 + 2 * 2.525 + 2.02 + 2.02 + 0.1));
+    CHECK(b.dominant == Operation::TransferOut);
+}
+
+TEST_CASE("edge tiles copy less: halo clipped at the array's edges", "[advisor]") {
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1, Halo{{2, 0, 0}, {2, 0, 0}});
+    const Platform pf = test::unit_platform(2);
+    // Scalable sends each padded box: 250002 + 250004 + 250004 + 250002 elements.
+    const Prediction s = run(p, pf, cfg(Scheme::Scalable, {250000, 1, 1}));
+    CHECK(s.h2d.bytes == 4 * (250002 + 250004 + 250004 + 250002));
+    // Basic sends shared halo once (TileGrid::fresh_input): exactly the array.
+    const Prediction b = run(p, pf, cfg(Scheme::Basic, {250000, 1, 1}));
+    CHECK(b.h2d.bytes == 4000000);
+    // The thesis's 2012 library re-sent it.
+    ModelOptions thesis;
+    thesis.thesis_library = true;
+    CHECK(run(p, pf, cfg(Scheme::Basic, {250000, 1, 1}), thesis).h2d.bytes == s.h2d.bytes);
+    // Pipeline by hand, scalable: edge in 1.010008, inner in 1.010016, out 1.01, k .25, duplex .5:
+    // startup 1.010008*2; steady: inner tiles 2*(1.010016+.505); shutdown 1.01*2 (last is an edge tile).
+    const double expect = 2 * 1.010008 + 2 * (1.010016 + 0.505) + 2 * 1.01;
+    CHECK(s.phases.pipeline == Approx(expect));
+}
+
+TEST_CASE("row-by-row, merged and strided copies of a 2D tile", "[advisor]") {
+    const Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    const Platform pf = test::unit_platform(2);
+    // Half-width tiles: 1000 rows of 2000 B each, 12 us a row.
+    const Prediction rows = run(p, pf, cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::RowByRow));
+    CHECK(rows.typical_tile.transfer_in == Approx(12.0));
+    CHECK(rows.h2d.copies == 2000);
+    const Prediction merged = run(p, pf, cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::Merged));
+    CHECK(merged.typical_tile.transfer_in == Approx(12.0));  // rows not adjacent: nothing to merge
+    // One cudaMemcpy2DAsync: 10 us + 2e6 ns + 1 ns per row.
+    const Prediction strided = run(p, pf, cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::Strided));
+    CHECK(strided.typical_tile.transfer_in == Approx(0.01 + 2.0 + 0.001));
+    CHECK(strided.h2d.copies == 2);
+    // Whole rows merge: one copy of 4 MB per half.
+    const Prediction full = run(p, pf, cfg(Scheme::Scalable, {1000, 500, 1}, CopyMethod::Merged));
+    CHECK(full.typical_tile.transfer_in == Approx(2.01));
+}
+
+TEST_CASE("buffered packs on the host, then one copy", "[advisor]") {
+    const Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    const Prediction b = run(p, test::unit_platform(2), cfg(Scheme::Buffered, {500, 1000, 1}, CopyMethod::RowByRow));
+    // Packing: 1000 rows of 2000 B at 0.1 us + 0.1 ns/B = 0.3 us each.
+    CHECK(b.typical_tile.buffer_in == Approx(1000 * 0.0003));
+    CHECK(b.typical_tile.transfer_in == Approx(2.01));
+    CHECK(b.startup_steps == 4);
+    CHECK(b.host_bytes > 0);
+    CHECK(b.host_strategy == HostStrategy::AlreadyPinned);
+}
+
+TEST_CASE("pageable host memory: the cheapest of registering, staging and pageable copies", "[advisor]") {
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    p.pinned_host = false;
+    const Platform pf = test::unit_platform(2);
+    Config c = cfg(Scheme::Naive, {1, 1, 1});
+    c.host = HostStrategy::Register;
+    // + cudaHostRegister 1 ms and Unregister 0.5 ms per array
+    CHECK(run(p, pf, c).total_ms == Approx(9.12 + 3));
+    c.host = HostStrategy::PageableCopy;
+    CHECK(run(p, pf, c).total_ms == Approx(8.02 + 1 + 8.02 + 0.1));  // pageable copies take twice as long
+    c.host = HostStrategy::Stage;
+    // pack 0.1 us + 0.4 ms, copy 4.01, kernel 1, copy 4.01, unpack; device 0.1 + pinned host 0.2
+    CHECK(run(p, pf, c).total_ms == Approx(2 * 0.4001 + 4.01 + 1 + 4.01 + 0.3));
+    c.host.reset();
+    const Prediction best = run(p, pf, c);
+    CHECK(best.host_strategy == HostStrategy::Stage);
+    // Pinned by the user's own allocation: nothing to do.
+    ModelOptions pinned;
+    pinned.host_memory = HostMemory::Pinned;
+    CHECK(run(p, pf, c, pinned).host_strategy == HostStrategy::AlreadyPinned);
+}
+
+TEST_CASE("iterative stencil: copies overlap only the first and last step", "[advisor]") {
+    Problem p = test::unit_problem({1000000, 1, 1}, 1, Halo{{1, 0, 0}, {1, 0, 0}});
+    p.time_steps = 10;
+    p.outputs[0].exchanged = true;
+    const Prediction b = run(p, test::unit_platform(2), cfg(Scheme::Basic, {250000, 1, 1}));
+    // step 1: in 1.010004 (first), 1.01, 1.01, 1.009996 against kernels of 0.25:
+    //   1.010004 + (1.010004 + 2.02 + 1.009996) - 1.010004 + 0.25 = 4.29
+    // steps 2-9: 8 whole-array kernels of 1 ms; step 10: 0.25 + 4*1.01 - 1.01 + 1.01 = 4.29
+    CHECK(b.phases.pipeline == Approx(4.29 + 8 + 4.29));
+    CHECK(b.total_ms == Approx(16.58 + 0.1));
+    // Streams would copy every step: refused.
+    Prediction x;
+    std::string error;
+    CHECK_FALSE(predict(p, test::unit_platform(2), cfg(Scheme::Streams, {250000, 1, 1}), {}, &x, &error));
+    CHECK(error == "the streams scheme does not keep the arrays on the device between the time steps of an "
+                   "iterative stencil; use basic or naive");
+}
+
+TEST_CASE("impossible configurations are errors, not crashes", "[advisor]") {
+    const Problem p = test::unit_problem({1000, 1000, 1}, 2, Halo{{1, 1, 0}, {1, 1, 0}});
+    const Platform pf = test::unit_platform();
+    Prediction x;
+    std::string e;
+    CHECK_FALSE(predict(p, pf, cfg(Scheme::Basic, {2000, 10, 1}), {}, &x, &e));
+    CHECK(e == "tile 2000x10 is larger than the arrays (1000x1000) in dimension x");
+    CHECK_FALSE(predict(p, pf, cfg(Scheme::Basic, {0, 10, 1}), {}, &x, &e));
+    CHECK(e == "tile size must be at least 1 in every dimension");
+    CHECK_FALSE(predict(p, pf, cfg(Scheme::Basic, {10, 10, 10}), {}, &x, &e));
+    CHECK(e == "a 2-dimensional nest takes a tile of 2 sizes");
+    CHECK_FALSE(predict(p, pf, cfg(Scheme::Mapped, {1, 1, 1}), {}, &x, &e));
+    CHECK(e.find("mapped memory fetches an element over PCIe every time it is read") == 0);
+    Config big = cfg(Scheme::Basic, {100, 100, 1});
+    big.block = {2048, 1, 1};
+    CHECK_FALSE(predict(p, pf, big, {}, &x, &e));
+    CHECK(e == "thread block 2048x1x1: block exceeds the device's maximum block dimensions (1024x1024x64)");
+    Index3 t;
+    CHECK_FALSE(parse_tile("400x400", 3, &t, &e));
+    CHECK(e == "tile '400x400' has 2 sizes but the nest is 3-dimensional");
+    CHECK_FALSE(parse_tile("400xx4", 2, &t, &e));
+    CHECK_FALSE(parse_tile("0x4", 2, &t, &e));
+    CHECK(parse_tile("400X25", 2, &t, &e));
+    CHECK(t == Index3{400, 25, 1});
+}
+
+TEST_CASE("device memory is checked against the profile", "[advisor]") {
+    const Problem p = test::unit_problem({200000000, 1, 1}, 1);  // two 800 MB arrays, 1 GB device
+    Prediction x;
+    std::string e;
+    CHECK_FALSE(predict(p, test::unit_platform(), cfg(Scheme::Basic, {1000000, 1, 1}), {}, &x, &e));
+    CHECK(e == "the basic scheme with tile 1000000 needs 1.6e+03 MB of device memory; unit has 1e+03 MB");
+    CHECK(predict(p, test::unit_platform(), cfg(Scheme::Scalable, {1000000, 1, 1}), {}, &x, &e));
+}
+
+TEST_CASE("seed 003 schemes: streams, mapped, hybrid", "[advisor]") {
+    const Platform pf = test::unit_platform(2);
+    const Problem map = test::unit_problem({1000000, 1, 1}, 1);  // no stencil: mapped allowed
+    const Prediction m = run(map, pf, cfg(Scheme::Mapped, {1, 1, 1}));
+    // eq. 5.6: max(L+o + 4e6*G + L+o, 2(L+o) + tE, 2(L+o) + 4e6*G) = 0.01 + 4 + 0.01
+    CHECK(m.total_ms == Approx(4.02));
+    CHECK(m.device_bytes == 0);
+    const Prediction s = run(map, pf, cfg(Scheme::Streams, {250000, 1, 1}));
+    CHECK(s.config.streams == 4);
+    // eq. 5.5 with 4 streams of 1 MB: max(0.01+4+0.006+0.25+0.01+1, 0.01+1+1+0.01+1, 0.01+1+0.25+0.01+4+0.006)
+    CHECK(s.phases.pipeline == Approx(5.276));
+    const Prediction h = run(map, pf, cfg(Scheme::Hybrid, {250000, 1, 1}));
+    CHECK(h.device_bytes == 4000000);  // inputs only
+}
+
+TEST_CASE("the roofline estimate is labelled", "[advisor]") {
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    p.kernel_name = "unknown";
+    const Prediction n = run(p, test::unit_platform(), cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(n.kernel_source == KernelSource::Estimate);
+    // 8 bytes per point at 1000 GB/s beats 2 flops at 10 TFLOP/s: 8e6 B / 1e12 B/s = 8 us
+    CHECK(n.phases.kernel == Approx(0.008));
+    CHECK(n.notes.front().find("ESTIMATE") != std::string::npos);
+}
+
+TEST_CASE("timeline of a pipeline", "[advisor]") {
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    const Platform pf = test::unit_platform(1);
+    const Prediction b = run(p, pf, cfg(Scheme::Basic, {250000, 1, 1}));
+    const auto ev = timeline(b, pf);
+    int h2d = 0, kernels = 0, d2h = 0;
+    double end = 0;
+    for (const auto& e : ev) {
+        CHECK(e.end_ms >= e.start_ms);
+        if (e.engine == "H2D") ++h2d;
+        if (e.engine == "kernel") ++kernels;
+        if (e.engine == "D2H") ++d2h;
+        end = std::max(end, e.end_ms);
+    }
+    CHECK(h2d == 4);
+    CHECK(kernels == 4);
+    CHECK(d2h == 4);
+    // One engine: the schedule the formula describes (setup 0.1 ms first).
+    CHECK(end == Approx(b.total_ms));
+}

@@ -1,0 +1,113 @@
+#include "advisor/platform.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/unit/advisor/unit_platform.h"
+
+using namespace recipe::advisor;
+using nlohmann::json;
+
+namespace {
+
+std::string load_error(const json& j) {
+    Platform p;
+    std::string error;
+    if (parse_platform(j.dump(), "p.json", &p, &error)) return "";
+    return error;
+}
+
+}  // namespace
+
+TEST_CASE("a complete profile loads", "[advisor]") {
+    const Platform p = recipe::test::unit_platform();
+    CHECK(p.name == "unit");
+    CHECK(p.copy_engines == 2);
+    CHECK(p.pinned_host_to_device.bytes.size() == 7);
+    CHECK(p.pinned_host_to_device.bytes.back() == 1e7);
+    CHECK(p.pinned_host_to_device.ms(5e5) == Approx(0.51));
+    CHECK(p.duplex_factor == 0.5);
+    CHECK(p.kernels.count("k") == 1);
+    CHECK(p.loggp_host_to_device.ns_per_byte == 1.0);
+    // Without a pageable-to-pinned table the pinned one stands in.
+    CHECK(p.pageable_to_pinned_host.ns == p.pinned_host_to_pinned_host.ns);
+}
+
+TEST_CASE("the loader names the bad field", "[advisor]") {
+    json j = recipe::test::unit_platform_json();
+    SECTION("missing") {
+        j.erase("mallocFreeDevice");
+        j["source"].erase("mallocFreeDevice");
+        CHECK(load_error(j) == "p.json: mallocFreeDevice: missing");
+    }
+    SECTION("negative") {
+        j["pinnedHostToDevice"][3] = -5.0;
+        CHECK(load_error(j) == "p.json: pinnedHostToDevice[3]: must not be negative (got -5)");
+    }
+    SECTION("sizes not ascending") {
+        j["hostRegister"] = {{"bytes", {100.0, 10.0}}, {"ns", {1.0, 2.0}}};
+        CHECK(load_error(j) == "p.json: hostRegister.bytes[1]: sizes must ascend");
+    }
+    SECTION("wrong lengths") {
+        j["hostRegister"] = {{"bytes", {10.0, 100.0, 1000.0}}, {"ns", {1.0, 2.0}}};
+        CHECK(load_error(j) == "p.json: hostRegister: bytes has 3 values but ns has 2");
+        j["hostRegister"] = json::array({1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0});
+        CHECK(load_error(j) == "p.json: hostRegister: needs 2 to 9 values (10 bytes to 1 GB), got 10");
+    }
+    SECTION("wrong type") {
+        j["copyEngines"] = "two";
+        CHECK(load_error(j) == "p.json: copyEngines: must be an integer");
+    }
+    SECTION("duplex factor out of range") {
+        j["duplexFactor"] = 1.5;
+        CHECK(load_error(j) == "p.json: duplexFactor: must be between 0 (full duplex) and 1 (no overlap)");
+    }
+    SECTION("unknown field") {
+        j["pinnedHostToDeviec"] = {1.0, 2.0};
+        CHECK(load_error(j) == "p.json: pinnedHostToDeviec: unknown field");
+    }
+    SECTION("a field without its source") {
+        j["source"].erase("duplexFactor");
+        CHECK(load_error(j) == "p.json: source.duplexFactor: missing: say how duplexFactor was obtained");
+    }
+    SECTION("occupancy") {
+        j["occupancy"]["maxBlockDim"] = {1024, 1024};
+        CHECK(load_error(j) == "p.json: occupancy.maxBlockDim: must be [x, y, z]");
+    }
+    SECTION("kernel table") {
+        j["kernels"]["k"]["elements"] = {1000.0, 10.0};
+        CHECK(load_error(j) == "p.json: kernels.k.elements[1]: sizes must ascend");
+    }
+    SECTION("not JSON") {
+        Platform p;
+        std::string error;
+        CHECK_FALSE(parse_platform("{", "p.json", &p, &error));
+        CHECK(error.rfind("p.json: not valid JSON", 0) == 0);
+    }
+}
+
+TEST_CASE("the stored profiles load and are found by name", "[advisor]") {
+    for (const char* name : {"tesla-c2050", "gtx-460", "h200"}) {
+        Platform p;
+        std::string error;
+        INFO(name);
+        REQUIRE(find_platform(name, &p, &error));
+        CHECK(p.name == name);
+        CHECK_FALSE(p.source.empty());
+    }
+    Platform tesla, h200;
+    std::string error;
+    REQUIRE(find_platform("tesla-c2050", &tesla, &error));
+    REQUIRE(find_platform(std::string(RECIPE_SOURCE_DIR) + "/advisor/platforms/h200.json", &h200, &error));
+    // thesis §5.2 values kept as printed.
+    CHECK(tesla.pinned_host_to_device.ns.front() == Approx(3184.3));
+    CHECK(tesla.device_to_pinned_host.ns.back() == Approx(1644188.4));
+    CHECK(tesla.duplex_factor == 0.57);
+    CHECK(h200.duplex_factor == 0.09);
+    CHECK(h200.pinned_host_to_device.ms(1e9) == Approx(18.023232));
+    CHECK(h200.pinned_host_to_device.interpolation == Interpolation::Linear);
+    CHECK_FALSE(find_platform("no-such-gpu", &tesla, &error));
+    CHECK(error.rfind("unknown platform 'no-such-gpu' (known: ", 0) == 0);
+    const auto all = list_platforms();
+    REQUIRE(all.size() >= 3);
+    for (const auto& e : all) CHECK(e.error.empty());
+}
