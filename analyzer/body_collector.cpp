@@ -102,10 +102,31 @@ private:
         });
     }
 
+    // True when the loop body writes an element whose index names `var`:
+    // then the loop produces values per step, it is no window.
+    bool writes_with(TSNode body, const std::string& var) {
+        bool found = false;
+        walk(body, [&](TSNode n) {
+            if (found) return false;
+            TSNode target{};
+            if (is(n, "assignment_expression")) target = strip_parens(field(n, "left"));
+            if (is(n, "update_expression")) target = strip_parens(field(n, "argument"));
+            if (is(target, "subscript_expression") || is(target, "pointer_expression")) {
+                walk(target, [&](TSNode k) {
+                    if (is(k, "identifier") && text(k, src_) == var) found = true;
+                    return !found;
+                });
+            }
+            return !found;
+        });
+        return found;
+    }
+
     // Pushes a fixed-size window loop; false when `loop` is not one.
     bool enter_window(TSNode loop) {
         LoopHeader h = read_loop_header(loop, src_, eval_, *in_.constants);
         if (!h.canonical || !h.constant_stride) return false;
+        if (writes_with(field(loop, "body"), h.var)) return false;
         auto lo = numeric(h.lower), hi = numeric(h.upper);
         if (!lo || !hi || *hi < *lo || *hi - *lo > kMaxWindowTrip) return false;
         std::int64_t trip = (*hi - *lo + h.stride - 1) / h.stride;

@@ -76,6 +76,10 @@ std::vector<Dependence> find_dependences(const NestFacts& f, const std::vector<s
                 if (e.array == dep.array && e.kind == dep.kind && e.distance == dep.distance) return;
             out.push_back(dep);
         };
+        // The element an iteration writes: its own if any write is there.
+        std::vector<std::int64_t> primary = writes.front();
+        for (const auto& w : writes)
+            if (std::all_of(w.begin(), w.end(), [](std::int64_t x) { return x == 0; })) primary = w;
         for (std::size_t i : idx) {
             const AccessFact& a = f.body.accesses[i];
             const AccessShape& s = f.shapes[i];
@@ -84,9 +88,8 @@ std::vector<Dependence> find_dependences(const NestFacts& f, const std::vector<s
                 if (a.read && !a.write) {
                     for (const auto& w : writes)
                         if (o != w) add(w, o, s, i, false);
-                } else if (a.write) {
-                    for (const auto& w : writes)
-                        if (o != w) add(w, o, s, i, true);
+                } else if (a.write && o != primary) {
+                    add(primary, o, s, i, true);
                 }
             }
         }
@@ -113,12 +116,22 @@ void check_doacross(const NestFacts& f, std::vector<Diagnostic>& out) {
     for (const auto& array : order) {
         const auto& deps = by_array[array];
         const Dependence& first = *deps.front();
-        std::string distance;
-        for (std::size_t l : by_depth) {
-            if (first.distance[l] == 0) continue;
-            if (!distance.empty()) distance += " and ";
-            distance += std::to_string(first.distance[l]) + " in " + vars[l];
+        auto describe = [&](const Dependence& d) {
+            std::string text;
+            for (std::size_t l : by_depth) {
+                if (d.distance[l] == 0) continue;
+                if (!text.empty()) text += " and ";
+                text += std::to_string(d.distance[l]) + " in " + vars[l];
+            }
+            return text;
+        };
+        std::vector<std::string> distances;
+        for (const Dependence* d : deps) {
+            std::string t = describe(*d);
+            if (std::find(distances.begin(), distances.end(), t) == distances.end()) distances.push_back(t);
         }
+        std::string distance = distances.size() == 1 ? "distance " : "distances ";
+        for (std::size_t i = 0; i < distances.size(); ++i) distance += (i ? ", " : "") + distances[i];
         std::string detail;
         for (const Dependence* d : deps) {
             // The access text at the dependence's span.
@@ -132,7 +145,7 @@ void check_doacross(const NestFacts& f, std::vector<Diagnostic>& out) {
             else detail += "'" + access + "' writes an element another iteration also writes (output)";
         }
         Diagnostic diag = reason("doacross", first.span.begin,
-                                 "loop-carried dependence on '" + array + "' (distance " + distance + "): " + detail +
+                                 "loop-carried dependence on '" + array + "' (" + distance + "): " + detail +
                                      "; iterations cannot run independently (DOACROSS)");
         out.push_back(diag);
     }

@@ -16,7 +16,10 @@ void check_syntax(const NestFacts& f, std::vector<Diagnostic>& out) {
         }
         return ts_node_eq(first, outer);
     });
-    out.push_back(reason("syntax", first, "loop nest contains a syntax error; fix it to have the nest analysed"));
+    SourcePos at = pos_of(first);
+    out.push_back(reason("syntax", outer,
+                         "loop nest contains a syntax error (line " + std::to_string(at.line) + ", column " +
+                             std::to_string(at.column) + "); fix it to have the nest analysed"));
 }
 
 }  // namespace recipe::analyzer
