@@ -226,11 +226,21 @@ int main(int argc, char** argv) {
                     add_strided_naive(p, "naive-pageable-strided", 1);
                 }
             }
+            // A scheme's own best copy method and streams (the advisor's
+            // best-ranked plan of that scheme), else the chosen plan's.
+            auto base_of = [&](Scheme s) {
+                for (const Prediction& r : plan.ranked)
+                    if (r.config.scheme == s) return r.config;
+                Config c = best.config;
+                c.scheme = s;
+                if (c.streams > 16) c.streams = 3;
+                return c;
+            };
             // Every scheme at the chosen tile (each with its cheapest host strategy).
             for (Scheme s : {Scheme::Naive, Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams,
                              Scheme::Mapped, Scheme::Hybrid}) {
-                Config c = best.config;
-                c.scheme = s;
+                Config c = base_of(s);
+                c.tile = best.config.tile;
                 c.host.reset();
                 c.block = {0, 0, 0};
                 if (s == Scheme::Naive) c.tile = e.problem.space.extents();
@@ -268,9 +278,9 @@ int main(int argc, char** argv) {
                     if (s != best.config.scheme) sweep_schemes.push_back(s);
             for (Scheme s : sweep_schemes) {
                 for (std::int64_t t : sizes) {
-                    Config c = best.config;
-                    c.scheme = s;
+                    Config c = s == best.config.scheme ? best.config : base_of(s);
                     if (s != best.config.scheme) c.host.reset();
+                    c.tile = best.config.tile;
                     c.tile[d] = std::min(t, ext[d]);
                     c.block = {0, 0, 0};
                     Prediction p;

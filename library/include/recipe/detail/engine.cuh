@@ -175,10 +175,16 @@ public:
     void setup(std::int64_t timing_tiles) {
         const auto t0 = Clock::now();
         const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
-        // Mapped arrays must be page-locked whatever the host mode says.
-        for (ArrayDesc& a : arrays_)
-            if (cfg_.host == HostMemory::Register || (a.mapped && cfg_.host != HostMemory::Pinned))
-                registrations_.add(a.host, static_cast<std::size_t>(total * a.elem));
+        // An error left by an unrelated earlier call would otherwise be
+        // reported by this run's first launch check.
+        cudaGetLastError();
+        // Mapped arrays must be page-locked whatever the host mode says; the
+        // other arrays then are too, since registration rounds to pages and a
+        // copy from a range that is partly registered fails.
+        bool any_mapped = false;
+        for (const ArrayDesc& a : arrays_) any_mapped = any_mapped || a.mapped;
+        if (cfg_.host == HostMemory::Register || (any_mapped && cfg_.host != HostMemory::Pinned))
+            for (ArrayDesc& a : arrays_) registrations_.add(a.host, static_cast<std::size_t>(total * a.elem));
         registrations_.register_all(where());
         for (ArrayDesc& a : arrays_)
             if (a.mapped) {

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -42,30 +44,46 @@ private:
     void* base_ = nullptr;
 };
 
-// One cudaMallocHost holding every pinned staging buffer.
+// One page-aligned host block holding every staging buffer, page-locked with
+// cudaHostRegister: on an H200 host registering 10 MB costs ~0.4 ms where
+// cudaMallocHost costs ~3 ms (recipe-profile's hostRegister / mallocFreeHost).
 class PinnedBlock {
 public:
     PinnedBlock() = default;
     PinnedBlock(const PinnedBlock&) = delete;
     PinnedBlock& operator=(const PinnedBlock&) = delete;
     ~PinnedBlock() {
-        if (base_) cudaFreeHost(base_);
+        if (registered_) cudaHostUnregister(base_);
+        std::free(base_);
     }
     template <class Context>
     void allocate(std::size_t bytes, const Context& where) {
         if (bytes == 0) return;
-        check(cudaMallocHost(&base_, bytes), "cudaMallocHost", where);
+        const std::size_t size = (bytes + 4095) / 4096 * 4096;
+        base_ = std::aligned_alloc(4096, size);
+        if (!base_) throw Error("recipe: out of host memory for " + std::to_string(size) + " bytes of staging buffers in " + where());
+        check(cudaHostRegister(base_, size, cudaHostRegisterDefault), "cudaHostRegister", where);
+        registered_ = true;
     }
     char* base() const { return static_cast<char*>(base_); }
     template <class Context>
     void release(const Context& where) {
         void* p = base_;
+        const bool registered = registered_;
         base_ = nullptr;
-        if (p) check(cudaFreeHost(p), "cudaFreeHost", where);
+        registered_ = false;
+        if (registered) {
+            const cudaError_t status = cudaHostUnregister(p);
+            std::free(p);
+            check(status, "cudaHostUnregister", where);
+        } else {
+            std::free(p);
+        }
     }
 
 private:
     void* base_ = nullptr;
+    bool registered_ = false;
 };
 
 // Hands out aligned offsets inside a block before it is allocated.
