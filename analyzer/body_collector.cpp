@@ -75,6 +75,7 @@ private:
     std::set<std::string> integer_locals_;
     int depth_ = 0;
     int guard_depth_ = 0;
+    TSNode clamp_if_{};  // the `if` of a clamp being visited
     bool in_index_ = false;
     std::int64_t times_ = 1;
 
@@ -168,6 +169,25 @@ private:
         return found;
     }
 
+    // An if without else whose only statement sets an integer temporary.
+    bool clamps_a_temporary(TSNode if_stmt, const Context& c) {
+        if (!is_null(field(if_stmt, "alternative"))) return false;
+        std::vector<TSNode> stmts;
+        TSNode body = field(if_stmt, "consequence");
+        if (is(body, "compound_statement")) {
+            for (TSNode k : named_children(body))
+                if (!is(k, "comment")) stmts.push_back(k);
+        } else {
+            stmts.push_back(body);
+        }
+        if (stmts.size() != 1 || !is(stmts[0], "expression_statement")) return false;
+        TSNode e = strip_parens(ts_node_named_child(stmts[0], 0));
+        if (!is(e, "assignment_expression") || text(field(e, "operator"), *c.src) != "=") return false;
+        TSNode l = strip_parens(field(e, "left"));
+        return is(l, "identifier") && integer_locals_.count(std::string(text(l, *c.src))) &&
+               facts_.index_temporaries.count(std::string(text(l, *c.src)));
+    }
+
     // ---- statements ----
 
     void stmt(TSNode n) { stmt_in(n, file_ctx_); }
@@ -185,11 +205,16 @@ private:
             TSNode cond = field(n, "condition");
             expr(cond, c);
             bool guard = mentions_loop_index(cond, c);
+            bool clamp = guard && clamps_a_temporary(n, c);
             if (guard) {
-                facts_.guards.push_back({"if " + squeeze(text(cond, *c.src)), cond});
+                // `if (xm < 0) xm = 0;` is a clamp of an index, reported as such.
+                if (!clamp) facts_.guards.push_back({"if " + squeeze(text(cond, *c.src)), cond});
                 ++guard_depth_;
             }
+            TSNode saved_if = clamp_if_;
+            if (clamp) clamp_if_ = shown(n, c);
             stmt_in(field(n, "consequence"), c);
+            clamp_if_ = saved_if;
             TSNode alt = field(n, "alternative");
             if (!is_null(alt)) {
                 for (TSNode k : named_children(alt)) stmt_in(k, c);
@@ -239,7 +264,10 @@ private:
             }
             if (!v.levels.empty()) {
                 pointer_temp(v.name, v.value, c);
+                bool saved = in_index_;
+                in_index_ = true;  // address arithmetic, not work
                 expr(v.value, c);
+                in_index_ = saved;
                 continue;
             }
             Affine a = eval_.evaluate(v.value, *c.src, c.affine_args, c.site);
@@ -325,6 +353,18 @@ private:
             }
         } else if (is_access(n, c)) {
             access(n, c, true, false);
+        } else if (is(n, "pointer_expression") && text(field(n, "operator"), *c.src) == "&") {
+            // &a[i] takes an address: no element is read.
+            TSNode k = strip_parens(field(n, "argument"));
+            bool saved = in_index_;
+            in_index_ = true;
+            for (int guard = 0; guard < 64 && is(k, "subscript_expression"); ++guard) {
+                expr(field(k, "index"), c);
+                k = strip_parens(field(k, "argument"));
+            }
+            if (!is(k, "identifier")) expr(k, c);
+            else identifier(k, c);
+            in_index_ = saved;
         } else if (is(n, "call_expression")) {
             call(n, c);
         } else if (is(n, "identifier")) {
@@ -410,7 +450,7 @@ private:
         if (guard_depth_ > 0 && old.ok() && old.has_vars() && value.ok() && (!value.has_vars() || value.vars == old.vars)) {
             // Reassigned under a condition to a boundary value: a clamp.
             Affine clamped = old;
-            TSNode s = shown(n, c);
+            TSNode s = is_null(clamp_if_) ? shown(n, c) : clamp_if_;
             clamped.clamps.push_back({squeeze(text(s, src_)), span_of(s)});
             facts_.clamps.push_back(clamped.clamps.back());
             eval_.temporaries[name] = clamped;
