@@ -41,7 +41,9 @@ run)
     wait
     nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.mem \
         --format=csv | tee "$OUTDIR/device.txt"
-    "$T/recipe-profile" -o "$OUTDIR/profile.json" --name h200
+    desc=$(nvidia-smi --query-gpu=name,pcie.link.gen.max,pcie.link.width.max,driver_version --format=csv,noheader |
+        head -1 | awk -F', ' '{printf "%s, PCIe Gen%s x%s, driver %s", $1, $2, $3, $4}')
+    "$T/recipe-profile" -o "$OUTDIR/profile.json" --name h200 --description "$desc"
     echo "== bounds"
     "$T/pipeline_bench" --bounds | tee "$OUTDIR/bounds.tsv"
     echo "== plans"

@@ -111,13 +111,17 @@ inline void copy_segments(const std::vector<Segment>& segments, CopyThreads& thr
             if (at >= to) break;
         }
     };
-    constexpr std::size_t kMinPerThread = 256 * 1024;
-    if (threads.count() == 1 || total < 2 * kMinPerThread) {
+    // Below ~32 KB a thread's share costs more to hand out than to copy.
+    constexpr std::size_t kMinPerThread = 32 * 1024;
+    const std::size_t parts = std::min<std::size_t>(static_cast<std::size_t>(threads.count()),
+                                                    std::max<std::size_t>(1, total / kMinPerThread));
+    if (parts == 1) {
         copy_range(0, total);
         return;
     }
-    threads.run([&](int i, int n) {
-        const std::size_t chunk = (total + n - 1) / n;
+    threads.run([&](int i, int) {
+        if (static_cast<std::size_t>(i) >= parts) return;
+        const std::size_t chunk = (total + parts - 1) / parts;
         // page-aligned chunk edges keep threads off each other's cache lines
         const std::size_t step = (chunk + 4095) / 4096 * 4096;
         const std::size_t from = std::min(total, step * static_cast<std::size_t>(i));
