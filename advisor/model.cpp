@@ -65,13 +65,8 @@ std::string mb(std::int64_t bytes) {
 
 // One array the host holds, for allocation and registration (an output
 // that is also an input is one array).
-struct HostArray {
-    std::string name;
-    std::int64_t bytes = 0;
-};
-
-std::vector<HostArray> host_arrays(const Problem& p) {
-    std::vector<HostArray> out;
+std::vector<Model::HostArray> host_arrays(const Problem& p) {
+    std::vector<Model::HostArray> out;
     std::set<std::string> seen;
     auto add = [&](const ArrayUse& a) {
         if (!a.name.empty() && !seen.insert(a.name).second) return;
@@ -82,17 +77,12 @@ std::vector<HostArray> host_arrays(const Problem& p) {
     return out;
 }
 
-// Per-tile cost of one class of tiles.
-struct ClassCost {
-    StepTimes t;
-    std::int64_t count = 0;
-    TransferStats in, out, staged;  // per tile
-};
 
 }  // namespace
 
 Model::Model(const Problem& problem, const Platform& platform, const ModelOptions& options)
-    : problem_(problem), platform_(platform), options_(options), kernel_(problem, platform, options) {
+    : problem_(problem), platform_(platform), options_(options), kernel_(problem, platform, options),
+      host_arrays_(host_arrays(problem)) {
     pinned_ = options.host_memory ? *options.host_memory == HostMemory::Pinned : problem.pinned_host;
 }
 
@@ -156,7 +146,7 @@ bool Model::normalise(Config* c, std::string* error) const {
     return true;
 }
 
-bool Model::predict(const Config& given, Prediction* out, std::string* error) const {
+bool Model::predict(const Config& given, Prediction* out, std::string* error, bool explain) const {
     Config config = given;
     if (!normalise(&config, error)) return false;
     // The library's host memory modes (library/README.md): pinned arrays are
@@ -187,7 +177,7 @@ bool Model::predict(const Config& given, Prediction* out, std::string* error) co
     for (HostStrategy h : allowed) {
         Prediction p;
         std::string e;
-        if (!evaluate(config, h, &p, &e)) {
+        if (!evaluate(config, h, &p, &e, explain)) {
             if (first_error.empty()) first_error = e;
             continue;
         }
@@ -195,7 +185,7 @@ bool Model::predict(const Config& given, Prediction* out, std::string* error) co
         any = true;
     }
     if (!any && error) *error = first_error;
-    if (any && allowed.size() > 1)
+    if (any && explain && allowed.size() > 1)
         out->notes.push_back(std::string("host arrays are pageable: '") + to_string(out->host_strategy) +
                              "' was the cheapest way to copy them");
     return any;
@@ -244,20 +234,26 @@ std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace
 
-bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, std::string* error) const {
+const TileClasses& Model::classes(const Index3& tile) const {
+    if (!classes_ || classes_key_ != tile) {
+        classes_ = std::make_unique<TileClasses>(classify_tiles(problem_, tile));
+        classes_key_ = tile;
+    }
+    return *classes_;
+}
+
+const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, HostStrategy host,
+                                                       double occupancy) const {
+    const CostKey key{config.tile, config.scheme, config.copy, host, config.block};
+    for (const auto& e : cost_cache_)
+        if (e.key == key) return e.costs;
+    if (cost_cache_.size() < 6) cost_cache_.emplace_back();
+    CostEntry& entry = cost_cache_.size() < 6 ? cost_cache_.back() : cost_cache_[cost_next_++ % 6];
+    entry.key = key;
     const Problem& p = problem_;
     const Platform& pf = platform_;
     const Scheme scheme = config.scheme;
     const bool thesis = options_.thesis_library;
-    Prediction pred;
-    pred.config = config;
-    pred.config.host = host;
-    pred.problem = p;
-    pred.host_strategy = host;
-    pred.kernel_source = kernel_.source();
-    pred.notes.push_back(kernel_.description());
-    pred.occupancy = block_occupancy(pf, config.block, nullptr);
-
     const bool pageable_copies = host == HostStrategy::PageableCopy;
     const bool staging = scheme == Scheme::Buffered || host == HostStrategy::Stage;
     const Measurements& h2d_table = pageable_copies ? pf.pageable_host_to_device : pf.pinned_host_to_device;
@@ -266,19 +262,16 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     const Measurements& stage_table =
         (pinned_ || host == HostStrategy::Register) ? pf.pinned_host_to_pinned_host : pf.pageable_to_pinned_host;
     const double pack_speedup = thesis ? 1.0 : pf.host_copy_parallel_speedup;
-
-    const TileClasses tc = classify_tiles(p, config.tile);
-    pred.tiles = tc.tiles;
+    const TileClasses& tc = classes(config.tile);
     // Full-size device arrays send halo shared with earlier tiles once.
     const bool full_layout = full_device_arrays(scheme);
     const bool sends_fresh = full_layout && scheme != Scheme::Naive && !(thesis && scheme == Scheme::Basic);
-    const std::int64_t streams_used =
-        scheme == Scheme::Naive ? 1 : (thesis ? config.streams : std::min<std::int64_t>(config.streams, tc.tiles));
     // thesis §6.2.3: buffered packs so that the device copy is one piece.
     const CopyMethod device_method = scheme == Scheme::Buffered ? CopyMethod::Merged : config.copy;
 
     // Per tile class: its copies (as copy_groups_for decides), staging and kernel.
-    std::vector<ClassCost> costs;
+    std::vector<ClassCost>& costs = entry.costs;
+    costs.clear();
     costs.reserve(tc.classes.size());
     for (const TileClass& c : tc.classes) {
         ClassCost cc;
@@ -314,9 +307,37 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             if (scheme == Scheme::Hybrid) continue;           // written through mapped memory
             move(a, c.core, placement, false);
         }
-        cc.t.kernel = kernel_.launch_ms(volume(c.core), pred.occupancy);
+        cc.t.kernel = kernel_.launch_ms(volume(c.core), occupancy);
         costs.push_back(cc);
     }
+
+    return costs;
+}
+
+bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, std::string* error,
+                     bool explain) const {
+    const Problem& p = problem_;
+    const Platform& pf = platform_;
+    const Scheme scheme = config.scheme;
+    const bool thesis = options_.thesis_library;
+    Prediction pred;
+    pred.config = config;
+    pred.config.host = host;
+    if (explain) pred.problem = p;
+    else pred.problem.dims = p.dims;
+    pred.host_strategy = host;
+    pred.kernel_source = kernel_.source();
+    if (explain) pred.notes.push_back(kernel_.description());
+    pred.occupancy = block_occupancy(pf, config.block, nullptr);
+
+    const bool pageable_copies = host == HostStrategy::PageableCopy;
+    const bool staging = config.scheme == Scheme::Buffered || host == HostStrategy::Stage;
+    const TileClasses& tc = classes(config.tile);
+    pred.tiles = tc.tiles;
+    const std::int64_t streams_used =
+        scheme == Scheme::Naive ? 1 : (thesis ? config.streams : std::min<std::int64_t>(config.streams, tc.tiles));
+
+    const std::vector<ClassCost>& costs = class_costs(config, host, pred.occupancy);
 
     std::vector<WeightedSteps> weighted;
     weighted.reserve(costs.size());
@@ -378,7 +399,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
                            two_stage_pipeline(weighted, f, last, &StepTimes::kernel, &StepTimes::out);
                 pred.phases.kernel = 2 * kernel_sum + static_cast<double>(steps - 2) * whole_kernel;
                 if (staging) pipeline += pred.phases.staging;  // packing is not overlapped in this model
-                pred.notes.push_back("iterative stencil: " + std::to_string(steps) +
+                if (explain) pred.notes.push_back("iterative stencil: " + std::to_string(steps) +
                                      " steps on the device; copies overlap only the first and the last step");
                 pred.startup_steps = 2;
             } else if (staging) {
@@ -414,7 +435,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
                 pred.d2h.bytes = all_out_bytes;
                 pred.phases.d2h = si.bytes_out * si.dh.per_byte;
             }
-            pred.notes.push_back(std::string("pipeline: ") + to_string(eq) + " with " + std::to_string(tc.tiles) +
+            if (explain) pred.notes.push_back(std::string("pipeline: ") + to_string(eq) + " with " + std::to_string(tc.tiles) +
                                  " streams (LogGP copy costs)");
             break;
         }
@@ -428,7 +449,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             pred.phases.h2d = static_cast<double>(all_in_bytes) * hd.per_byte;
             pred.phases.d2h = static_cast<double>(all_out_bytes) * dh.per_byte;
             pred.phases.kernel = whole_kernel;
-            pred.notes.push_back("pipeline: seed 003 eq. 5.6 (device-mapped host memory)");
+            if (explain) pred.notes.push_back("pipeline: seed 003 eq. 5.6 (device-mapped host memory)");
             break;
         }
     }
@@ -466,7 +487,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     // thesis §6.4.1: what each scheme allocates. The mallocFree tables time
     // an allocation and its free together.
     std::vector<std::int64_t> device_allocs, host_allocs;
-    const auto arrays = host_arrays(p);
+    const auto& arrays = host_arrays_;
     auto tile_buffers = [&](std::vector<std::int64_t>* into) {
         for (std::int64_t b = 0; b < streams_used; ++b) {
             for (std::size_t i = 0; i < p.inputs.size(); ++i)
@@ -525,7 +546,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
         }
     if (pred.phases.alloc + pred.phases.host_register + pred.phases.host_unregister > top)
         pred.dominant = Operation::Setup;
-    if (staged.copies > 0)
+    if (explain && staged.copies > 0)
         pred.notes.push_back("host packing: " + std::to_string(staged.copies) + " memcpy of " + mb(staged.bytes) +
                              " in all");
 

@@ -79,7 +79,7 @@ public:
     void try_config(const Config& c, std::vector<Result>* out) {
         Prediction pr;
         ++evaluated_;
-        if (!model_.predict(c, &pr, nullptr)) return;
+        if (!model_.predict(c, &pr, nullptr, false)) return;
         out->push_back({pr.config, pr.total_ms, pr.device_bytes, pr.h2d.copies + pr.d2h.copies});
     }
 
@@ -92,14 +92,13 @@ public:
                                       : opt_.copy_methods;
         const std::vector<int> buffers = opt_.stream_counts.empty() ? std::vector<int>{2, 3, 4} : opt_.stream_counts;
         const auto shapes = tile_shapes(p.space.extents(), p.dims);
+        std::vector<Scheme> tiled;
         for (Scheme s : schemes_for(p, opt_)) {
             if (s == Scheme::Mapped) {
                 Config c;
                 c.scheme = s;
                 try_config(c, &results);
-                continue;
-            }
-            if (s == Scheme::Streams || s == Scheme::Hybrid) {
+            } else if (s == Scheme::Streams || s == Scheme::Hybrid) {
                 // seed 003 §5.6.1: the space split into one slab per stream
                 // along the outermost dimension.
                 const int d = p.dims - 1;
@@ -114,13 +113,20 @@ public:
                     previous = c.tile[d];
                     try_config(c, &results);
                 }
-                continue;
+            } else {
+                tiled.push_back(s);
             }
-            for (const Index3& t : shapes)
+        }
+        // Tile shape outermost: the model reuses one shape's tile classes.
+        for (const Index3& t : shapes)
+            for (Scheme s : tiled)
                 for (CopyMethod m : copies) {
                     // Where every copy is contiguous the methods coincide.
                     if (m != CopyMethod::Merged && contiguous(t, p)) continue;
                     for (int b : buffers) {
+                        // Basic keeps whole arrays: beyond three streams its
+                        // prediction cannot change (thesis §6.4.4 has three stages).
+                        if (s == Scheme::Basic && b > 3 && opt_.stream_counts.empty()) continue;
                         Config c;
                         c.scheme = s;
                         c.tile = t;
@@ -129,7 +135,6 @@ public:
                         try_config(c, &results);
                     }
                 }
-        }
         return results;
     }
 
