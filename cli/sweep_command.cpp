@@ -1,5 +1,6 @@
 // recipe sweep — predicted time of every scheme and copy method over a
 // range of tile sizes (the thesis's Table A.3 layout).
+#include <algorithm>
 #include <cstdio>
 #include <cxxopts.hpp>
 #include <nlohmann/json.hpp>
@@ -38,11 +39,13 @@ bool parse_pattern(const std::string& text, const Problem& p, Index3* base, int*
         if (t[i] == 'x' || t[i] == 'X') ++d;
     t[star] = '1';
     if (!parse_tile(t, p.dims, base, error)) return false;
-    for (int k = 0; k < p.dims; ++k)
-        if (k != d && (*base)[k] > space[k]) {
-            *error = "--tiles '" + text + "' is larger than the iteration space " + format_tile(space, p.dims);
+    for (int k = 0; k < p.dims; ++k) {
+        if (k != d && (*base)[k] > p.extents[k]) {
+            *error = "--tiles '" + text + "' is larger than the arrays (" + format_tile(p.extents, p.dims) + ")";
             return false;
         }
+        (*base)[k] = std::min((*base)[k], space[k]);  // as the library: a tile wider than the loops covers them
+    }
     *varying = d;
     return true;
 }
