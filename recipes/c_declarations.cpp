@@ -39,16 +39,19 @@ TSNode enclosing_function(const CTree& tree, std::uint32_t at) {
 
 namespace {
 
-// Declarators of a declaration node, without initializers.
+// Declarators of a declaration node, without initializers: the named
+// children after its type (`int x, y = 0;` -> x, y).
 std::vector<TSNode> declarators(TSNode decl) {
     std::vector<TSNode> out;
-    const std::uint32_t count = ts_node_child_count(decl);
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const char* fname = ts_node_field_name_for_child(decl, i);
-        if (!fname || std::string_view(fname) != "declarator") continue;
-        TSNode d = ts_node_child(decl, i);
-        if (is(d, "init_declarator")) d = field(d, "declarator");
-        out.push_back(d);
+    const TSNode type = field(decl, "type");
+    bool after_type = false;
+    for (TSNode c : named_children(decl)) {
+        if (ts_node_eq(c, type)) {
+            after_type = true;
+            continue;
+        }
+        if (!after_type || is(c, "comment")) continue;
+        out.push_back(is(c, "init_declarator") ? field(c, "declarator") : c);
     }
     return out;
 }

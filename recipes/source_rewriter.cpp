@@ -58,19 +58,21 @@ bool blank(std::string_view line) {
 }
 }  // namespace
 
-std::string reindent(std::string_view text, std::string_view indent) {
+std::string reindent(std::string_view text, std::string_view indent, bool first_line_too) {
     const auto lines = split_lines(text);
     std::size_t common = std::string_view::npos;
-    for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::size_t first = first_line_too ? 0 : 1;
+    for (std::size_t i = first; i < lines.size(); ++i) {
         if (blank(lines[i])) continue;
         std::size_t n = 0;
         while (n < lines[i].size() && (lines[i][n] == ' ' || lines[i][n] == '\t')) ++n;
         common = std::min(common, n);
     }
     if (common == std::string_view::npos) common = 0;
-    std::string out(lines[0]);
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        out += '\n';
+    std::string out;
+    if (!first_line_too) out = lines[0];
+    for (std::size_t i = first; i < lines.size(); ++i) {
+        if (i > 0) out += '\n';
         if (blank(lines[i])) continue;
         out += indent;
         out += lines[i].substr(common);

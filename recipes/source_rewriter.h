@@ -26,8 +26,8 @@ std::string line_indent(std::string_view source, std::uint32_t offset);
 
 // Removes the indentation common to all non-blank lines after the first of
 // `text` from those lines, then indents them by `indent`. The first line is
-// left as it is (it starts mid-line in the source).
-std::string reindent(std::string_view text, std::string_view indent);
+// left as it is (it starts mid-line in the source) unless `first_line_too`.
+std::string reindent(std::string_view text, std::string_view indent, bool first_line_too = false);
 
 // True when `word` occurs in `text` as a whole C identifier outside comments
 // and string or character literals.

@@ -24,6 +24,49 @@ const std::string& TemplateStore::text(const std::string& name) const {
 
 namespace {
 
+// Mustache's "standalone" rule, applied to the template text before kainjow
+// sees it (kainjow keeps the newline of a standalone line in some cases, e.g.
+// an empty section or a delimiter change): a line holding only blanks and one
+// section, inverted-section, closing, comment or set-delimiter tag vanishes,
+// the tag staying at the start of the next line.
+std::string join_standalone_tags(const std::string& text) {
+    std::string open = "{{", close = "}}";
+    std::string out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t nl = text.find('\n', at);
+        const bool has_nl = nl != std::string::npos;
+        if (!has_nl) nl = text.size();
+        const std::string line = text.substr(at, nl - at);
+        std::size_t b = line.find_first_not_of(" \t");
+        std::size_t e = line.find_last_not_of(" \t\r");
+        bool standalone = false;
+        if (b != std::string::npos && line.compare(b, open.size(), open) == 0 && e + 1 >= close.size() &&
+            line.compare(e + 1 - close.size(), close.size(), close) == 0) {
+            const std::string tag = line.substr(b, e + 1 - b);
+            const char kind = tag.size() > open.size() ? tag[open.size()] : '\0';
+            const bool one_tag = tag.find(open, open.size()) == std::string::npos;
+            standalone = one_tag && (kind == '#' || kind == '^' || kind == '/' || kind == '!' || kind == '=');
+            if (standalone) {
+                out += tag;
+                if (kind == '=') {
+                    // {{=<% %>=}}: the new delimiters hold from here on.
+                    const std::string inner = tag.substr(open.size() + 1, tag.size() - open.size() - close.size() - 2);
+                    const auto space = inner.find(' ');
+                    open = inner.substr(0, space);
+                    close = inner.substr(inner.find_first_not_of(' ', space));
+                }
+            }
+        }
+        if (!standalone) {
+            out += line;
+            if (has_nl) out += '\n';
+        }
+        at = has_nl ? nl + 1 : text.size();
+    }
+    return out;
+}
+
 // Partials are looked up in the context like variables, so they are added to
 // a copy of the view's top level.
 km::data with_partials(const km::data& view, const std::map<std::string, std::string>& texts) {
@@ -39,7 +82,7 @@ km::data with_partials(const km::data& view, const std::map<std::string, std::st
 }  // namespace
 
 std::string TemplateStore::render(const std::string& name, const km::data& view, Escape escape) const {
-    km::mustache tmpl(text(name));
+    km::mustache tmpl(join_standalone_tags(text(name)));
     if (!tmpl.is_valid()) throw std::logic_error("template '" + name + "': " + tmpl.error_message());
     if (escape == Escape::None) tmpl.set_custom_escape([](const std::string& s) { return s; });
     std::string out = tmpl.render(with_partials(view, texts_));

@@ -1,0 +1,248 @@
+#include "recipes/cu_builder.h"
+
+#include "recipes/c_tree.h"
+#include "recipes/source_rewriter.h"
+#include "recipes/svg_charts.h"
+
+namespace recipe::recipes {
+
+namespace km = kainjow::mustache;
+
+const char* library_scheme(advisor::Scheme s) {
+    switch (s) {
+        case advisor::Scheme::Naive: return "Naive";
+        case advisor::Scheme::Basic: return "Basic";
+        case advisor::Scheme::Scalable: return "Scalable";
+        case advisor::Scheme::Buffered: return "Buffered";
+        default: break;
+    }
+    throw std::logic_error(std::string("the library has no scheme '") + advisor::to_string(s) + "'");
+}
+
+const char* library_host(advisor::HostStrategy s) {
+    switch (s) {
+        case advisor::HostStrategy::AlreadyPinned: return "Pinned";
+        case advisor::HostStrategy::Register: return "Register";
+        case advisor::HostStrategy::Stage: return "Staged";
+        case advisor::HostStrategy::PageableCopy: return "Pageable";
+    }
+    return "Pinned";
+}
+
+const char* library_copy(CopyMethod m) {
+    switch (m) {
+        case CopyMethod::RowByRow: return "RowByRow";
+        case CopyMethod::Merged: return "Merged";
+        case CopyMethod::Strided: return "Strided";
+    }
+    return "Merged";
+}
+
+namespace {
+
+// A list of {text, last} items: the templates join them with ", ".
+km::data text_list(const std::vector<std::string>& items) {
+    km::data list{km::data::type::list};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        km::data d;
+        d.set("text", items[i]);
+        d.set("last", i + 1 == items.size());
+        list.push_back(d);
+    }
+    return list;
+}
+
+std::vector<std::string> numbers(const Index3& v) {
+    return {std::to_string(v[0]), std::to_string(v[1]), std::to_string(v[2])};
+}
+
+void set_halo(km::data* d, const Halo& h) {
+    d->set("has_halo", h.lo != Index3{0, 0, 0} || h.hi != Index3{0, 0, 0});
+    d->set("lo", text_list(numbers(h.lo)));
+    d->set("hi", text_list(numbers(h.hi)));
+}
+
+km::data array_list(const std::vector<ArrayRole>& roles, std::size_t from = 0) {
+    km::data list{km::data::type::list};
+    for (std::size_t i = from; i < roles.size(); ++i) {
+        const auto& r = roles[i];
+        km::data d;
+        d.set("name", r.name);
+        d.set("type", r.element_type);
+        d.set("pointer", r.host_pointer);
+        d.set("call", r.inout ? "inout" : "output");
+        set_halo(&d, r.halo);
+        d.set("last", i + 1 == roles.size());
+        list.push_back(d);
+    }
+    return list;
+}
+
+km::data vars(const std::vector<KernelVariable>& v) {
+    km::data list{km::data::type::list};
+    for (const auto& x : v) {
+        km::data d;
+        d.set("name", x.name);
+        d.set("type", x.type);
+        list.push_back(d);
+    }
+    return list;
+}
+
+km::data gather_list(const NestConversion& c, bool outputs_only) {
+    km::data list{km::data::type::list};
+    auto add = [&](const ArrayRole& r) {
+        if (!r.flatten) return;
+        km::data d;
+        d.set("name", r.name);
+        d.set("type", r.element_type);
+        d.set("block", r.flat_name);
+        d.set("rows", c.extents[1]);
+        d.set("row_length", c.extents[0]);
+        list.push_back(d);
+    };
+    if (!outputs_only)
+        for (const auto& r : c.inputs) add(r);
+    for (const auto& r : c.outputs) add(r);
+    return list;
+}
+
+}  // namespace
+
+std::vector<std::string> tile_exprs(const NestConversion& c, const advisor::Prediction& p) {
+    std::vector<std::string> out;
+    for (int d = 0; d < 3; ++d) {
+        const auto du = static_cast<std::size_t>(d);
+        if (d >= c.dims) out.push_back("1");
+        else if (p.config.tile[du] >= p.problem.extents[du]) out.push_back(c.extents[du]);
+        else out.push_back(std::to_string(p.config.tile[du]));
+    }
+    return out;
+}
+
+std::vector<std::string> block_dims(const advisor::Prediction& p) {
+    Index3 b = p.config.block;
+    if (b[0] <= 0 || b[1] <= 0 || b[2] <= 0) {
+        // The advisor leaves {0,0,0} only when it did not choose; a common shape per rank.
+        b = p.problem.dims == 1 ? Index3{256, 1, 1} : p.problem.dims == 2 ? Index3{32, 8, 1} : Index3{32, 4, 2};
+    }
+    return numbers(b);
+}
+
+std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx) {
+    km::data v;
+    v.set("source_file", ctx.source_file);
+    v.set("first_line", std::to_string(c.first_line));
+    v.set("last_line", std::to_string(c.last_line));
+    v.set("function", c.function);
+    v.set("kernel", c.kernel_name);
+    v.set("inputs", array_list(c.inputs));
+    v.set("outputs", array_list(c.outputs));
+    v.set("scalars", vars(c.scalars));
+    v.set("locals", vars(c.locals));
+    km::data idx{km::data::type::list};
+    for (std::size_t i = 0; i < c.index_vars.size(); ++i) {
+        km::data d;
+        d.set("name", c.index_vars[i].name);
+        d.set("type", c.index_vars[i].type);
+        d.set("axis", std::string(1, c.index_vars[i].axis));
+        d.set("last", i + 1 == c.index_vars.size());
+        idx.push_back(d);
+    }
+    v.set("index_vars", idx);
+    v.set("wraps_continue", c.wraps_continue);
+    v.set("body", c.wraps_continue ? reindent(c.body, "        ", true) : c.body);
+    return t.render("cu_kernel", v, Escape::None);
+}
+
+std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p,
+                        const CuContext& ctx, std::set<std::string>* taken) {
+    km::data v;
+    v.set("function", c.function);
+    v.set("first_line", std::to_string(c.first_line));
+    v.set("last_line", std::to_string(c.last_line));
+    v.set("recipe_file", ctx.recipe_file);
+    v.set("indent", c.indent);
+    v.set("scheme", library_scheme(p.config.scheme));
+    v.set("extents", text_list({c.extents[0], c.extents[1], c.extents[2]}));
+    v.set("space_begin", text_list({c.space_begin[0], c.space_begin[1], c.space_begin[2]}));
+    v.set("space_end", text_list({c.space_end[0], c.space_end[1], c.space_end[2]}));
+    v.set("tile", text_list(tile_exprs(c, p)));
+    v.set("copy", library_copy(p.config.copy));
+    v.set("streams", std::to_string(p.config.streams));
+    v.set("block", text_list(block_dims(p)));
+    v.set("host", library_host(p.host_strategy));
+    v.set("config_name", c.function + " (" + ctx.source_file + ":" + std::to_string(c.first_line) + ")");
+    v.set("platform", ctx.platform);
+    const auto& ph = p.phases;
+    v.set("predicted", text_list({fixed(ph.alloc + ph.free + ph.host_register + ph.host_unregister, 3), fixed(ph.h2d, 3),
+                                  fixed(ph.kernel, 3), fixed(ph.d2h, 3), fixed(p.total_ms, 3), fixed(ph.staging, 3)}));
+    v.set("gathered", gather_list(c, false));
+    v.set("scattered", gather_list(c, true));
+    v.set("kernel", c.kernel_name);
+    v.set("inputs", array_list(c.inputs));
+    v.set("outputs", array_list(c.outputs));
+    v.set("scalars", vars(c.scalars));
+    v.set("iterative", c.iterative);
+    if (c.iterative) {
+        const ArrayRole& read = c.inputs.front();
+        v.set("steps", c.steps);
+        v.set("read", read.name);
+        v.set("written", c.outputs.front().name);
+        v.set("read_pointer", read.host_pointer);
+        v.set("written_pointer", c.outputs.front().host_pointer);
+        set_halo(&v, read.halo);
+        v.set("has_more_inputs", c.inputs.size() > 1);
+        v.set("more_inputs", array_list(c.inputs, 1));
+        auto fresh = [&](const std::string& want) {
+            std::string name = want;
+            for (int i = 2; taken->count(name); ++i) name = want + "_" + std::to_string(i);
+            taken->insert(name);
+            return name;
+        };
+        v.set("last_var", fresh("recipe_last"));
+        v.set("swap_var", fresh("recipe_swap"));
+    }
+    std::string text = t.render("cu_call", v, Escape::None);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+}
+
+std::string render_cu(const TemplateStore& t, const CTree& file, const std::vector<CuNest>& nests,
+                      const std::vector<CompatFix>& fixes, const CuContext& ctx, std::set<std::string>* taken) {
+    std::vector<Edit> edits;
+    km::data pre;
+    pre.set("cu_file", ctx.cu_file);
+    pre.set("source_file", ctx.source_file);
+    pre.set("recipe_file", ctx.recipe_file);
+    pre.set("compile_command", ctx.compile_command);
+    bool gather = false;
+    for (const auto& n : nests) {
+        for (const auto& r : n.conversion->inputs) gather = gather || r.flatten;
+        for (const auto& r : n.conversion->outputs) gather = gather || r.flatten;
+    }
+    pre.set("needs_gather", gather);
+    std::string phrase;
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        const auto& c = *nests[i].conversion;
+        if (i) phrase += i + 1 == nests.size() ? " and " : ", ";
+        phrase += "the loop nest at line " + std::to_string(c.first_line) + " (" + c.function + ")";
+    }
+    pre.set("nest_phrase", phrase);
+    edits.push_back({0, 0, t.render("cu_prelude", pre, Escape::None)});
+    for (const auto& n : nests) {
+        const auto& c = *n.conversion;
+        edits.push_back({c.kernel_at, c.kernel_at, render_kernel(t, c, ctx)});
+    }
+    for (const auto& n : nests) {
+        const auto& c = *n.conversion;
+        edits.push_back({c.replace_begin, c.replace_end, render_call(t, c, *n.chosen, ctx, taken)});
+    }
+    for (const auto& f : fixes) {
+        edits.push_back(f.edit);
+        edits.insert(edits.end(), f.extra.begin(), f.extra.end());
+    }
+    return apply_edits(file.source(), edits);
+}
+
+}  // namespace recipe::recipes

@@ -1,0 +1,50 @@
+// cu_builder.h — the emitted .cu: the user's file with, for every converted
+// nest, a kernel inserted above its function and the nest (or its time loop)
+// replaced by a call into the library; plus the edits C++ needs. The views
+// handed to the cu_* templates are built here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "advisor/plan.h"
+#include "recipes/cpp_compat.h"
+#include "recipes/nest_conversion.h"
+#include "recipes/template_store.h"
+
+namespace recipe::recipes {
+
+class CTree;
+
+// A converted nest and the plan it is run with.
+struct CuNest {
+    const NestConversion* conversion = nullptr;
+    const advisor::Prediction* chosen = nullptr;
+};
+
+struct CuContext {
+    std::string source_file;      // "emboss.c", as the recipe names it
+    std::string cu_file;          // "emboss.cu"
+    std::string recipe_file;      // "emboss.recipe.md"
+    std::string platform;         // profile name
+    std::string compile_command;  // the nvcc line
+};
+
+// Library names for the advisor's choices.
+const char* library_scheme(advisor::Scheme s);
+const char* library_host(advisor::HostStrategy s);
+const char* library_copy(CopyMethod m);
+
+// The values the call template shows, x first: tile sizes (the array's extent
+// expression where a tile spans the whole dimension), block and predictions.
+std::vector<std::string> tile_exprs(const NestConversion& c, const advisor::Prediction& p);
+std::vector<std::string> block_dims(const advisor::Prediction& p);
+
+std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx);
+// The call that replaces the nest; its first line starts where the nest did.
+std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p,
+                        const CuContext& ctx, std::set<std::string>* taken);
+std::string render_cu(const TemplateStore& t, const CTree& file, const std::vector<CuNest>& nests,
+                      const std::vector<CompatFix>& fixes, const CuContext& ctx, std::set<std::string>* taken);
+
+}  // namespace recipe::recipes

@@ -1,0 +1,475 @@
+#include "recipes/nest_conversion.h"
+
+#include <algorithm>
+#include <map>
+
+#include "recipes/c_declarations.h"
+#include "recipes/c_tree.h"
+#include "recipes/source_rewriter.h"
+
+namespace recipe::recipes {
+
+namespace {
+
+using analyzer::ArrayLayout;
+using analyzer::ArrayProperties;
+using analyzer::LoopNest;
+
+struct Failure {
+    std::string why;
+};
+
+TSNode node_for(const CTree& t, const analyzer::SourceSpan& s) { return t.node_at(s.begin_byte, s.end_byte); }
+
+// The start of the line holding `at`.
+std::uint32_t line_start(std::string_view src, std::uint32_t at) {
+    while (at > 0 && src[at - 1] != '\n') --at;
+    return at;
+}
+
+bool only_blanks_before(std::string_view src, std::uint32_t at) {
+    for (std::uint32_t i = line_start(src, at); i < at; ++i)
+        if (src[i] != ' ' && src[i] != '\t') return false;
+    return true;
+}
+
+// `E + 1`, parenthesising E where + would bind into it.
+std::string plus_one(const CTree& t, TSNode e) {
+    const std::string text(t.text(e));
+    if (is(e, "identifier") || is(e, "number_literal") || is(e, "call_expression") ||
+        is(e, "parenthesized_expression") || is(e, "subscript_expression"))
+        return text + " + 1";
+    if (is(e, "binary_expression")) {
+        const std::string_view op = t.text(field(e, "operator"));
+        if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") return text + " + 1";
+    }
+    return "(" + text + ") + 1";
+}
+
+struct Bounds {
+    std::string lower, upper, type;
+};
+
+// Lower bound (inclusive), upper bound (exclusive) and declared type of a
+// for loop's counter, read from the for statement as written.
+Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& lp) {
+    Bounds b;
+    const TSNode init = field(loop, "initializer");
+    if (is(init, "declaration")) {
+        for (TSNode c : named_children(init))
+            if (is(c, "init_declarator") && t.text(declared_name(field(c, "declarator"))) == lp.var) {
+                b.lower = std::string(t.text(field(c, "value")));
+                b.type = abstract_type(t, init, field(c, "declarator"));
+            }
+    } else if (is(init, "assignment_expression") && t.text(field(init, "left")) == lp.var) {
+        b.lower = std::string(t.text(field(init, "right")));
+    }
+    const TSNode cond = field(loop, "condition");
+    if (is(cond, "binary_expression")) {
+        const std::string_view op = t.text(field(cond, "operator"));
+        const TSNode l = field(cond, "left"), r = field(cond, "right");
+        if (t.text(l) == lp.var) {
+            if (op == "<" || op == "!=") b.upper = std::string(t.text(r));
+            if (op == "<=") b.upper = plus_one(t, r);
+        } else if (t.text(r) == lp.var) {
+            if (op == ">") b.upper = std::string(t.text(l));
+            if (op == ">=") b.upper = plus_one(t, l);
+        }
+    }
+    if (b.lower.empty()) b.lower = !lp.lower.expr.empty() ? lp.lower.expr : std::to_string(lp.lower.value.value_or(0));
+    if (b.upper.empty()) {
+        if (!lp.upper.value && lp.upper.expr.empty()) throw Failure{"the upper bound of loop `" + lp.var + "` is not readable"};
+        b.upper = lp.upper.value ? std::to_string(*lp.upper.value) : lp.upper.expr;
+    }
+    if (b.type.empty()) {
+        Declaration d;
+        b.type = find_declaration(t, lp.var, ts_node_start_byte(loop), &d) ? d.type : "long";
+    }
+    return b;
+}
+
+std::string without_const(std::string type) {
+    for (const std::string q : {"const ", "volatile "}) {
+        for (auto at = type.find(q); at != std::string::npos; at = type.find(q)) type.erase(at, q.size());
+    }
+    return type;
+}
+
+bool is_pointer_or_array(const std::string& type) {
+    return type.find('*') != std::string::npos || type.find('[') != std::string::npos;
+}
+
+// Whether a write at `n` happens only on some paths through the body.
+bool conditional_write(TSNode n, TSNode body) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p)) {
+        const std::string_view ty = type_of(p);
+        if (ty == "if_statement" || ty == "conditional_expression" || ty == "for_statement" ||
+            ty == "while_statement" || ty == "do_statement" || ty == "switch_statement" || ty == "case_statement")
+            return true;
+    }
+    return false;
+}
+
+std::string extent_text(const analyzer::Extent& e) {
+    if (!e.expr.empty()) return e.expr;
+    if (e.value) return std::to_string(*e.value);
+    return "";
+}
+
+bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b) {
+    if (a.value && b.value) return *a.value == *b.value;
+    auto squeeze = [](std::string s) {
+        s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == ' ' || c == '(' || c == ')'; }), s.end());
+        return s;
+    };
+    return squeeze(a.expr) == squeeze(b.expr);
+}
+
+Halo stencil_halo(const ArrayProperties& a) {
+    Halo h;
+    auto widen = [&](const std::vector<int>& off) {
+        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
+            h.lo[d] = std::max<std::int64_t>(h.lo[d], -off[d]);
+            h.hi[d] = std::max<std::int64_t>(h.hi[d], off[d]);
+        }
+    };
+    for (const auto& off : a.stencil) widen(off);
+    for (const auto& acc : a.accesses) widen(acc.offset);
+    return h;
+}
+
+std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken) {
+    std::string name = want;
+    for (int i = 2; taken->count(name) || contains_identifier(t.source(), name); ++i) name = want + "_" + std::to_string(i);
+    taken->insert(name);
+    return name;
+}
+
+// Names the body declares itself (block-scoped variables, inner loop counters).
+std::set<std::string> declared_in(const CTree& t, TSNode body) {
+    std::set<std::string> names;
+    walk(body, [&](TSNode n) {
+        if (!is(n, "declaration")) return;
+        for (TSNode c : named_children(n)) {
+            const TSNode d = is(c, "init_declarator") ? field(c, "declarator") : c;
+            const TSNode id = declared_name(d);
+            if (!ts_node_is_null(id) && !is(c, "type_qualifier") && !is(c, "storage_class_specifier")) names.emplace(t.text(id));
+        }
+    });
+    return names;
+}
+
+std::set<std::string> assigned_in(const CTree& t, TSNode body) {
+    std::set<std::string> names;
+    walk(body, [&](TSNode n) {
+        TSNode target{};
+        if (is(n, "assignment_expression")) target = field(n, "left");
+        if (is(n, "update_expression")) target = field(n, "argument");
+        if (is(target, "identifier")) names.emplace(t.text(target));
+    });
+    return names;
+}
+
+std::set<std::string> object_macros(const CTree& t) {
+    std::set<std::string> names;
+    walk(t.root(), [&](TSNode n) {
+        if (is(n, "preproc_def") || is(n, "preproc_function_def")) names.emplace(t.text(field(n, "name")));
+    });
+    return names;
+}
+
+// Checks that the time loop's body does nothing but run the nest, swap the
+// arrays and count: anything else would be lost when the loop is replaced.
+void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
+    TSNode body = field(loop, "body");
+    if (!is(body, "compound_statement")) throw Failure{"the time loop's body is not a block"};
+    const auto& tl = *nest.time_loop;
+    std::set<std::string> movable(tl.arrays.begin(), tl.arrays.end());
+    for (TSNode s : named_children(body)) {
+        if (is(s, "comment")) continue;
+        if (ts_node_start_byte(s) == nest.span.begin_byte && ts_node_end_byte(s) == nest.span.end_byte) continue;
+        if (is(s, "declaration")) {
+            bool plain = true;
+            for (TSNode c : named_children(s)) {
+                if (!is(c, "init_declarator")) continue;
+                const TSNode v = field(c, "value");
+                if (is(v, "identifier") && movable.count(std::string(t.text(v)))) movable.emplace(t.text(declared_name(field(c, "declarator"))));
+                else plain = false;
+            }
+            if (plain) continue;
+        }
+        if (is(s, "expression_statement")) {
+            const TSNode e = ts_node_named_child(s, 0);
+            if (is(e, "assignment_expression") && is(field(e, "left"), "identifier") && is(field(e, "right"), "identifier") &&
+                movable.count(std::string(t.text(field(e, "left")))) && movable.count(std::string(t.text(field(e, "right")))))
+                continue;
+            const bool counts = (is(e, "update_expression") && t.text(field(e, "argument")) == tl.var) ||
+                                (is(e, "assignment_expression") && t.text(field(e, "left")) == tl.var);
+            if (counts) continue;
+        }
+        const TSPoint p = ts_node_start_point(s);
+        throw Failure{"the time loop also runs `" + std::string(t.text(s)).substr(0, 40) + "` (line " +
+                      std::to_string(p.row + 1) + ") every step, which the library call would drop"};
+    }
+}
+
+void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
+             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken, NestConversion* c) {
+    const std::string_view src = t.source();
+    c->nest_id = nest.id;
+    c->function = nest.function;
+    c->dims = nest.dimensionality;
+    if (c->dims < 1 || c->dims > 3 || static_cast<int>(nest.iteration_space.size()) != c->dims)
+        throw Failure{"the nest has " + std::to_string(nest.dimensionality) + " dimensions; the library runs 1 to 3"};
+
+    // Loops, x first: counters and bounds.
+    static const char kAxes[] = {'x', 'y', 'z'};
+    for (int d = 0; d < c->dims; ++d) {
+        const auto& lp = nest.iteration_space[static_cast<std::size_t>(d)];
+        if (lp.stride != 1) throw Failure{"loop `" + lp.var + "` steps by " + std::to_string(lp.stride) + "; the library visits every point"};
+        const TSNode loop = node_for(t, lp.span);
+        if (!is(loop, "for_statement")) throw Failure{"loop `" + lp.var + "` is not a for statement the generator can read"};
+        const Bounds b = loop_bounds(t, loop, lp);
+        c->index_vars.push_back({lp.var, without_const(b.type), kAxes[d]});
+        c->space_begin[static_cast<std::size_t>(d)] = b.lower;
+        c->space_end[static_cast<std::size_t>(d)] = b.upper;
+    }
+
+    // Arrays: roles, shared extents, halos.
+    std::vector<const ArrayProperties*> all;
+    std::set<std::string> output_names;
+    for (const auto& a : nest.output_arrays) output_names.insert(a.name);
+    for (const auto& a : nest.input_arrays)
+        if (!output_names.count(a.name)) all.push_back(&a);
+    for (const auto& a : nest.output_arrays) all.push_back(&a);
+    if (nest.output_arrays.empty()) throw Failure{"the nest writes no array"};
+    const ArrayProperties& shape = *all.front();
+    for (const auto* a : all) {
+        if (static_cast<int>(a->size.size()) != c->dims)
+            throw Failure{"array `" + a->name + "` has " + std::to_string(a->size.size()) + " dimensions in a " +
+                          std::to_string(c->dims) + "-dimensional nest; the library gives every array the nest's shape"};
+        for (int d = 0; d < c->dims; ++d)
+            if (!same_extent(a->size[static_cast<std::size_t>(d)], shape.size[static_cast<std::size_t>(d)]))
+                throw Failure{"arrays `" + shape.name + "` and `" + a->name + "` differ in extent; the library needs one shape for all"};
+        if (a->element_type.empty()) throw Failure{"the element type of `" + a->name + "` is unknown"};
+    }
+    for (int d = 0; d < c->dims; ++d) {
+        c->extents[static_cast<std::size_t>(d)] = extent_text(shape.size[static_cast<std::size_t>(d)]);
+        if (c->extents[static_cast<std::size_t>(d)].empty()) throw Failure{"the extent of `" + shape.name + "` is unknown"};
+    }
+
+    const TSNode body_node = node_for(t, nest.body_span);
+    if (ts_node_is_null(body_node)) throw Failure{"the loop body's span does not match the source"};
+
+    auto make_role = [&](const ArrayProperties& a) {
+        ArrayRole r;
+        r.name = a.name;
+        r.element_type = without_const(a.element_type);
+        r.layout = a.layout;
+        switch (a.layout) {
+            case ArrayLayout::Flat: r.host_pointer = a.name; break;
+            case ArrayLayout::MultiDim: {
+                r.host_pointer = "&" + a.name;
+                for (int d = 0; d < c->dims; ++d) r.host_pointer += "[0]";
+                break;
+            }
+            case ArrayLayout::PointerToPointer:
+                if (c->dims != 2) throw Failure{"`" + a.name + "` is reached through pointers in " + std::to_string(c->dims) + " dimensions; only rows of a 2D array can be gathered"};
+                r.flatten = true;
+                r.flat_name = unique_name(a.name + "_block", t, taken);
+                r.host_pointer = r.flat_name + ".data()";
+                break;
+        }
+        return r;
+    };
+    for (const auto* a : all) {
+        ArrayRole r = make_role(*a);
+        if (!output_names.count(a->name)) {
+            const auto h = std::find_if(halos.begin(), halos.end(), [&](const auto& p) { return p.first == a->name; });
+            r.halo = h != halos.end() ? h->second : stencil_halo(*a);
+            c->inputs.push_back(r);
+            continue;
+        }
+        bool own_read = a->reads_own_element;
+        for (const auto& in : nest.input_arrays) own_read = own_read || in.name == a->name;
+        if (own_read) {
+            r.inout = true;
+            r.inout_reason = "the body also reads `" + a->name + "` at its own point";
+        }
+        for (const auto& acc : a->accesses) {
+            if (!acc.write || r.inout) continue;
+            const TSNode n = t.node_at(acc.span.begin_byte, acc.span.end_byte);
+            if (!ts_node_is_null(n) && conditional_write(n, body_node)) {
+                r.inout = true;
+                r.inout_reason = "the body writes `" + a->name + "` on some points only (line " + std::to_string(acc.span.begin.line) + ")";
+            }
+        }
+        c->outputs.push_back(r);
+    }
+
+    // Accesses: split into coordinates and rewritten as view calls.
+    std::vector<Edit> body_edits;
+    std::uint32_t body_begin = nest.body_span.begin_byte, body_end = nest.body_span.end_byte;
+    if (is(body_node, "compound_statement")) {
+        ++body_begin;  // inside the braces
+        --body_end;
+    }
+    while (body_begin < body_end && (src[body_begin] == ' ' || src[body_begin] == '\t' || src[body_begin] == '\n' || src[body_begin] == '\r')) ++body_begin;
+    while (body_end > body_begin && (src[body_end - 1] == ' ' || src[body_end - 1] == '\t' || src[body_end - 1] == '\n' || src[body_end - 1] == '\r')) --body_end;
+    if (only_blanks_before(src, body_begin)) body_begin = line_start(src, body_begin);
+
+    std::set<std::string> array_names;
+    std::vector<const analyzer::ArrayAccess*> accesses;
+    for (const auto& a : nest.input_arrays) {
+        array_names.insert(a.name);
+        for (const auto& acc : a.accesses) accesses.push_back(&acc);
+    }
+    for (const auto& a : nest.output_arrays) {
+        array_names.insert(a.name);
+        for (const auto& acc : a.accesses) accesses.push_back(&acc);
+    }
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+    std::sort(accesses.begin(), accesses.end(), [](auto* x, auto* y) { return x->span.begin_byte < y->span.begin_byte; });
+    for (const auto* acc : accesses) {
+        if (!seen.insert({acc->span.begin_byte, acc->span.end_byte}).second) continue;  // listed as read and write
+        if (acc->span.begin_byte < body_begin || acc->span.end_byte > body_end)
+            throw Failure{"the access `" + acc->text + "` (line " + std::to_string(acc->span.begin.line) + ") is outside the loop body"};
+        const std::string text(src.substr(acc->span.begin_byte, acc->span.end_byte - acc->span.begin_byte));
+        const ArrayProperties* owner = nullptr;
+        std::string why;
+        for (const auto* a : all) {
+            AccessShape s;
+            if (!access_coordinates(text, a->size, macros, &s, &why) || s.array != a->name) continue;
+            owner = a;
+            AccessChange ch;
+            ch.pos = acc->span.begin;
+            ch.before = text;
+            ch.after = s.array + "(";
+            for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
+            ch.after += ")";
+            ch.begin = acc->span.begin_byte;
+            ch.end = acc->span.end_byte;
+            c->accesses.push_back(ch);
+            body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
+            break;
+        }
+        if (!owner && !why.empty()) throw Failure{"cannot split the index of `" + text + "` into coordinates: " + why};
+        if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
+    }
+    const std::string body_text(src.substr(body_begin, body_end - body_begin));
+    c->body = reindent(apply_edits(body_text, body_edits), "    ", true);
+    c->wraps_continue = contains_identifier(body_text, "continue");
+
+    // Scalars: what the body reads from outside itself becomes a kernel
+    // parameter; what it assigns (an inner loop's counter declared outside
+    // the nest) becomes a kernel local.
+    const std::set<std::string> declared = declared_in(t, body_node);
+    const std::set<std::string> assigned = assigned_in(t, body_node);
+    const std::set<std::string> macros_defined = object_macros(t);
+    std::set<std::string> loop_vars;
+    for (const auto& v : c->index_vars) loop_vars.insert(v.name);
+    std::vector<std::string> names;
+    walk(body_node, [&](TSNode n) {
+        if (!is(n, "identifier")) return;
+        const TSNode parent = ts_node_parent(n);
+        if (is(parent, "call_expression") && ts_node_eq(field(parent, "function"), n)) return;
+        const std::string name(t.text(n));
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    });
+    for (const auto& s : nest.scalars_read)
+        if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
+    for (const auto& name : names) {
+        if (declared.count(name) || loop_vars.count(name) || array_names.count(name) || macros_defined.count(name)) continue;
+        Declaration d;
+        std::string type;
+        bool file_scope = false;
+        if (find_declaration(t, name, nest.span.begin_byte, &d)) {
+            type = d.type;
+            file_scope = d.file_scope;
+        } else {
+            const auto s = std::find_if(nest.scalars_read.begin(), nest.scalars_read.end(), [&](const auto& x) { return x.name == name; });
+            if (s == nest.scalars_read.end()) continue;  // an enumerator or a header's macro
+            type = s->type;
+        }
+        if (c->iterative || nest.time_loop) {
+            if (nest.time_loop && name == nest.time_loop->var)
+                throw Failure{"the body reads the time loop's counter `" + name + "`, which changes every step"};
+        }
+        if (assigned.count(name)) {
+            if (is_pointer_or_array(type)) throw Failure{"the body assigns the pointer `" + name + "`"};
+            c->locals.push_back({name, without_const(type)});
+            continue;
+        }
+        if (file_scope && type.find("const") != std::string::npos && !is_pointer_or_array(type)) continue;  // usable on the device as it is
+        if (is_pointer_or_array(type))
+            throw Failure{"the body reads `" + name + "` (" + type + "), memory that is not one of the nest's arrays"};
+        c->scalars.push_back({name, type});
+    }
+
+    // Where the call goes and where the kernel goes.
+    const analyzer::SourceSpan& replaced = nest.time_loop ? nest.time_loop->span : nest.span;
+    c->replace_begin = replaced.begin_byte;
+    c->replace_end = replaced.end_byte;
+    c->first_line = replaced.begin.line;
+    c->last_line = replaced.end.line;
+    c->indent = line_indent(src, replaced.begin_byte);
+    TSNode fn = enclosing_function(t, nest.span.begin_byte);
+    if (ts_node_is_null(fn)) throw Failure{"the nest is not inside a function"};
+    // Keep a comment that introduces the function with it.
+    TSNode above = fn;
+    for (TSNode prev = ts_node_prev_named_sibling(above); is(prev, "comment") &&
+                                                         ts_node_end_point(prev).row + 1 >= ts_node_start_point(above).row;
+         prev = ts_node_prev_named_sibling(above))
+        above = prev;
+    c->kernel_at = line_start(src, ts_node_start_byte(above));
+    c->kernel_name = unique_name(nest.function + "_kernel", t, taken);
+
+    if (nest.time_loop) {
+        const auto& tl = *nest.time_loop;
+        if (tl.exchange != analyzer::TimeLoop::Exchange::PointerSwap || tl.arrays.size() != 2)
+            throw Failure{"the time loop exchanges its arrays in a way other than swapping two pointers"};
+        if (c->outputs.size() != 1 || c->outputs[0].inout || c->outputs[0].flatten)
+            throw Failure{"an iterated nest must write exactly one array at every point"};
+        const std::string& written = c->outputs[0].name;
+        const std::string& read = tl.arrays[0] == written ? tl.arrays[1] : tl.arrays[0];
+        if (written != tl.arrays[0] && written != tl.arrays[1])
+            throw Failure{"the nest writes `" + written + "`, which the time loop does not swap"};
+        const auto r = std::find_if(c->inputs.begin(), c->inputs.end(), [&](const ArrayRole& a) { return a.name == read; });
+        if (r == c->inputs.end()) throw Failure{"the nest does not read `" + read + "`, which the time loop swaps"};
+        if (r->flatten) throw Failure{"`" + read + "` is reached through row pointers; iterating needs flat arrays"};
+        std::rotate(c->inputs.begin(), r, r + 1);  // the array read goes first (ping_pong's a)
+        const TSNode loop = node_for(t, tl.span);
+        if (ts_node_is_null(loop)) throw Failure{"the time loop's span does not match the source"};
+        check_time_loop_body(t, loop, nest);
+        c->iterative = true;
+        c->read_array = read;
+        c->written_array = written;
+        c->time_var = tl.var;
+        c->steps = extent_text(tl.iterations);
+        if (c->steps.empty()) throw Failure{"the number of time steps is unknown"};
+    }
+}
+
+}  // namespace
+
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, const MacroTable& macros,
+                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken) {
+    NestConversion c;
+    if (!nest.accepted) {
+        c.why_not = "the nest was not accepted";
+        return c;
+    }
+    try {
+        convert(file, nest, macros, halos, taken, &c);
+        c.ok = true;
+    } catch (const Failure& f) {
+        NestConversion failed;
+        failed.nest_id = nest.id;
+        failed.function = nest.function;
+        failed.why_not = f.why;
+        return failed;
+    }
+    return c;
+}
+
+}  // namespace recipe::recipes

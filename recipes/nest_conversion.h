@@ -1,0 +1,93 @@
+// nest_conversion.h — how one accepted loop nest becomes a __global__ kernel
+// and a call into the pipelining library (thesis §6.5, steps 1 and 2), as
+// data: names, types, rewritten accesses, halos, the iteration space and the
+// span of source the call replaces. Templates turn it into text; a nest the
+// generator cannot convert faithfully says why instead.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzer/program.h"
+#include "recipes/access_coordinates.h"
+#include "recipe/tile_geometry.h"
+
+namespace recipe::recipes {
+
+class CTree;
+
+struct IndexVar {
+    std::string name;  // the loop counter, e.g. "x"
+    std::string type;  // as declared, e.g. "int"
+    char axis = 'x';   // tile.x() / y() / z()
+};
+
+struct KernelVariable {
+    std::string name;
+    std::string type;
+};
+
+struct AccessChange {
+    analyzer::SourcePos pos;
+    std::string before;  // "in[y * W + xp]"
+    std::string after;   // "in(xp, y)"
+    std::uint32_t begin = 0, end = 0;
+};
+
+struct ArrayRole {
+    std::string name;
+    std::string element_type;
+    analyzer::ArrayLayout layout = analyzer::ArrayLayout::Flat;
+    std::string host_pointer;  // what the library is given: "in", "&u[0][0]", "src_rows.data()"
+    Halo halo;                 // inputs: the stencil's reach
+    bool inout = false;        // outputs the kernel also reads, or writes on some points only
+    std::string inout_reason;
+    bool flatten = false;      // rows reached through pointers: gathered into one block
+    std::string flat_name;     // the block holding the rows
+};
+
+struct NestConversion {
+    bool ok = false;
+    std::string why_not;  // when !ok: one sentence, for the recipe and stderr
+
+    int nest_id = 0;
+    std::string function;
+    std::string kernel_name;
+    int dims = 1;
+    std::vector<IndexVar> index_vars;   // x first
+    std::vector<KernelVariable> locals;   // declared in the kernel (the body assigns them)
+    std::vector<KernelVariable> scalars;  // kernel parameters, passed by the call
+    std::vector<ArrayRole> inputs;
+    std::vector<ArrayRole> outputs;
+    std::vector<AccessChange> accesses;
+    std::string body;  // the loop body with accesses rewritten, indented by 4
+    bool wraps_continue = false;  // `continue` kept working by a do { } while (0)
+
+    std::array<std::string, 3> extents{"1", "1", "1"};  // host expressions, x first
+    std::array<std::string, 3> space_begin{"0", "0", "0"};
+    std::array<std::string, 3> space_end{"1", "1", "1"};
+
+    // Source replaced by the library call, and where the kernel goes.
+    std::uint32_t replace_begin = 0, replace_end = 0;
+    std::string indent;               // of the replaced statement's first line
+    std::uint32_t kernel_at = 0;      // start of the line of the enclosing function
+    int first_line = 0, last_line = 0;  // of the replaced statement
+
+    // Iterative stencil (a time loop with a pointer swap): recipe::iterate.
+    bool iterative = false;
+    std::string steps;           // e.g. "STEPS"
+    std::string read_array;      // read in step 1 (ping_pong's a)
+    std::string written_array;   // written in step 1 (ping_pong's b)
+    std::string time_var;
+};
+
+// `halos` gives the reach the advisor priced, per input array name; arrays
+// missing from it get the reach of their stencil offsets. `taken` holds the
+// names already used (kernel names are made unique against it and the file).
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, const MacroTable& macros,
+                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken);
+
+}  // namespace recipe::recipes

@@ -1,0 +1,282 @@
+#include "recipes/svg_charts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace recipe::recipes {
+
+namespace km = kainjow::mustache;
+
+std::string fixed(double value, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    std::string s = buf;
+    if (s == "-0" || s.rfind("-0.", 0) == 0) {
+        bool zero = std::all_of(s.begin() + 1, s.end(), [](char c) { return c == '0' || c == '.'; });
+        if (zero) s.erase(0, 1);
+    }
+    return s;
+}
+
+namespace {
+
+// Tick spacing of 1, 2 or 5 times a power of ten giving about `count` ticks.
+double nice_step(double range, int count) {
+    const double raw = range / std::max(1, count);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+std::string ms_label(double ms, double step) {
+    const int decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
+    return fixed(ms, decimals);
+}
+
+std::string si_count(double v) {
+    // 1e3 -> "1k", 2.5e5 -> "250k", 1e6 -> "1M"
+    const char* units[] = {"", "k", "M", "G", "T"};
+    int u = 0;
+    while (v >= 1000 && u < 4) {
+        v /= 1000;
+        ++u;
+    }
+    std::string s = fixed(v, v < 10 && std::fabs(v - std::round(v)) > 1e-9 ? 1 : 0);
+    return s + units[u];
+}
+
+std::int64_t elements(const Index3& t) { return t[0] * t[1] * t[2]; }
+
+const char* kPalette[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+
+std::string scheme_label(const advisor::SchemeCurve& c) {
+    std::string s = advisor::to_string(c.scheme);
+    if (c.scheme != advisor::Scheme::Naive)
+        s += std::string(" (") + to_string(c.copy) + ", " + std::to_string(c.streams) + " streams)";
+    return s;
+}
+
+struct Frame {
+    double left = 70, right = 560, top = 40, bottom = 350;
+};
+
+}  // namespace
+
+std::string render_tile_chart(const TemplateStore& templates, const advisor::Plan& plan, const std::string& title) {
+    const int width = 780, height = 420;
+    Frame f;
+    double min_e = 1e300, max_e = 0, max_ms = plan.naive.total_ms;
+    for (const auto& c : plan.curves)
+        for (const auto& p : c.points) {
+            const double e = static_cast<double>(elements(p.tile));
+            min_e = std::min(min_e, e);
+            max_e = std::max(max_e, e);
+            max_ms = std::max(max_ms, p.total_ms);
+        }
+    if (!plan.ranked.empty()) {
+        const double e = static_cast<double>(elements(plan.ranked[0].config.tile));
+        min_e = std::min(min_e, e);
+        max_e = std::max(max_e, e);
+    }
+    if (max_e <= 0) min_e = max_e = 1;
+    double lo = std::floor(std::log10(min_e)), hi = std::ceil(std::log10(max_e));
+    if (hi <= lo) hi = lo + 1;
+    const double y_step = nice_step(max_ms > 0 ? max_ms : 1, 6);
+    const double y_max = std::ceil((max_ms > 0 ? max_ms * 1.05 : 1) / y_step) * y_step;
+    auto px = [&](double e) { return f.left + (std::log10(e) - lo) / (hi - lo) * (f.right - f.left); };
+    auto py = [&](double ms) { return f.bottom - ms / y_max * (f.bottom - f.top); };
+
+    km::data view;
+    view.set("width", std::to_string(width));
+    view.set("height", std::to_string(height));
+    view.set("title", title);
+    view.set("title_x", fixed(width / 2.0, 0));
+    view.set("plot_left", fixed(f.left, 1));
+    view.set("plot_right", fixed(f.right, 1));
+    view.set("plot_top", fixed(f.top, 1));
+    view.set("plot_bottom", fixed(f.bottom, 1));
+    view.set("x_title", "tile size (elements per tile, log scale)");
+    view.set("x_title_x", fixed((f.left + f.right) / 2, 1));
+    view.set("x_title_y", fixed(f.bottom + 40, 1));
+    view.set("y_title", "predicted run time (ms)");
+    view.set("y_title_y", fixed((f.top + f.bottom) / 2, 1));
+
+    km::data xt{km::data::type::list};
+    for (double k = lo; k <= hi + 1e-9; ++k) {
+        km::data t;
+        t.set("x", fixed(px(std::pow(10.0, k)), 1));
+        t.set("label", si_count(std::pow(10.0, k)));
+        t.set("label_y", fixed(f.bottom + 18, 1));
+        xt.push_back(t);
+    }
+    view.set("x_ticks", xt);
+    km::data yt{km::data::type::list};
+    for (double v = 0; v <= y_max + y_step * 1e-6; v += y_step) {
+        km::data t;
+        t.set("y", fixed(py(v), 1));
+        t.set("label", ms_label(v, y_step));
+        t.set("label_x", fixed(f.left - 8, 1));
+        t.set("label_y", fixed(py(v) + 4, 1));
+        yt.push_back(t);
+    }
+    view.set("y_ticks", yt);
+
+    km::data naive;
+    naive.set("y", fixed(py(plan.naive.total_ms), 1));
+    view.set("naive", naive);
+
+    km::data series{km::data::type::list}, legend{km::data::type::list};
+    double ly = f.top + 10;
+    auto add_legend = [&](const std::string& label, const std::string& color, bool dashed) {
+        km::data l;
+        l.set("x1", fixed(f.right + 20, 1));
+        l.set("x2", fixed(f.right + 44, 1));
+        l.set("y", fixed(ly, 1));
+        l.set("text_x", fixed(f.right + 50, 1));
+        l.set("text_y", fixed(ly + 4, 1));
+        l.set("label", label);
+        l.set("color", color);
+        l.set("dashed", dashed);
+        legend.push_back(l);
+        ly += 20;
+    };
+    std::size_t i = 0;
+    for (const auto& c : plan.curves) {
+        if (c.points.empty()) continue;
+        const std::string color = kPalette[i++ % (sizeof kPalette / sizeof *kPalette)];
+        km::data s;
+        s.set("color", color);
+        s.set("scheme", scheme_label(c));
+        km::data pts{km::data::type::list};
+        auto points = c.points;
+        std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return elements(a.tile) < elements(b.tile); });
+        for (const auto& p : points) {
+            km::data q;
+            q.set("x", fixed(px(static_cast<double>(elements(p.tile))), 1));
+            q.set("y", fixed(py(p.total_ms), 1));
+            q.set("tile", advisor::format_tile(p.tile, 3));
+            q.set("ms", fixed(p.total_ms, 3));
+            pts.push_back(q);
+        }
+        s.set("points", pts);
+        series.push_back(s);
+        add_legend(scheme_label(c), color, false);
+    }
+    add_legend("naive", "#888888", true);
+    view.set("series", series);
+    view.set("legend", legend);
+
+    if (!plan.ranked.empty()) {
+        const auto& best = plan.ranked[0];
+        const bool naive_best = best.config.scheme == advisor::Scheme::Naive;
+        const double x = naive_best ? f.right : px(static_cast<double>(elements(best.config.tile)));
+        const double y = py(best.total_ms);
+        km::data ch;
+        ch.set("x", fixed(x, 1));
+        ch.set("y", fixed(y, 1));
+        ch.set("label", std::string("chosen: ") + advisor::to_string(best.config.scheme) + " " +
+                            advisor::format_tile(best.config.tile, best.problem.dims) + ", " + fixed(best.total_ms, 2) + " ms");
+        const bool right_half = x > (f.left + f.right) / 2;
+        ch.set("anchor", right_half ? "end" : "start");
+        ch.set("label_x", fixed(right_half ? x - 10 : x + 10, 1));
+        ch.set("label_y", fixed(y > f.top + 30 ? y - 12 : y + 22, 1));
+        view.set("chosen", ch);
+    }
+    return templates.render("tile_chart.svg", view, Escape::Xml);
+}
+
+std::string render_timeline_chart(const TemplateStore& templates, const std::vector<advisor::TimelineEvent>& events,
+                                  std::int64_t total_tiles, const std::string& title) {
+    const int width = 780;
+    // Lanes in pipeline order; only the engines that appear.
+    static const std::vector<std::pair<std::string, std::string>> kLanes = {
+        {"host", "host staging"}, {"H2D", "copy in (H2D)"}, {"kernel", "kernel"}, {"D2H", "copy out (D2H)"}};
+    static const std::map<std::string, std::string> kColors = {
+        {"host", "#8c564b"}, {"H2D", "#1f77b4"}, {"kernel", "#2ca02c"}, {"D2H", "#ff7f0e"}};
+    std::vector<std::pair<std::string, std::string>> lanes;
+    for (const auto& l : kLanes)
+        if (std::any_of(events.begin(), events.end(), [&](const auto& e) { return e.engine == l.first; })) lanes.push_back(l);
+    for (const auto& e : events)
+        if (std::none_of(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == e.engine; }))
+            lanes.push_back({e.engine, e.engine});
+    const double lane_h = 34, left = 130, right = width - 30.0, top = 60;
+    const double bottom = top + lane_h * static_cast<double>(std::max<std::size_t>(1, lanes.size()));
+    const int height = static_cast<int>(bottom + 60);
+    double t0 = 1e300, t1 = 0;
+    std::int64_t shown = 0;
+    for (const auto& e : events) {
+        t0 = std::min(t0, e.start_ms);
+        t1 = std::max(t1, e.end_ms);
+        shown = std::max(shown, e.tile + 1);
+    }
+    if (events.empty()) t0 = 0, t1 = 1;
+    if (t1 <= t0) t1 = t0 + 1e-3;
+    const double step = nice_step(t1 - t0, 8);
+    const double a0 = std::floor(t0 / step) * step, a1 = std::ceil(t1 / step) * step;
+    auto px = [&](double ms) { return left + (ms - a0) / (a1 - a0) * (right - left); };
+
+    km::data view;
+    view.set("width", std::to_string(width));
+    view.set("height", std::to_string(height));
+    view.set("title", title);
+    view.set("subtitle", shown < total_tiles ? "the first " + std::to_string(shown) + " of " + std::to_string(total_tiles) +
+                                                   " tiles; numbers are tile indices"
+                                             : "all " + std::to_string(total_tiles) + " tiles; numbers are tile indices");
+    view.set("title_x", fixed(width / 2.0, 0));
+    view.set("plot_left", fixed(left, 1));
+    view.set("plot_right", fixed(right, 1));
+    view.set("plot_top", fixed(top, 1));
+    view.set("plot_bottom", fixed(bottom, 1));
+    view.set("x_title", "time (ms)");
+    view.set("x_title_x", fixed((left + right) / 2, 1));
+    view.set("x_title_y", fixed(bottom + 40, 1));
+    km::data xt{km::data::type::list};
+    for (double v = a0; v <= a1 + step * 1e-6; v += step) {
+        km::data t;
+        t.set("x", fixed(px(v), 1));
+        t.set("label", ms_label(v, step));
+        t.set("label_y", fixed(bottom + 18, 1));
+        xt.push_back(t);
+    }
+    view.set("x_ticks", xt);
+    km::data lane_list{km::data::type::list};
+    std::map<std::string, double> lane_y;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const double y = top + lane_h * static_cast<double>(i);
+        lane_y[lanes[i].first] = y;
+        km::data l;
+        l.set("label", lanes[i].second);
+        l.set("label_x", fixed(left - 10, 1));
+        l.set("label_y", fixed(y + lane_h / 2 + 4, 1));
+        l.set("base_y", fixed(y + lane_h, 1));
+        lane_list.push_back(l);
+    }
+    view.set("lanes", lane_list);
+    km::data bars{km::data::type::list};
+    for (const auto& e : events) {
+        const double x0 = px(e.start_ms), x1 = px(e.end_ms);
+        const double y = lane_y[e.engine] + 5;
+        km::data b;
+        b.set("x", fixed(x0, 2));
+        b.set("y", fixed(y, 1));
+        b.set("w", fixed(std::max(0.5, x1 - x0), 2));
+        b.set("h", fixed(lane_h - 10, 1));
+        const auto color = kColors.find(e.engine);
+        b.set("color", color != kColors.end() ? color->second : "#7f7f7f");
+        const auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == e.engine; });
+        b.set("lane", lane->second);
+        b.set("tile", std::to_string(e.tile));
+        b.set("start", fixed(e.start_ms, 3));
+        b.set("end", fixed(e.end_ms, 3));
+        b.set("show_label", x1 - x0 >= 14);
+        b.set("text_x", fixed((x0 + x1) / 2, 1));
+        b.set("text_y", fixed(y + (lane_h - 10) / 2 + 4, 1));
+        bars.push_back(b);
+    }
+    view.set("bars", bars);
+    return templates.render("timeline_chart.svg", view, Escape::Xml);
+}
+
+}  // namespace recipe::recipes
