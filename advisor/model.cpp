@@ -44,11 +44,15 @@ double price(const std::vector<CopyGroup>& groups, const Measurements& table, co
     return ms;
 }
 
-LinkCost link(const LogGP& p, double mapped_ns_per_byte = 0) {
+// seed 003 §5.4. `contention` > 1 slows the bytes when both directions run
+// at once: seed 003 Table 5.2 measured G under opposite traffic (1.4x
+// slower on PCIe 2.0); without such a figure the profile's duplex factor
+// gives it (thesis §6.4.4: two copies at once take (1 + d) times one).
+LinkCost link(const LogGP& p, double contention = 1, double mapped_ns_per_byte = 0) {
     LinkCost c;
     c.latency = p.latency_ns * 1e-6;
     c.gap = p.gap_ns * 1e-6;
-    c.per_byte = (mapped_ns_per_byte > 0 ? mapped_ns_per_byte : p.ns_per_byte) * 1e-6;
+    c.per_byte = (mapped_ns_per_byte > 0 ? mapped_ns_per_byte : p.ns_per_byte * contention) * 1e-6;
     return c;
 }
 
@@ -418,19 +422,22 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             si.kernel = kernel_sum;
             si.max_kernel = max_kernel;
             si.streams = static_cast<int>(tc.tiles);
-            si.hd = link(pf.loggp_host_to_device);
+            // Both directions overlap in eq. 5.5 (two engines, or mapped output).
+            const bool both = scheme == Scheme::Hybrid || (!pf.implicit_synchronization && pf.copy_engines >= 2);
+            const double contention = both ? 1 + pf.duplex_factor : 1;
+            si.hd = link(pf.loggp_host_to_device, contention);
             StreamsEquation eq;
             if (scheme == Scheme::Streams) {
                 si.bytes_out = static_cast<double>(pred.d2h.bytes);
                 si.max_bytes_out = max_out;
-                si.dh = link(pf.loggp_device_to_host);
+                si.dh = link(pf.loggp_device_to_host, contention);
                 pipeline = streams_model(si, pf.implicit_synchronization, pf.copy_engines, &eq);
             } else {
                 // seed 003 §5.6.1: output through mapped memory, modelled
                 // with eq. 5.5 on every device.
                 si.bytes_out = static_cast<double>(all_out_bytes);
                 si.max_bytes_out = static_cast<double>(all_out_bytes) / static_cast<double>(tc.tiles);
-                si.dh = link(pf.loggp_device_to_host, pf.mapped_ns_per_byte);
+                si.dh = link(pf.loggp_device_to_host, contention, pf.mapped_ns_per_byte);
                 pipeline = streams_model(si, false, 2, &eq);
                 pred.d2h.bytes = all_out_bytes;
                 pred.phases.d2h = si.bytes_out * si.dh.per_byte;
@@ -440,8 +447,9 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             break;
         }
         case Scheme::Mapped: {
-            const LinkCost hd = link(pf.loggp_host_to_device, pf.mapped_ns_per_byte);
-            const LinkCost dh = link(pf.loggp_device_to_host, pf.mapped_ns_per_byte);
+            const double contention = 1 + pf.duplex_factor;  // eq. 5.6: both directions at once
+            const LinkCost hd = link(pf.loggp_host_to_device, contention, pf.mapped_ns_per_byte);
+            const LinkCost dh = link(pf.loggp_device_to_host, contention, pf.mapped_ns_per_byte);
             pipeline = mapped_model(static_cast<double>(all_in_bytes), static_cast<double>(all_out_bytes), whole_kernel,
                                     hd, dh);  // seed 003 eq. 5.6
             pred.h2d = {all_in_bytes, 0};

@@ -292,17 +292,19 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
                 Prediction pr;
                 if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
             }
-            return best_ms < 0 ? 0.0 : naive_ms / best_ms;  // > 1: pipelining wins
+            return best_ms < 0 ? 0.0 : naive_ms / best_ms;  // > kWin: pipelining wins
         };
         Index3 ext;
-        const bool wins_here = gain(1.0, &ext) > 1;
+        // Predictions within 1% of each other are a tie, not a win.
+        constexpr double kWin = 1.01;
+        const bool wins_here = gain(1.0, &ext) > kWin;
         double lo, hi;  // gain(lo) <= 1 < gain(hi) when wins_here
         bool found = false;
         if (wins_here) {
             hi = 1;
             lo = 0.5;
             while (lo > 1e-7) {
-                if (gain(lo, &ext) <= 1) {
+                if (gain(lo, &ext) <= kWin) {
                     found = true;
                     break;
                 }
@@ -313,7 +315,7 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
             lo = 1;
             hi = 2;
             while (hi < 1e4) {
-                if (gain(hi, &ext) > 1) {
+                if (gain(hi, &ext) > kWin) {
                     found = true;
                     break;
                 }
@@ -324,7 +326,7 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
         if (found) {
             for (int i = 0; i < 8; ++i) {
                 const double mid = std::sqrt(lo * hi);
-                if (gain(mid, &ext) > 1) hi = mid;
+                if (gain(mid, &ext) > kWin) hi = mid;
                 else lo = mid;
             }
             gain(hi, &ext);

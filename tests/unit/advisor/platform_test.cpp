@@ -102,8 +102,11 @@ TEST_CASE("the stored profiles load and are found by name", "[advisor]") {
     CHECK(tesla.pinned_host_to_device.ns.front() == Approx(3184.3));
     CHECK(tesla.device_to_pinned_host.ns.back() == Approx(1644188.4));
     CHECK(tesla.duplex_factor == 0.57);
-    CHECK(h200.duplex_factor == 0.09);
-    CHECK(h200.pinned_host_to_device.ms(1e9) == Approx(18.023232));
+    // h200.json is replaced by measured profiles: check its shape, not its numbers.
+    CHECK(h200.duplex_factor < 0.5);
+    CHECK(h200.copy_engines >= 2);
+    REQUIRE(h200.pinned_host_to_device.bytes.back() == 1e9);
+    CHECK(h200.pinned_host_to_device.ms(1e9) == Approx(h200.pinned_host_to_device.ns.back() * 1e-6));
     CHECK(h200.pinned_host_to_device.interpolation == Interpolation::Linear);
     CHECK_FALSE(find_platform("no-such-gpu", &tesla, &error));
     CHECK(error.rfind("unknown platform 'no-such-gpu' (known: ", 0) == 0);
