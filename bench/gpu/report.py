@@ -220,6 +220,10 @@ def main():
     for name, ok, value in targets:
         w(f"| {name} | {'yes' if ok else '**no**'} | {value} |")
     w("")
+    findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings-h200.md")
+    if os.path.exists(findings) and not summary:
+        w(open(findings).read().rstrip())
+        w("")
     if summary:
         for name, ok, value in targets:
             print(f"{'MET    ' if ok else 'NOT MET'} {name}: {value}")
