@@ -16,13 +16,13 @@ double copy_pair(double in, double out, const PipelineShape& s) {
 
 double steady_step(const StepTimes& t, const PipelineShape& s) {
     const double journey = t.in + t.kernel + t.out + t.buffer_in + t.buffer_out;
-    return max({copy_pair(t.in, t.out, s), t.kernel, journey / max(1, s.buffers)});
+    return max({copy_pair(t.in, t.out, s), t.kernel, journey / max(1, s.buffers), t.issue});
 }
 
 double steady_step_buffered(const StepTimes& t, const PipelineShape& s) {
     // thesis §6.4.4, buffered: the host stages one tile in and another out.
     const double journey = t.in + t.kernel + t.out + t.buffer_in + t.buffer_out;
-    return max({t.buffer_in + t.buffer_out, copy_pair(t.in, t.out, s), t.kernel, journey / max(1, s.buffers)});
+    return max({t.buffer_in + t.buffer_out, copy_pair(t.in, t.out, s), t.kernel, journey / max(1, s.buffers), t.issue});
 }
 
 namespace {

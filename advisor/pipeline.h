@@ -16,6 +16,7 @@ struct StepTimes {
     double kernel = 0;
     double out = 0;
     double buffer_out = 0;
+    double issue = 0;  // host time to issue the tile's asynchronous calls
 };
 
 struct WeightedSteps {
@@ -38,7 +39,9 @@ double copy_pair(double in, double out, const PipelineShape& s);
 // and tile i goes out (thesis §6.4.4), bounded below by the buffers: a
 // buffer is busy for its tile's whole journey, so `buffers` tiles take at
 // least the sum of one tile's steps (our addition; with 3 buffers it never
-// binds for basic/scalable).
+// binds for basic/scalable), and by the host thread that issues every
+// tile's copies, launch and events one after the other (our addition:
+// with small tiles it is the bottleneck on today's GPUs).
 double steady_step(const StepTimes& t, const PipelineShape& s);
 double steady_step_buffered(const StepTimes& t, const PipelineShape& s);
 

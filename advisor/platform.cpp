@@ -147,7 +147,7 @@ const std::set<std::string>& known_fields() {
         "deviceToPinnedHost", "mallocFreeHost", "mallocFreeDevice", "duplexFactor", "implicitSynchronization",
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
-        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup"};
+        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs"};
     return fields;
 }
 
@@ -280,6 +280,7 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         !r.measurements("pageableHostToPinnedHost", false, &p->pageable_to_pinned_host) ||
         !r.number(root, "kernelLaunchNs", "kernelLaunchNs", true, &p->kernel_launch_ns) ||
         !r.number(root, "hostCopyParallelSpeedup", "hostCopyParallelSpeedup", false, &p->host_copy_parallel_speedup, 1) ||
+        !r.number(root, "asyncCallNs", "asyncCallNs", false, &p->async_call_ns) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||
@@ -306,6 +307,8 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         p->implicit_synchronization = s->get<bool>();
     }
     if (p->pageable_to_pinned_host.empty()) p->pageable_to_pinned_host = p->pinned_host_to_pinned_host;
+    if (!root.contains("asyncCallNs"))
+        p->async_call_ns = std::min(p->kernel_launch_ns, p->pinned_host_to_device.ns.front());
 
     const nlohmann::json* strided = r.member(root, "stridedCopy", "stridedCopy", true);
     if (!strided) return done();

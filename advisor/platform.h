@@ -108,6 +108,10 @@ struct Platform {
     double host_copy_parallel_speedup = 1;
     StridedCopyCost strided_copy;
     double kernel_launch_ns = 0;
+    // Host time to issue one asynchronous call (copy, launch, event): the
+    // thread that issues a tile's calls cannot go faster. From
+    // "asyncCallNs", else the smaller of kernelLaunchNs and a 10-byte copy.
+    double async_call_ns = 0;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;

@@ -252,3 +252,35 @@ TEST_CASE("timeline of a pipeline", "[advisor]") {
     // One engine: the schedule the formula describes (setup 0.1 ms first).
     CHECK(end == Approx(b.total_ms));
 }
+
+TEST_CASE("small tiles: the host issuing calls sets the pace", "[advisor]") {
+    auto j = test::unit_platform_json(2);
+    j["asyncCallNs"] = 10000.0;  // 10 us per asynchronous call
+    j["source"]["asyncCallNs"] = "made up";
+    Platform pf;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &pf, &error));
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    const Prediction b = run(p, pf, cfg(Scheme::Basic, {1000, 1, 1}));
+    // 1000 tiles; in = out = 14 us, pair 21 us, but 5 calls (copy in, copy
+    // out, launch, event record and wait) of 10 us: 50 us a tile.
+    CHECK(b.phases.pipeline == Approx(0.028 + 998 * 0.05 + 0.028));
+    // The thesis's model has no such bound.
+    ModelOptions thesis;
+    thesis.thesis_library = true;
+    CHECK(run(p, pf, cfg(Scheme::Basic, {1000, 1, 1}), thesis).phases.pipeline == Approx(0.028 + 998 * 0.021 + 0.028));
+    // Without asyncCallNs: the smaller of the launch overhead and a 10-byte copy.
+    CHECK(test::unit_platform().async_call_ns == 0);
+}
+
+TEST_CASE("host packing streams the user's array from memory", "[advisor]") {
+    auto j = test::unit_platform_json(2);
+    // Small copies look free (cache-warm), 10 MB take 10 ms: 1.11 ns/B at scale.
+    j["pinnedHostToPinnedHost"] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1e7};
+    Platform pf;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &pf, &error));
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    const Prediction b = run(p, pf, cfg(Scheme::Buffered, {250000, 1, 1}));
+    CHECK(b.typical_tile.buffer_in == Approx(1e6 * (1e7 - 1) / 9e6 * 1e-6));
+}

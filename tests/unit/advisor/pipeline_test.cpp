@@ -121,3 +121,10 @@ TEST_CASE("seed 003 eqs. 5.1-5.6 by hand", "[advisor]") {
     // 5.6: max(1 + 10 + 1, 2 + 4, 2 + 5)
     CHECK(mapped_model(1000, 500, 4, in.hd, in.dh) == Approx(12));
 }
+
+TEST_CASE("the issuing thread bounds the steady state", "[advisor]") {
+    StepTimes t{0, 1, 1, 1, 0};
+    t.issue = 4;  // e.g. five calls of 0.8 ms
+    CHECK(steady_step(t, PipelineShape{2, 0, 3}) == Approx(4));
+    CHECK(steady_step_buffered(t, PipelineShape{2, 0, 3}) == Approx(4));
+}
