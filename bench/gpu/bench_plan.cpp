@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -133,9 +134,44 @@ std::string key(const std::string& experiment, const std::string& memory, int re
 
 }  // namespace
 
+// `bench_plan PLATFORM.json --predict < configs.tsv`: predicts each line
+// `experiment memory scheme tile copy streams host` (tile as 400x400x7,
+// host as the library names it) and prints the line with the predicted ms
+// (-1 when the model refuses it). advisor/tools/check_h200.py feeds it the
+// configurations of docs/results-h200.md to compare with the measurements.
+int predict_lines(const Platform& platform) {
+    std::map<std::string, Experiment> by_name;
+    for (const Experiment& e : experiments()) by_name[e.name] = e;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        std::stringstream ss(line);
+        std::string name, memory, scheme, tile, copy, host;
+        int streams = 3;
+        if (!(ss >> name >> memory >> scheme >> tile >> copy >> streams >> host)) continue;
+        double ms = -1;
+        auto e = by_name.find(name);
+        Config c;
+        ModelOptions o;
+        o.host_memory = memory == "pinned" ? HostMemory::Pinned : HostMemory::Pageable;
+        std::string err;
+        if (e != by_name.end() && parse_scheme(scheme, &c.scheme) && parse_copy_method(copy, &c.copy) &&
+            parse_tile(tile, e->second.problem.dims, &c.tile, &err)) {
+            c.streams = streams;
+            for (HostStrategy h : {HostStrategy::AlreadyPinned, HostStrategy::Register, HostStrategy::Stage,
+                                   HostStrategy::PageableCopy})
+                if (host == library_host(h)) c.host = h;
+            Prediction p;
+            if (predict(e->second.problem, platform, c, o, &p, &err)) ms = p.total_ms;
+        }
+        std::printf("%s\t%.4f\n", line.c_str(), ms);
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: bench_plan PLATFORM.json BOUNDS.tsv > configs.tsv\n");
+        std::fprintf(stderr, "usage: bench_plan PLATFORM.json BOUNDS.tsv > configs.tsv\n"
+                             "       bench_plan PLATFORM.json --predict < configs.tsv\n");
         return 2;
     }
     Platform platform;
@@ -144,6 +180,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_plan: %s\n", error.c_str());
         return 2;
     }
+    if (std::string(argv[2]) == "--predict") return predict_lines(platform);
     std::map<std::pair<std::string, int>, double> kernel_ms;
     {
         std::ifstream in(argv[2]);

@@ -15,27 +15,6 @@
 
 namespace recipe::detail {
 
-// The part of `outer` that is not in `inner` (inner inside outer), as at
-// most six disjoint boxes.
-inline std::vector<Box> frame_boxes(const Box& outer, const Box& inner) {
-    std::vector<Box> out;
-    for (int d = 2; d >= 0; --d) {
-        Box lo, hi;
-        for (int e = 0; e < 3; ++e) {
-            const bool within_inner = e > d;
-            lo.begin[e] = hi.begin[e] = within_inner ? inner.begin[e] : outer.begin[e];
-            lo.end[e] = hi.end[e] = within_inner ? inner.end[e] : outer.end[e];
-        }
-        lo.begin[d] = outer.begin[d];
-        lo.end[d] = inner.begin[d];
-        hi.begin[d] = inner.end[d];
-        hi.end[d] = outer.end[d];
-        if (!lo.empty()) out.push_back(lo);
-        if (!hi.empty()) out.push_back(hi);
-    }
-    return out;
-}
-
 template <class T, class... KP, class... I, std::size_t... II, class... A>
 void launch_step(TypeList<T>, void (*kernel)(KP...), dim3 grid, dim3 block, cudaStream_t stream, const Tile& tile,
                  const Placement& cur, const std::vector<Placement>& more, const Placement& next, TypeList<I...>,
