@@ -222,27 +222,6 @@ double host_copy_ms(const std::vector<CopyGroup>& groups, const Measurements& ta
     return ms / std::max(1.0, speedup);
 }
 
-// iterate's boundary frame (library detail/iterate_impl.cuh, frame_boxes):
-// the part of `outer` outside `inner`, as at most six boxes.
-std::vector<Box> frame_boxes(const Box& outer, const Box& inner) {
-    std::vector<Box> out;
-    for (int d = 2; d >= 0; --d) {
-        Box lo, hi;
-        for (int e = 0; e < 3; ++e) {
-            const bool within_inner = e > d;
-            lo.begin[e] = hi.begin[e] = within_inner ? inner.begin[e] : outer.begin[e];
-            lo.end[e] = hi.end[e] = within_inner ? inner.end[e] : outer.end[e];
-        }
-        lo.begin[d] = outer.begin[d];
-        lo.end[d] = inner.begin[d];
-        hi.begin[d] = inner.end[d];
-        hi.end[d] = outer.end[d];
-        if (!lo.empty()) out.push_back(lo);
-        if (!hi.empty()) out.push_back(hi);
-    }
-    return out;
-}
-
 std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace
