@@ -14,7 +14,9 @@ const char* library_scheme(advisor::Scheme s) {
         case advisor::Scheme::Basic: return "Basic";
         case advisor::Scheme::Scalable: return "Scalable";
         case advisor::Scheme::Buffered: return "Buffered";
-        default: break;
+        case advisor::Scheme::Streams: return "Streams";
+        case advisor::Scheme::Mapped: return "Mapped";
+        case advisor::Scheme::Hybrid: return "Hybrid";
     }
     throw std::logic_error(std::string("the library has no scheme '") + advisor::to_string(s) + "'");
 }

@@ -19,6 +19,17 @@ struct Failure {
     std::string why;
 };
 
+// C math functions whose CUDA device versions are not correctly rounded (CUDA
+// C Programming Guide, "Mathematical Functions": sinf 2 ulp, expf 2 ulp, ...),
+// while glibc's usually are: results differ in the last bits. sqrt, fabs,
+// fmin/fmax, floor/ceil/trunc/round and fma are exact on both sides.
+const std::set<std::string> kInexactMath = {
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc",
+    "tgamma", "lgamma", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf",
+    "asinhf", "acoshf", "atanhf", "expf", "exp2f", "exp10f", "expm1f", "logf", "log2f", "log10f", "log1pf", "powf",
+    "cbrtf", "hypotf", "erff", "erfcf", "tgammaf", "lgammaf"};
+
 TSNode node_for(const CTree& t, const analyzer::SourceSpan& s) { return t.node_at(s.begin_byte, s.end_byte); }
 
 // The start of the line holding `at`.
@@ -357,6 +368,15 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
     }
     const std::string body_text(src.substr(body_begin, body_end - body_begin));
+    c->body_first_line = static_cast<int>(ts_node_start_point(body_node).row) + 1 + (is(body_node, "compound_statement") ? 1 : 0);
+    c->body_last_line = static_cast<int>(ts_node_end_point(body_node).row) + 1 - (is(body_node, "compound_statement") ? 1 : 0);
+    if (c->body_last_line < c->body_first_line) c->body_last_line = c->body_first_line;
+    walk(body_node, [&](TSNode n) {
+        if (!is(n, "call_expression")) return;
+        const std::string fn(t.text(field(n, "function")));
+        if (kInexactMath.count(fn) && std::find(c->inexact_calls.begin(), c->inexact_calls.end(), fn) == c->inexact_calls.end())
+            c->inexact_calls.push_back(fn);
+    });
     c->body = reindent(apply_edits(body_text, body_edits), "    ", true);
     c->wraps_continue = contains_identifier(body_text, "continue");
 
@@ -422,6 +442,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
          prev = ts_node_prev_named_sibling(above))
         above = prev;
     c->kernel_at = line_start(src, ts_node_start_byte(above));
+    c->function_line = static_cast<int>(ts_node_start_point(fn).row) + 1;
     c->kernel_name = unique_name(nest.function + "_kernel", t, taken);
 
     if (nest.time_loop) {

@@ -65,6 +65,11 @@ struct NestConversion {
     std::vector<AccessChange> accesses;
     std::string body;  // the loop body with accesses rewritten, indented by 4
     bool wraps_continue = false;  // `continue` kept working by a do { } while (0)
+    int body_first_line = 0, body_last_line = 0;
+    int function_line = 0;
+    // Math functions the body calls whose CUDA versions round differently
+    // from the C library's (sinf, expf, ...): converting changes the results.
+    std::vector<std::string> inexact_calls;
 
     std::array<std::string, 3> extents{"1", "1", "1"};  // host expressions, x first
     std::array<std::string, 3> space_begin{"0", "0", "0"};

@@ -25,26 +25,35 @@ const std::string& TemplateStore::text(const std::string& name) const {
 namespace {
 
 // Mustache's "standalone" rule, applied to the template text before kainjow
-// sees it (kainjow keeps the newline of a standalone line in some cases, e.g.
-// an empty section or a delimiter change): a line holding only blanks and one
-// section, inverted-section, closing, comment or set-delimiter tag vanishes,
-// the tag staying at the start of the next line.
+// sees it, because kainjow applies it unevenly (it keeps the newline of an
+// empty section's line, eats the blank line after some closing tags): a line
+// holding only blanks and one section, inverted-section, closing, comment or
+// set-delimiter tag vanishes, its tag joining the start of the next line. A
+// blank line right after such a tag is written as {{__newline}}, which
+// kainjow cannot mistake for a standalone line.
 std::string join_standalone_tags(const std::string& text) {
     std::string open = "{{", close = "}}";
     std::string out;
+    bool after_tag = false;  // `out` ends with a joined standalone tag
     std::size_t at = 0;
     while (at < text.size()) {
         std::size_t nl = text.find('\n', at);
         const bool has_nl = nl != std::string::npos;
         if (!has_nl) nl = text.size();
         const std::string line = text.substr(at, nl - at);
-        std::size_t b = line.find_first_not_of(" \t");
-        std::size_t e = line.find_last_not_of(" \t\r");
+        at = has_nl ? nl + 1 : text.size();
+        const std::size_t b = line.find_first_not_of(" \t\r");
+        if (b == std::string::npos) {  // a blank line
+            out += after_tag && has_nl ? open + "__newline" + close : line + (has_nl ? "\n" : "");
+            after_tag = false;
+            continue;
+        }
+        const std::size_t e = line.find_last_not_of(" \t\r");
         bool standalone = false;
-        if (b != std::string::npos && line.compare(b, open.size(), open) == 0 && e + 1 >= close.size() &&
+        if (line.compare(b, open.size(), open) == 0 && e + 1 >= b + open.size() + close.size() &&
             line.compare(e + 1 - close.size(), close.size(), close) == 0) {
             const std::string tag = line.substr(b, e + 1 - b);
-            const char kind = tag.size() > open.size() ? tag[open.size()] : '\0';
+            const char kind = tag[open.size()];
             const bool one_tag = tag.find(open, open.size()) == std::string::npos;
             standalone = one_tag && (kind == '#' || kind == '^' || kind == '/' || kind == '!' || kind == '=');
             if (standalone) {
@@ -58,11 +67,8 @@ std::string join_standalone_tags(const std::string& text) {
                 }
             }
         }
-        if (!standalone) {
-            out += line;
-            if (has_nl) out += '\n';
-        }
-        at = has_nl ? nl + 1 : text.size();
+        if (!standalone) out += line + (has_nl ? "\n" : "");
+        after_tag = standalone;
     }
     return out;
 }
@@ -71,6 +77,7 @@ std::string join_standalone_tags(const std::string& text) {
 // a copy of the view's top level.
 km::data with_partials(const km::data& view, const std::map<std::string, std::string>& texts) {
     km::data root = view.is_object() ? view : km::data(km::data::type::object);
+    root.set("__newline", "\n");
     for (const auto& [name, text] : texts) {
         if (name.find('.') != std::string::npos) continue;
         const std::string* t = &text;

@@ -1,0 +1,191 @@
+// recipe advise — the main job: a C file in; a recipe, a .cu, the plan and
+// pictures out. Parses options, calls recipes::advise, writes the files
+// through the output writer, prints a short summary.
+#include <cxxopts.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "recipes/advise.h"
+#include "recipes/output_writer.h"
+#include "recipes/recipe_view.h"
+
+namespace {
+
+using recipe::recipes::AdviseOptions;
+using recipe::recipes::AdviseResult;
+using recipe::recipes::Verdict;
+
+// The options, defined once: this table feeds the parser and --help.
+struct OptionSpec {
+    const char* names;  // cxxopts form: "o,output-dir"
+    const char* help;
+    bool takes_value;
+    const char* value_name;
+};
+const OptionSpec kOptions[] = {
+    {"platform", "platform profile: a stored name (recipe platforms) or a .json path (default: h200)", true, "NAME|PATH"},
+    {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", true, "DIR"},
+    {"D,define", "size override NAME=VALUE, as the compiler's -D (repeatable)", true, "NAME=VALUE"},
+    {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", true, "pinned|pageable"},
+    {"kernel-ms", "measured kernel time for the whole problem, one step, in ms", true, "X"},
+    {"format", "summary on stdout: md (text) or json (default: md)", true, "md|json"},
+    {"force", "replace existing output files", false, ""},
+    {"h,help", "show this help", false, ""},
+};
+
+std::string short_plan(const recipe::advisor::Prediction& p) {
+    std::string s = recipe::advisor::to_string(p.config.scheme);
+    if (p.config.scheme != recipe::advisor::Scheme::Naive && p.config.scheme != recipe::advisor::Scheme::Mapped)
+        s += ", tile " + recipe::advisor::format_tile(p.config.tile, p.problem.dims) + ", " + std::to_string(p.config.streams) + " streams";
+    return s;
+}
+
+void print_text(const AdviseResult& r, const std::vector<std::string>& written, const std::string& compile, std::ostream& out) {
+    using namespace recipe::recipes;
+    int converted = 0;
+    for (const auto& n : r.nests) converted += n.verdict == Verdict::Converted;
+    out << r.source_file << ": " << r.nests.size() << " loop nest" << (r.nests.size() == 1 ? "" : "s") << ", "
+        << r.accepted() << " accepted, " << converted << " converted (platform " << r.platform.name << ")\n";
+    for (const auto& n : r.nests) {
+        out << "  nest " << n.nest->id << " " << n.nest->function << "() lines " << n.nest->span.begin.line << "-"
+            << n.nest->span.end.line << ": " << to_string(n.verdict);
+        if (const auto* best = n.chosen()) {
+            out << ", " << short_plan(*best) << ": " << format_ms(best->total_ms) << " ms predicted, naive "
+                << format_ms(n.plan.naive.total_ms) << " ms, speed-up " << format_speedup(n.plan.speedup);
+        } else if (!n.why.empty()) {
+            out << ": " << n.why;
+        }
+        out << "\n";
+    }
+    out << "wrote";
+    for (std::size_t i = 0; i < written.size(); ++i) out << (i ? ", " : " ") << written[i];
+    out << "\n";
+    if (r.wrote_cu) out << "compile: " << compile << "\n";
+}
+
+nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string>& written, const std::string& compile) {
+    nlohmann::json j;
+    j["file"] = r.source_file;
+    j["platform"] = r.platform.name;
+    j["outputs"] = written;
+    j["nests"] = nlohmann::json::array();
+    for (const auto& n : r.nests) {
+        nlohmann::json x = {{"id", n.nest->id}, {"function", n.nest->function},
+                            {"lines", {n.nest->span.begin.line, n.nest->span.end.line}},
+                            {"verdict", recipe::recipes::to_string(n.verdict)}};
+        if (!n.why.empty()) x["why"] = n.why;
+        if (const auto* best = n.chosen()) {
+            x["scheme"] = recipe::advisor::to_string(best->config.scheme);
+            x["tile"] = best->config.tile;
+            x["streams"] = best->config.streams;
+            x["predicted_ms"] = best->total_ms;
+            x["naive_ms"] = n.plan.naive.total_ms;
+            x["speedup"] = n.plan.speedup;
+        }
+        j["nests"].push_back(x);
+    }
+    if (r.wrote_cu) j["compile"] = compile;
+    return j;
+}
+
+int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    using namespace recipe::cli;
+    cxxopts::Options parser("recipe advise",
+                            "Find the loop nests of a C file that can run on the GPU with their copies overlapped, plan\n"
+                            "each for a platform, and write DIR/<stem>.recipe.md (the steps and why), DIR/<stem>.cu\n"
+                            "(the program converted; only when a nest was converted), DIR/<stem>.plan.json and SVG\n"
+                            "pictures. The input is never modified.");
+    parser.positional_help("FILE.c");
+    auto adder = parser.add_options();
+    for (const auto& o : kOptions) {
+        if (o.takes_value) {
+            if (std::string(o.names) == "D,define") adder(o.names, o.help, cxxopts::value<std::vector<std::string>>(), o.value_name);
+            else adder(o.names, o.help, cxxopts::value<std::string>(), o.value_name);
+        } else {
+            adder(o.names, o.help);
+        }
+    }
+    parser.add_options()("file", "", cxxopts::value<std::string>());
+    parser.parse_positional({"file"});
+    parser.custom_help("[OPTION...]");
+    AdviseOptions options;
+    std::string dir = ".", format = "md";
+    bool force = false;
+    try {
+        const auto args = parser.parse(argc, argv);
+        if (args.count("help")) {
+            out << parser.help() << "\nExit status: 0 a .cu was written, 1 no nest could be converted (the recipe says why),\n"
+                                    "2 usage or input error (nothing written), 3 internal error.\n";
+            return kExitOk;
+        }
+        if (!args.count("file")) {
+            err << "recipe: error: advise needs a C file (recipe advise FILE.c --platform NAME)\n";
+            return kExitUsage;
+        }
+        options.input = args["file"].as<std::string>();
+        options.platform = args.count("platform") ? args["platform"].as<std::string>() : "h200";
+        if (args.count("output-dir")) dir = args["output-dir"].as<std::string>();
+        if (args.count("define"))
+            for (const auto& d : args["define"].as<std::vector<std::string>>()) {
+                const auto eq = d.find('=');
+                if (eq == std::string::npos || eq == 0) {
+                    err << "recipe: error: -D " << d << ": expected NAME=VALUE\n";
+                    return kExitUsage;
+                }
+                options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+            }
+        if (args.count("host-memory")) {
+            const std::string h = args["host-memory"].as<std::string>();
+            if (h == "pinned") options.host_memory = recipe::advisor::HostMemory::Pinned;
+            else if (h == "pageable") options.host_memory = recipe::advisor::HostMemory::Pageable;
+            else {
+                err << "recipe: error: --host-memory " << h << ": expected pinned or pageable\n";
+                return kExitUsage;
+            }
+        }
+        if (args.count("kernel-ms")) {
+            const std::string k = args["kernel-ms"].as<std::string>();
+            char* end = nullptr;
+            const double v = std::strtod(k.c_str(), &end);
+            if (k.empty() || *end != '\0' || !(v > 0)) {
+                err << "recipe: error: --kernel-ms " << k << ": expected a positive number of milliseconds\n";
+                return kExitUsage;
+            }
+            options.kernel_ms = v;
+        }
+        if (args.count("format")) format = args["format"].as<std::string>();
+        if (format != "md" && format != "json") {
+            err << "recipe: error: --format " << format << ": expected md or json\n";
+            return kExitUsage;
+        }
+        force = args.count("force") > 0;
+    } catch (const cxxopts::exceptions::exception& e) {
+        err << "recipe: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+
+    recipe::recipes::RealFileSystem fs;
+    AdviseResult result;
+    std::string error;
+    if (!recipe::recipes::advise(fs, options, &result, &error)) {
+        err << "recipe: error: " << error << "\n";
+        return kExitUsage;
+    }
+    for (const auto& line : result.diagnostics) err << line << "\n";
+    recipe::recipes::WriteRequest request{dir, options.input, force, result.files};
+    std::vector<std::string> written;
+    if (!recipe::recipes::write_outputs(fs, request, &written, &error)) {
+        err << "recipe: error: " << error << "\n";
+        return kExitUsage;
+    }
+    const std::string compile = recipe::recipes::compile_command(
+        recipe::recipes::join_path(dir, result.stem + ".cu"), recipe::recipes::join_path(dir, result.stem), options.defines,
+        recipe::recipes::library_include_dir());
+    if (format == "json") out << summary_json(result, written, compile).dump(2) << "\n";
+    else print_text(result, written, compile, out);
+    return result.wrote_cu ? kExitOk : kExitNothingAccepted;
+}
+
+}  // namespace
+
+RECIPE_COMMAND("advise", "write a recipe, a .cu file, the plan and pictures for a C file", run_advise);

@@ -1,0 +1,191 @@
+#include "recipes/advise.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/analyzer.h"
+#include "recipes/c_tree.h"
+#include "recipes/cu_builder.h"
+#include "recipes/plan_json.h"
+#include "recipes/recipe_view.h"
+#include "recipes/svg_charts.h"
+#include "recipes/template_store.h"
+
+namespace recipe::recipes {
+
+const char* to_string(Verdict v) {
+    switch (v) {
+        case Verdict::Converted: return "converted";
+        case Verdict::RecipeOnly: return "recipe-only";
+        case Verdict::NotConverted: return "not-converted";
+        case Verdict::NotPlanned: return "not-planned";
+        case Verdict::Rejected: return "rejected";
+    }
+    return "?";
+}
+
+int AdviseResult::accepted() const {
+    int n = 0;
+    for (const auto& x : nests) n += x.nest->accepted ? 1 : 0;
+    return n;
+}
+
+std::string compile_command(const std::string& cu_file, const std::string& program_name,
+                            const std::vector<std::pair<std::string, std::string>>& defines,
+                            const std::string& include_dir) {
+    std::string s = "nvcc -O3 -std=c++17 -arch=native -I" + include_dir;
+    for (const auto& [name, value] : defines) s += " -D" + name + "=" + value;
+    return s + " " + cu_file + " -o " + program_name;
+}
+
+std::string library_include_dir() {
+    if (const char* env = std::getenv("RECIPE_INCLUDE"); env && *env) return env;
+    std::error_code ec;
+    const std::filesystem::path source = std::filesystem::path(RECIPE_SOURCE_DIR) / "library" / "include";
+    if (std::filesystem::exists(source / "recipe" / "recipe.cuh", ec)) return source.string();
+    return (std::filesystem::path(RECIPE_INSTALL_DATADIR).parent_path().parent_path() / "include").string();
+}
+
+namespace {
+
+std::string base_name(const std::string& path) {
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string stem_of(const std::string& file) {
+    const auto dot = file.rfind('.');
+    return dot == std::string::npos || dot == 0 ? file : file.substr(0, dot);
+}
+
+std::string warning_line(const std::string& file, const analyzer::SourcePos& pos, const std::string& severity,
+                         const std::string& message, const std::string& rule) {
+    return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + severity + ": " + message +
+           " [" + rule + "]";
+}
+
+std::string names_list(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? (i + 1 == names.size() ? " and " : ", ") : "") + ("`" + names[i] + "`");
+    return s;
+}
+
+// Plans one accepted nest and converts it; fills the outcome's verdict.
+void plan_and_convert(const CTree& tree, const MacroTable& macros, const advisor::Platform& platform,
+                      const AdviseOptions& options, std::set<std::string>* taken, NestOutcome* out) {
+    advisor::SearchOptions search;
+    search.model.host_memory = options.host_memory;
+    search.model.kernel_ms = options.kernel_ms;
+    std::string error;
+    if (!advisor::advise(*out->nest, platform, search, &out->plan, &error) || out->plan.ranked.empty()) {
+        out->verdict = Verdict::NotPlanned;
+        out->why = error.empty() ? "the search found no plan." : error + (error.back() == '.' ? "" : ".");
+        return;
+    }
+    out->planned = true;
+    const advisor::Prediction& best = out->plan.ranked.front();
+    std::vector<std::pair<std::string, Halo>> halos;
+    for (const auto& a : best.problem.inputs) halos.emplace_back(a.name, a.halo);
+    out->conversion = convert_nest(tree, *out->nest, macros, halos, taken);
+    if (!out->conversion.ok) {
+        out->verdict = Verdict::NotConverted;
+        out->why = "the generator cannot convert it faithfully: " + out->conversion.why_not + ".";
+    } else if (!out->conversion.inexact_calls.empty()) {
+        out->verdict = Verdict::RecipeOnly;
+        out->why = "its body calls " + names_list(out->conversion.inexact_calls) +
+                   ", which CUDA computes to within a few units in the last place but not exactly as the C library "
+                   "does, so on the GPU the program's results would change in their last bits.";
+    } else {
+        out->verdict = Verdict::Converted;
+    }
+}
+
+}  // namespace
+
+bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r, std::string* error) {
+    if (!fs.read(options.input, &r->source, error)) return false;
+    if (r->source.find('\0') != std::string::npos) {
+        *error = options.input + ": not a C source file (it holds NUL bytes)";
+        return false;
+    }
+    if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
+    analyzer::AnalyzeOptions ao;
+    ao.defines = options.defines;
+    r->program = analyzer::analyze_source(options.input, r->source, ao);
+    r->source_file = base_name(options.input);
+    r->stem = stem_of(r->source_file);
+    const std::string cu_file = r->stem + ".cu";
+    const std::string recipe_file = r->stem + ".recipe.md";
+    const std::string plan_file = r->stem + ".plan.json";
+    r->compile_command = compile_command(cu_file, r->stem, options.defines, "\"$RECIPE_INCLUDE\"");
+
+    for (const auto& d : r->program.diagnostics)
+        r->diagnostics.push_back(warning_line(options.input, d.pos, analyzer::to_string(d.severity), d.message, d.rule_id));
+
+    const CTree tree(r->source);
+    const MacroTable macros = function_macros(tree);
+    std::set<std::string> taken;
+    r->nests.reserve(r->program.nests.size());
+    for (const auto& nest : r->program.nests) {
+        NestOutcome out;
+        out.nest = &nest;
+        if (!nest.accepted) {
+            out.verdict = Verdict::Rejected;
+            for (const auto& d : nest.reasons) {
+                if (d.severity == analyzer::Severity::Note) continue;
+                if (out.why.empty()) out.why = d.message;
+                r->diagnostics.push_back(warning_line(options.input, d.pos, "warning", d.message, d.rule_id));
+            }
+        } else {
+            plan_and_convert(tree, macros, r->platform, options, &taken, &out);
+            if (out.verdict != Verdict::Converted)
+                r->diagnostics.push_back(warning_line(options.input, nest.span.begin, "warning",
+                                                      "loop nest not converted into " + cu_file + ": " + out.why,
+                                                      to_string(out.verdict)));
+        }
+        if (out.planned) {
+            const std::string base = r->stem + ".nest" + std::to_string(nest.id);
+            out.tile_chart = base + ".tile-size.svg";
+            out.timeline_chart = base + ".pipeline.svg";
+            out.timeline = advisor::timeline(out.plan.ranked.front(), r->platform, 8);
+        }
+        r->nests.push_back(std::move(out));
+    }
+
+    // The .cu: converted nests, and the C++ fixes outside them.
+    std::vector<CuNest> cu_nests;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> replaced;
+    for (const auto& n : r->nests)
+        if (n.verdict == Verdict::Converted) {
+            cu_nests.push_back({&n.conversion, n.chosen()});
+            replaced.emplace_back(n.conversion.replace_begin, n.conversion.replace_end);
+        }
+    const TemplateStore& templates = TemplateStore::embedded();
+    std::string cu;
+    if (!cu_nests.empty()) {
+        r->fixes = cpp_compat_fixes(tree, replaced);
+        const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command};
+        cu = render_cu(templates, tree, cu_nests, r->fixes, ctx, &taken);
+        r->wrote_cu = true;
+    }
+
+    r->files.push_back({recipe_file, render_recipe(templates, *r, options)});
+    if (r->wrote_cu) r->files.push_back({cu_file, cu});
+    r->files.push_back({plan_file, plan_json(*r, options).dump(2) + "\n"});
+    for (const auto& n : r->nests) {
+        if (!n.planned) continue;
+        const std::string where = r->source_file + ":" + std::to_string(n.nest->span.begin.line) + " " + n.nest->function + "()";
+        r->files.push_back({n.tile_chart, render_tile_chart(templates, n.plan, where + ": predicted run time against tile size on " + r->platform.name)});
+        const auto& best = n.plan.ranked.front();
+        r->files.push_back({n.timeline_chart, render_timeline_chart(templates, n.timeline, best.tiles,
+                                                                    where + ": " + advisor::to_string(best.config.scheme) +
+                                                                        " pipeline on " + r->platform.name)});
+    }
+    return true;
+}
+
+}  // namespace recipe::recipes

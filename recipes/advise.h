@@ -1,0 +1,81 @@
+// advise.h — `recipe advise` as a function: a C file and a platform in; the
+// files to write (recipe, .cu, plan JSON, pictures), the warnings and what
+// happened to every nest out. Reads through a FileSystem; writes and prints
+// nothing (cli/advise_command.cpp does).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "advisor/plan.h"
+#include "advisor/platform.h"
+#include "analyzer/program.h"
+#include "recipes/cpp_compat.h"
+#include "recipes/file_system.h"
+#include "recipes/nest_conversion.h"
+#include "recipes/output_writer.h"
+
+namespace recipe::recipes {
+
+struct AdviseOptions {
+    std::string input;     // the C file, as given
+    std::string platform;  // a stored profile's name or a profile's path
+    std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
+    std::optional<advisor::HostMemory> host_memory;            // --host-memory
+    std::optional<double> kernel_ms;                           // --kernel-ms
+};
+
+enum class Verdict {
+    Converted,    // in the .cu: kernel + library call
+    RecipeOnly,   // planned and convertible, left out of the .cu (why says why)
+    NotConverted, // planned, but the generator cannot convert it faithfully
+    NotPlanned,   // accepted by the analyzer, but the model cannot plan it
+    Rejected,     // not a stenciled map/zip nest
+};
+const char* to_string(Verdict v);
+
+struct NestOutcome {
+    const analyzer::LoopNest* nest = nullptr;
+    Verdict verdict = Verdict::Rejected;
+    std::string why;  // for every verdict but Converted: one sentence
+    bool planned = false;
+    advisor::Plan plan;
+    NestConversion conversion;  // ok when the generator could convert it
+    std::vector<advisor::TimelineEvent> timeline;
+    std::string tile_chart;      // file names, "" when not drawn
+    std::string timeline_chart;
+    const advisor::Prediction* chosen() const { return planned && !plan.ranked.empty() ? &plan.ranked.front() : nullptr; }
+};
+
+struct AdviseResult {
+    std::string source_file;  // the input's file name, as outputs name it
+    std::string stem;
+    std::string source;
+    analyzer::Program program;
+    advisor::Platform platform;
+    std::vector<NestOutcome> nests;
+    std::vector<CompatFix> fixes;  // C -> C++ edits in the .cu
+    std::vector<OutputFile> files;
+    std::vector<std::string> diagnostics;  // `file:line:col: warning: ... [rule]` lines for stderr
+    std::string compile_command;           // as the recipe gives it
+    bool wrote_cu = false;
+    int accepted() const;
+};
+
+// The nvcc command line for the emitted file (also in the recipe).
+std::string compile_command(const std::string& cu_file, const std::string& program_name,
+                            const std::vector<std::pair<std::string, std::string>>& defines,
+                            const std::string& include_dir);
+
+// Where recipe/recipe.cuh lives on this machine, for the command line printed
+// on stdout (the recipe itself stays machine-independent): $RECIPE_INCLUDE,
+// the source tree's library/include, or the install prefix's include.
+std::string library_include_dir();
+
+// User errors (unreadable input, unknown platform, a file that is not C)
+// return false with `error`; a nest that fails does not stop the others.
+bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* result, std::string* error);
+
+}  // namespace recipe::recipes
