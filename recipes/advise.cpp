@@ -52,6 +52,10 @@ std::string library_include_dir() {
 
 namespace {
 
+// The ranked plans kept per nest: the recipe shows five, the plan JSON ten
+// (the search may rank thousands; their JSON would run to megabytes).
+constexpr std::size_t kRankedKept = 10;
+
 std::string base_name(const std::string& path) {
     const auto slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -80,6 +84,7 @@ void plan_and_convert(const CTree& tree, const MacroTable& macros, const advisor
     advisor::SearchOptions search;
     search.model.host_memory = options.host_memory;
     search.model.kernel_ms = options.kernel_ms;
+    search.keep = kRankedKept;
     std::string error;
     if (!advisor::advise(*out->nest, platform, search, &out->plan, &error) || out->plan.ranked.empty()) {
         out->verdict = Verdict::NotPlanned;
