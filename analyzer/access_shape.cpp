@@ -75,18 +75,18 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
             auto c = coef.as_constant();
             if (c && *c <= 0)
                 return failed(AccessShape::Problem::Strided,
-                              "'" + access.text + "' runs backwards or stands still along '" + v + "'", where);
+                              "'" + shorten(access.text) + "' runs backwards or stands still along '" + v + "'", where);
         }
         std::sort(dims.begin(), dims.end(), [&](const auto& a, const auto& b) { return stride_less(a.second, b.second, values); });
         if (!dims.empty() && dims[0].second != Poly::constant(1))
             return failed(AccessShape::Problem::Strided,
-                          "'" + access.text + "' steps by " + dims[0].second.to_string() + " elements along '" + dims[0].first +
+                          "'" + shorten(access.text) + "' steps by " + dims[0].second.to_string() + " elements along '" + dims[0].first +
                               "': no loop variable walks the array's consecutive elements",
                           where);
         for (std::size_t i = 1; i < dims.size(); ++i)
             if (dims[i].second == dims[i - 1].second)
                 return failed(AccessShape::Problem::NonAffine,
-                              "'" + access.text + "' gives '" + dims[i - 1].first + "' and '" + dims[i].first + "' the same stride", where);
+                              "'" + shorten(access.text) + "' gives '" + dims[i - 1].first + "' and '" + dims[i].first + "' the same stride", where);
         if (dims.empty()) dims.emplace_back("", Poly::constant(1));
         for (const auto& [v, st] : dims) {
             s.dim_var.push_back(v);
@@ -103,7 +103,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
             }
             if (!placed)
                 return failed(AccessShape::Problem::NonAffine,
-                              "window variable '" + w + "' in '" + access.text + "' does not step along one dimension", where);
+                              "window variable '" + w + "' in '" + shorten(access.text) + "' does not step along one dimension", where);
         }
         // Split the constant by the strides, outermost dimension first.
         Poly c = ix.constant;
@@ -115,7 +115,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
                 std::int64_t cm = coefficient(c, *m), sm = coefficient(st, *m);
                 if (sm == 0 || cm % sm != 0)
                     return failed(AccessShape::Problem::NonAffine,
-                                  "offset " + c.to_string() + " in '" + access.text + "' is not a whole number of rows", where);
+                                  "offset " + c.to_string() + " in '" + shorten(access.text) + "' is not a whole number of rows", where);
                 s.offset[d] = cm / sm;
                 c = c - st * Poly::constant(s.offset[d]);
             } else {
@@ -123,7 +123,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
                 std::int64_t sv = st.constant_term();
                 if (!cv || sv <= 0)
                     return failed(AccessShape::Problem::NonAffine,
-                                  "offset " + c.to_string() + " in '" + access.text + "' is not a compile-time constant", where);
+                                  "offset " + c.to_string() + " in '" + shorten(access.text) + "' is not a compile-time constant", where);
                 std::int64_t o = static_cast<std::int64_t>(std::llround(static_cast<double>(*cv) / static_cast<double>(sv)));
                 s.offset[d] = o;
                 c = Poly::constant(*cv) - Poly::constant(o) * st;
@@ -132,7 +132,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
         auto c0 = c.evaluate(values);
         if (!c0)
             return failed(AccessShape::Problem::NonAffine,
-                          "offset " + c.to_string() + " in '" + access.text + "' is not a compile-time constant", where);
+                          "offset " + c.to_string() + " in '" + shorten(access.text) + "' is not a compile-time constant", where);
         s.offset[0] = *c0;
     } else {
         std::size_t n = access.index.size();
@@ -145,22 +145,22 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
                 if (nest_vars.count(v)) {
                     if (!s.dim_var[a].empty())
                         return failed(AccessShape::Problem::NonAffine,
-                                      "'" + access.text + "' follows both '" + s.dim_var[a] + "' and '" + v + "' in one subscript", where);
+                                      "'" + shorten(access.text) + "' follows both '" + s.dim_var[a] + "' and '" + v + "' in one subscript", where);
                     if (!k || *k != 1)
                         return failed(AccessShape::Problem::Strided,
-                                      "'" + access.text + "' steps by " + coef.to_string() + " along '" + v + "'", where);
+                                      "'" + shorten(access.text) + "' steps by " + coef.to_string() + " along '" + v + "'", where);
                     s.dim_var[a] = v;
                 } else {
                     if (!k)
                         return failed(AccessShape::Problem::NonAffine,
-                                      "window variable '" + v + "' in '" + access.text + "' has a symbolic factor", where);
+                                      "window variable '" + v + "' in '" + shorten(access.text) + "' has a symbolic factor", where);
                     uses.push_back({v, a, *k});
                 }
             }
             auto c = ix.constant.evaluate(values);
             if (!c)
                 return failed(AccessShape::Problem::NonAffine,
-                              "offset " + ix.constant.to_string() + " in '" + access.text + "' is not a compile-time constant", where);
+                              "offset " + ix.constant.to_string() + " in '" + shorten(access.text) + "' is not a compile-time constant", where);
             s.offset[a] = *c;
             s.stride.push_back(Poly::constant(1));
         }

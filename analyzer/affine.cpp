@@ -103,7 +103,7 @@ Affine AffineEvaluator::opaque(TSNode n, const std::string& src, TSNode site) {
     // not the user's, so only a compile-time value is acceptable there.
     if (!is_null(site)) {
         if (auto v = constants_.evaluate(Expr{n, &src}, ts_node_start_byte(site))) return Affine::constant_of(Poly::constant(*v));
-        return Affine::fail(Affine::Status::NonAffine, "'" + squeeze(text(site, defs_.source())) + "' is not an affine index",
+        return Affine::fail(Affine::Status::NonAffine, "'" + shorten(text(site, defs_.source())) + "' is not an affine index",
                             where(n, site));
     }
     std::string name = squeeze(text(n, src));
@@ -121,7 +121,7 @@ Affine AffineEvaluator::clamp(const Affine& a, const Affine& b, TSNode n, const 
     else if (a.vars == b.vars) r = weight(a.constant) >= weight(b.constant) ? a : b;
     else
         return Affine::fail(Affine::Status::NonAffine,
-                            "'" + squeeze(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source())) +
+                            "'" + shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source())) +
                                 "' chooses between different loop variables",
                             where(n, site));
     TSNode shown = is_null(site) ? n : site;
@@ -220,7 +220,7 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         if (op == "+") return a;
         if (!a.ok()) return a;
         if (a.has_vars())
-            return Affine::fail(Affine::Status::NonAffine, "'" + squeeze(text(n, src)) + "' is not affine", where(n, site));
+            return Affine::fail(Affine::Status::NonAffine, "'" + shorten(text(n, src)) + "' is not affine", where(n, site));
         return opaque(n, src, site);
     }
     if (is(n, "binary_expression")) {
@@ -231,7 +231,7 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         if (op == "-") return l + (-r);
         if (!l.ok()) return l;
         if (!r.ok()) return r;
-        std::string shown = squeeze(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source()));
+        std::string shown = shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source()));
         if (op == "*") {
             if (l.has_vars() && r.has_vars())
                 return Affine::fail(Affine::Status::NonAffine, "'" + shown + "' multiplies loop variables", where(n, site));
@@ -262,14 +262,14 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
     }
     if (is(n, "call_expression")) return expand_call(n, src, b, site);
     if (is(n, "subscript_expression") || (is(n, "pointer_expression") && text(field(n, "operator"), src) == "*")) {
-        std::string shown = squeeze(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source()));
+        std::string shown = shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source()));
         return Affine::fail(Affine::Status::DataDependent, "index reads '" + shown + "' from memory", where(n, site));
     }
     if (is(n, "field_expression")) return opaque(n, src, site);
     if (is(n, "comma_expression") || is(n, "assignment_expression") || is(n, "update_expression")) {
         return Affine::fail(Affine::Status::NonAffine, "index '" + squeeze(text(n, src)) + "' has side effects", where(n, site));
     }
-    return Affine::fail(Affine::Status::NonAffine, "'" + squeeze(text(n, src)) + "' is not an affine index", where(n, site));
+    return Affine::fail(Affine::Status::NonAffine, "'" + shorten(text(n, src)) + "' is not an affine index", where(n, site));
 }
 
 }  // namespace recipe::analyzer

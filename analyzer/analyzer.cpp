@@ -1,5 +1,8 @@
 #include "analyzer/analyzer.h"
 
+#include <exception>
+#include <thread>
+
 #include "analyzer/context.h"
 #include "analyzer/definitions.h"
 #include "analyzer/nest_builder.h"
@@ -11,20 +14,77 @@
 
 namespace recipe::analyzer {
 
+namespace {
+
+// Files with this many nests are analysed on two threads.
+constexpr std::size_t kParallelNests = 512;
+
+// Analyses nests [begin, end) into `nests` (already sized), with the time
+// loops around them. A function's nests are consecutive (source order), so
+// once past them its time loops are finished and its cached facts dropped.
+void analyze_range(AnalysisContext& ctx, const NestSearch& search, std::size_t begin, std::size_t end,
+                   std::vector<LoopNest>& nests) {
+    std::size_t next_time_loop = 0;
+    auto finish = [&](const FunctionInfo* f, std::size_t done) {
+        for (; next_time_loop < search.time_loops.size(); ++next_time_loop) {
+            const TimeLoopCandidate& t = search.time_loops[next_time_loop];
+            if (t.nests.empty()) continue;
+            std::size_t first = static_cast<std::size_t>(t.nests.front());
+            if (first < begin) continue;  // another range's
+            if (first >= done) break;
+            std::vector<LoopNest*> inside;
+            for (int i : t.nests) inside.push_back(&nests[static_cast<std::size_t>(i)]);
+            attach_time_loop(ctx, t, inside);
+        }
+        ctx.forget(f);
+    };
+    for (std::size_t i = begin; i < end; ++i) {
+        if (i > begin && search.nests[i].function != search.nests[i - 1].function) finish(search.nests[i - 1].function, i);
+        nests[i] = analyze_nest(ctx, search.nests[i], static_cast<int>(i) + 1);
+    }
+    if (end > begin) finish(search.nests[end - 1].function, end);
+}
+
+}  // namespace
+
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
     Program program;
     program.file = std::string(file_name);
     SyntaxTree tree{std::string(source)};
     program.diagnostics = syntax_errors(tree);
     FileDefinitions defs(tree, options.defines);
-    AnalysisContext ctx(program.file, defs, options);
     NestSearch search = find_nests(defs);
-    std::vector<LoopNest> nests;
-    nests.reserve(search.nests.size());
-    for (std::size_t i = 0; i < search.nests.size(); ++i)
-        nests.push_back(analyze_nest(ctx, search.nests[i], static_cast<int>(i) + 1));
-    attach_time_loops(ctx, search, nests);
-    program.nests = std::move(nests);
+    std::size_t n = search.nests.size();
+    program.nests.resize(n);
+    // Two halves, cut between functions (a time loop never spans two).
+    std::size_t cut = n;
+    if (n >= kParallelNests) {
+        cut = n / 2;
+        while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;
+    }
+    if (cut < n) {
+        std::exception_ptr failure;
+        std::thread worker([&] {
+            try {
+                AnalysisContext ctx(program.file, defs, options);
+                analyze_range(ctx, search, cut, n, program.nests);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        });
+        try {
+            AnalysisContext ctx(program.file, defs, options);
+            analyze_range(ctx, search, 0, cut, program.nests);
+        } catch (...) {
+            worker.join();
+            throw;
+        }
+        worker.join();
+        if (failure) std::rethrow_exception(failure);
+    } else {
+        AnalysisContext ctx(program.file, defs, options);
+        analyze_range(ctx, search, 0, n, program.nests);
+    }
     return program;
 }
 

@@ -10,46 +10,54 @@ const void* key(const FunctionInfo* f) { return f ? f->node.id : nullptr; }
 }  // namespace
 
 AnalysisContext::AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options)
-    : file_(std::move(file)), defs_(defs), constants_(defs), options_(options), globals_(global_declarations(defs.tree())) {}
+    : file_(std::move(file)), defs_(defs), constants_(defs), options_(options), globals_(global_declarations(defs)) {}
 
-const Scope& AnalysisContext::scope(const FunctionInfo* f) {
-    auto& s = scopes_[key(f)];
-    if (!s) s = std::make_unique<Scope>(defs_, f, &globals_);
-    return *s;
+AnalysisContext::FunctionFacts& AnalysisContext::facts(const FunctionInfo* f) {
+    auto it = functions_.find(key(f));
+    if (it != functions_.end()) return it->second;
+    FunctionFacts facts;
+    std::vector<VarDecl> locals;
+    if (f)
+        for (TSNode n : f->declarations)
+            for (auto& v : declarations_in(n, source())) locals.push_back(std::move(v));
+    facts.scope = std::make_unique<Scope>(defs_, f, &globals_, std::move(locals));
+    return functions_.emplace(key(f), std::move(facts)).first->second;
+}
+
+const Scope& AnalysisContext::scope(const FunctionInfo* f) { return *facts(f).scope; }
+
+void AnalysisContext::forget(const FunctionInfo* f) {
+    functions_.erase(key(f));
+    for (auto it = values_.begin(); it != values_.end();) {
+        if (it->first.first == key(f)) it = values_.erase(it);
+        else ++it;
+    }
 }
 
 const std::vector<Assignment>& AnalysisContext::assignments(const FunctionInfo* f) {
-    auto it = assignments_.find(key(f));
-    if (it != assignments_.end()) return it->second;
-    std::vector<Assignment> out;
-    if (f) {
-        const std::string& src = source();
-        walk(f->body, [&](TSNode n) {
-            if (is(n, "assignment_expression")) {
-                TSNode l = strip_parens(field(n, "left"));
-                if (is(l, "identifier")) {
-                    bool plain = text(field(n, "operator"), src) == "=";
-                    out.push_back({std::string(text(l, src)), n, plain ? field(n, "right") : TSNode{}});
-                }
-            } else if (is(n, "update_expression")) {
-                TSNode a = strip_parens(field(n, "argument"));
-                if (is(a, "identifier")) out.push_back({std::string(text(a, src)), n, TSNode{}});
-            } else if (is(n, "pointer_expression") && text(field(n, "operator"), src) == "&") {
-                // &x handed to a call may change x (scanf, cudaMallocHost).
-                TSNode a = strip_parens(field(n, "argument"));
-                if (is(a, "identifier")) out.push_back({std::string(text(a, src)), n, TSNode{}});
-            }
-            return true;
-        });
+    FunctionFacts& ff = facts(f);
+    if (ff.have_assignments || !f) return ff.assignments;
+    ff.have_assignments = true;
+    const std::string& src = source();
+    for (TSNode n : f->assignments) {
+        if (is(n, "assignment_expression")) {
+            bool plain = text(field(n, "operator"), src) == "=";
+            ff.assignments.push_back({std::string(text(strip_parens(field(n, "left")), src)), n, plain ? field(n, "right") : TSNode{}});
+        } else if (is(n, "update_expression")) {
+            ff.assignments.push_back({std::string(text(strip_parens(field(n, "argument")), src)), n, TSNode{}});
+        } else {
+            // &x handed to a call may change x (scanf, cudaMallocHost).
+            ff.assignments.push_back({std::string(text(strip_parens(field(n, "argument")), src)), n, TSNode{}});
+        }
     }
-    return assignments_.emplace(key(f), std::move(out)).first->second;
+    return ff.assignments;
 }
 
 const std::vector<Swap>& AnalysisContext::swaps(const FunctionInfo* f) {
-    auto it = swaps_.find(key(f));
-    if (it != swaps_.end()) return it->second;
-    std::vector<Swap> s = f ? swaps_under(f->body, source()) : std::vector<Swap>{};
-    return swaps_.emplace(key(f), std::move(s)).first->second;
+    FunctionFacts& ff = facts(f);
+    if (!ff.have_swaps && f) ff.swaps = swaps_under(f->body, source());
+    ff.have_swaps = true;
+    return ff.swaps;
 }
 
 bool AnalysisContext::in_swap(const FunctionInfo* f, TSNode node) {

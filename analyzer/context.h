@@ -47,15 +47,26 @@ public:
     // in the file passes the same constant for.
     std::optional<std::int64_t> value_of(const FunctionInfo* f, const std::string& name, std::uint32_t at, int depth = 0);
 
+    // Drops what was computed for `f` (its nests are done): a file of
+    // thousands of functions then needs memory for one at a time.
+    void forget(const FunctionInfo* f);
+
 private:
     std::string file_;
     const FileDefinitions& defs_;
     ConstantEvaluator constants_;
     const AnalyzeOptions& options_;
     GlobalTable globals_;
-    std::map<const void*, std::unique_ptr<Scope>> scopes_;
-    std::map<const void*, std::vector<Assignment>> assignments_;
-    std::map<const void*, std::vector<Swap>> swaps_;
+    // What one pass over a function's body finds.
+    struct FunctionFacts {
+        std::unique_ptr<Scope> scope;
+        bool have_assignments = false;  // assignments and swaps are found on demand
+        bool have_swaps = false;
+        std::vector<Assignment> assignments;
+        std::vector<Swap> swaps;
+    };
+    std::map<const void*, FunctionFacts> functions_;
+    FunctionFacts& facts(const FunctionInfo* f);
     std::map<std::pair<const void*, std::string>, std::optional<std::int64_t>> values_;
 };
 

@@ -12,32 +12,43 @@ bool is_declarator(TSNode n) {
            is(n, "abstract_pointer_declarator") || is(n, "abstract_array_declarator");
 }
 
+bool is_restrict(std::string_view q) { return q == "restrict" || q == "__restrict" || q == "__restrict__"; }
+
 bool has_restrict(TSNode n, const std::string& src) {
-    for (TSNode k : named_children(n)) {
-        if (!is(k, "type_qualifier")) continue;
-        std::string_view q = text(k, src);
-        if (q == "restrict" || q == "__restrict" || q == "__restrict__") return true;
-    }
-    return false;
+    bool found = false;
+    for_each_named_child(n, [&](TSNode k) {
+        if (is(k, "type_qualifier") && is_restrict(text(k, src))) found = true;
+    });
+    return found;
 }
 
-std::string declared_type(TSNode decl, const std::string& src) {
+// What a declaration says for all its declarators: type and qualifiers.
+struct Specifiers {
+    std::string type;
+    bool restrict_qualified = false;
+};
+
+Specifiers specifiers_of(TSNode decl, const std::string& src) {
+    Specifiers s;
     std::string qualifiers;
-    for (TSNode k : named_children(decl)) {
-        if (!is(k, "type_qualifier")) continue;
+    for_each_named_child(decl, [&](TSNode k) {
+        if (!is(k, "type_qualifier")) return;
         std::string_view q = text(k, src);
         if (q == "const" || q == "volatile") qualifiers += std::string(q) + " ";
-    }
-    return qualifiers + squeeze(text(field(decl, "type"), src));
+        if (is_restrict(q)) s.restrict_qualified = true;
+    });
+    std::string_view type = text(field(decl, "type"), src);
+    s.type = qualifiers + (type.find_first_of(" \t\n\r") == std::string_view::npos ? std::string(type) : squeeze(type));
+    return s;
 }
 
-VarDecl describe(TSNode decl, TSNode d, const std::string& src) {
+VarDecl describe(TSNode decl, TSNode d, const std::string& src, const Specifiers& spec) {
     VarDecl v;
     v.declaration = decl;
     v.declarator = d;
-    v.type = declared_type(decl, src);
+    v.type = spec.type;
     v.at = ts_node_start_byte(decl);
-    v.restrict_qualified = has_restrict(decl, src);
+    v.restrict_qualified = spec.restrict_qualified;
     // Walk from the outside in; levels are then reversed (name outward).
     std::vector<DeclLevel> outside_in;
     for (int guard = 0; guard < 64 && !is_null(d); ++guard) {
@@ -79,50 +90,41 @@ std::vector<VarDecl> declarations_in(TSNode decl, const std::string& source) {
     if (is(decl, "parameter_declaration")) {
         TSNode d = field(decl, "declarator");
         if (is_null(d)) return out;
-        VarDecl v = describe(decl, d, source);
+        VarDecl v = describe(decl, d, source, specifiers_of(decl, source));
         v.is_param = true;
         if (!v.name.empty()) out.push_back(std::move(v));
         return out;
     }
     TSNode type = field(decl, "type");
-    for (TSNode k : named_children(decl)) {
-        if (ts_node_eq(k, type) || !is_declarator(k)) continue;
-        VarDecl v = describe(decl, k, source);
+    Specifiers spec = specifiers_of(decl, source);
+    for_each_named_child(decl, [&](TSNode k) {
+        if (ts_node_eq(k, type) || !is_declarator(k)) return;
+        VarDecl v = describe(decl, k, source, spec);
         if (!v.name.empty()) out.push_back(std::move(v));
+    });
+    return out;
+}
+
+GlobalTable global_declarations(const FileDefinitions& defs) {
+    GlobalTable out;
+    for (TSNode n : defs.global_declarations()) {
+        for (auto& v : declarations_in(n, defs.source())) {
+            v.is_global = true;
+            out.emplace(v.name, std::move(v));
+        }
     }
     return out;
 }
 
-GlobalTable global_declarations(const SyntaxTree& tree) {
-    GlobalTable out;
-    const std::string& src = tree.source();
-    walk(tree.root(), [&](TSNode n) {
-        if (is(n, "function_definition")) return false;
-        if (is(n, "declaration")) {
-            for (auto& v : declarations_in(n, src)) {
-                v.is_global = true;
-                out.emplace(v.name, std::move(v));
-            }
-            return false;
-        }
-        return true;
-    });
-    return out;
-}
-
-Scope::Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals)
+Scope::Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals, std::vector<VarDecl> locals)
     : function_(function), globals_(globals) {
     if (!function) return;
-    const std::string& src = defs.source();
     for (TSNode p : function->params)
-        for (auto& v : declarations_in(p, src)) params_.push_back(std::move(v));
-    walk(function->body, [&](TSNode n) {
-        if (is(n, "declaration")) {
-            for (auto& v : declarations_in(n, src)) locals_.emplace(v.name, std::move(v));
-            return true;  // initializers hold no declarations we need, but statement expressions might
-        }
-        return true;
-    });
+        for (auto& v : declarations_in(p, defs.source())) params_.push_back(std::move(v));
+    for (auto& v : locals) {
+        std::string name = v.name;
+        locals_.emplace(std::move(name), std::move(v));
+    }
 }
 
 const VarDecl* Scope::find(const std::string& name, std::uint32_t at) const {

@@ -45,7 +45,8 @@ using GlobalTable = std::map<std::string, VarDecl>;
 // Every declaration in one function plus the file's globals.
 class Scope {
 public:
-    Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals);
+    // `locals`: every declaration in the function's body.
+    Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals, std::vector<VarDecl> locals);
 
     // The declaration of `name` that is in effect at byte `at` (the nearest
     // earlier local, else the parameter, else the global); null if none.
@@ -65,6 +66,6 @@ private:
 std::vector<VarDecl> declarations_in(TSNode decl, const std::string& source);
 
 // The file's global variables (declarations outside every function).
-GlobalTable global_declarations(const SyntaxTree& tree);
+GlobalTable global_declarations(const FileDefinitions& defs);
 
 }  // namespace recipe::analyzer

@@ -3,38 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzer/query.h"
 
 namespace recipe::analyzer {
 
 namespace {
-
-// `#define W 8000` — @name: W; @value: " 8000" (raw text to the end of the line).
-constexpr char kObjectMacroQuery[] = "(preproc_def name: (identifier) @name value: (preproc_arg) @value)";
-
-// `#define IDX(x, y) ((x) + W * (y))` — @name: IDX; @params: "(x, y)";
-// @value: " ((x) + W * (y))".
-constexpr char kFunctionMacroQuery[] =
-    "(preproc_function_def name: (identifier) @name parameters: (preproc_params) @params value: (preproc_arg) @value)";
-
-// `enum { NX = 100, NY };` — @list: the braces with both enumerators.
-constexpr char kEnumListQuery[] = "(enumerator_list) @list";
-
-// `typedef float real;` — @type: float; @name: real.
-constexpr char kTypedefQuery[] = "(type_definition type: (_) @type declarator: (type_identifier) @name)";
-
-// `const int N = 1000;` (at file scope or in a function) — @decl: the whole
-// declaration; @qualifier: const (other qualifiers also match and are
-// filtered); @name: N; @value: 1000.
-constexpr char kConstDeclarationQuery[] =
-    "(declaration (type_qualifier) @qualifier declarator: (init_declarator declarator: (identifier) @name value: (_) @value)) @decl";
-
-// `static void step(float *a) { ... }` — @function: the definition;
-// @declarator: `step(float *a)` (maybe under pointer declarators).
-constexpr char kFunctionQuery[] = "(function_definition declarator: (_) @declarator body: (compound_statement) @body) @function";
-
-// `emboss(in, out)` — @call: the call; @callee: emboss.
-constexpr char kCallQuery[] = "(call_expression function: (identifier) @callee) @call";
 
 std::string clean_macro_body(std::string_view raw) {
     std::string out;
@@ -108,104 +80,179 @@ std::string declarator_name(TSNode d, const std::string& source) {
 FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines)
     : tree_(tree) {
     for (const auto& [name, value] : defines) overrides_[name] = value;
-    collect_macros();
-    collect_enums();
-    collect_typedefs();
-    collect_consts_and_functions();
-    collect_calls();
+    collect();
 }
 
-void FileDefinitions::collect_macros() {
+void FileDefinitions::collect() {
     const std::string& src = source();
-    for_each_match(kObjectMacroQuery, tree_.root(), [&](const QueryMatch& m) {
-        std::string name(text(m["name"], src));
-        if (macros_.count(name)) return;  // first definition wins (#ifndef N / #define N guards)
-        macros_[name] = Macro{name, false, {}, clean_macro_body(text(m["value"], src))};
-    });
-    for_each_match(kFunctionMacroQuery, tree_.root(), [&](const QueryMatch& m) {
-        std::string name(text(m["name"], src));
-        if (macros_.count(name)) return;
-        Macro mac{name, true, {}, clean_macro_body(text(m["value"], src))};
-        for (TSNode p : named_children(m["params"]))
+    std::vector<TSNode> functions;  // enclosing function_definition nodes
+    std::vector<int> owners;        // their index in functions_ (-1: not recorded)
+    std::vector<std::pair<TSNode, TSNode>> const_decls;  // declaration, enclosing function (or null)
+    std::vector<TSNode> calls;
+    int loop_depth = 0;
+    static const TSSymbol kFor = symbol_of("for_statement"), kWhile = symbol_of("while_statement"),
+                          kDo = symbol_of("do_statement");
+    auto is_loop = [](TSNode n) {
+        TSSymbol s = ts_node_symbol(n);
+        return s == kFor || s == kWhile || s == kDo;
+    };
+    for (TSNode root : tree_.roots())
+    walk_tree(
+        root,
+        [&](TSNode n) {
+            if (!ts_node_is_named(n)) return false;  // punctuation and keywords hold nothing
+            const char* type = ts_node_type(n);
+            switch (type[0]) {
+                case 'p':
+                    if (is(n, "preproc_def") || is(n, "preproc_function_def")) {
+                        add_macro(n);
+                        return false;
+                    }
+                    if (!owners.empty() && owners.back() >= 0 && is(n, "pointer_expression") &&
+                        text(field(n, "operator"), src) == "&" && is(strip_parens(field(n, "argument")), "identifier"))
+                        functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
+                    break;
+                case 'e':
+                    if (is(n, "enumerator_list")) add_enumerators(n);
+                    break;
+                case 't':
+                    if (is(n, "type_definition")) add_typedef(n);
+                    break;
+                case 'f':
+                    if (is(n, "function_definition")) {
+                        owners.push_back(add_function(n) ? static_cast<int>(functions_.size()) - 1 : -1);
+                        functions.push_back(n);
+                    } else if (is(n, "for_statement")) {
+                        if (loop_depth++ == 0) loops_.push_back(n);
+                    }
+                    break;
+                case 'w':
+                case 'd':
+                    if (is_loop(n)) {
+                        if (loop_depth++ == 0) loops_.push_back(n);
+                    } else if (is(n, "declaration")) {
+                        if (functions.empty()) globals_.push_back(n);
+                        else if (owners.back() >= 0) functions_[static_cast<std::size_t>(owners.back())].declarations.push_back(n);
+                        const_decls.emplace_back(n, functions.empty() ? TSNode{} : functions.back());
+                    }
+                    break;
+                case 'c':
+                    if (is(n, "call_expression")) calls.push_back(n);
+                    break;
+                case 'a':
+                case 'u':
+                    if (!owners.empty() && owners.back() >= 0 && (is(n, "assignment_expression") || is(n, "update_expression"))) {
+                        TSNode target = strip_parens(field(n, is(n, "update_expression") ? "argument" : "left"));
+                        if (is(target, "identifier")) functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
+                    }
+                    break;
+                default:
+                    break;
+            }
+            return true;
+        },
+        [&](TSNode n) {
+            if (!ts_node_is_named(n)) return;
+            if (is_loop(n)) --loop_depth;
+            else if (!functions.empty() && ts_node_eq(n, functions.back())) {
+                functions.pop_back();
+                owners.pop_back();
+            }
+        });
+    // functions_ is in source order (a preorder walk), as function_at needs.
+    for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
+    for (const auto& [decl, fn] : const_decls) add_consts(decl, fn);
+    for (TSNode call : calls) {
+        TSNode callee = field(call, "function");
+        if (!is(callee, "identifier")) continue;
+        std::string name(text(callee, src));
+        if (function_index_.count(name)) calls_[name].push_back(call);
+    }
+}
+
+void FileDefinitions::add_macro(TSNode def) {
+    const std::string& src = source();
+    std::string name(text(field(def, "name"), src));
+    if (name.empty() || macros_.count(name)) return;  // first definition wins (#ifndef N / #define N guards)
+    Macro mac{name, is(def, "preproc_function_def"), {}, clean_macro_body(text(field(def, "value"), src))};
+    if (mac.function_like) {
+        for (TSNode p : named_children(field(def, "parameters")))
             if (is(p, "identifier")) mac.params.emplace_back(text(p, src));
         mac.body = unwrap_parameters(mac.body, mac.params);
-        macros_[name] = std::move(mac);
-    });
+    }
+    macros_[name] = std::move(mac);
 }
 
-void FileDefinitions::collect_enums() {
+// `enum { NX = 100, NY };`: values follow one another.
+void FileDefinitions::add_enumerators(TSNode list) {
     const std::string& src = source();
-    for_each_match(kEnumListQuery, tree_.root(), [&](const QueryMatch& m) {
-        std::string previous;
-        for (TSNode e : named_children(m["list"])) {
-            if (!is(e, "enumerator")) continue;
-            std::string name(text(field(e, "name"), src));
-            if (name.empty()) continue;
-            enumerators_.emplace(name, Enumerator{field(e, "value"), previous});
-            previous = name;
-        }
-    });
+    std::string previous;
+    for (TSNode e : named_children(list)) {
+        if (!is(e, "enumerator")) continue;
+        std::string name(text(field(e, "name"), src));
+        if (name.empty()) continue;
+        enumerators_.emplace(name, Enumerator{field(e, "value"), previous});
+        previous = name;
+    }
 }
 
-void FileDefinitions::collect_typedefs() {
+// `typedef float real;`
+void FileDefinitions::add_typedef(TSNode def) {
     const std::string& src = source();
-    for_each_match(kTypedefQuery, tree_.root(), [&](const QueryMatch& m) {
-        std::string name(text(m["name"], src));
-        if (!typedefs_.count(name)) typedefs_[name] = squeeze(text(m["type"], src));
-    });
+    TSNode d = field(def, "declarator");
+    if (!is(d, "type_identifier")) return;
+    std::string name(text(d, src));
+    if (!typedefs_.count(name)) typedefs_[name] = squeeze(text(field(def, "type"), src));
 }
 
-void FileDefinitions::collect_consts_and_functions() {
+bool FileDefinitions::add_function(TSNode def) {
     const std::string& src = source();
-    for_each_match(kFunctionQuery, tree_.root(), [&](const QueryMatch& m) {
-        TSNode fd = function_declarator_of(m["declarator"]);
-        if (is_null(fd)) return;
-        FunctionInfo f;
-        f.name = declarator_name(field(fd, "declarator"), src);
-        f.node = m["function"];
-        f.body = m["body"];
-        for (TSNode p : named_children(field(fd, "parameters"))) {
-            if (!is(p, "parameter_declaration")) continue;
-            f.params.push_back(p);
-            f.param_names.push_back(declarator_name(field(p, "declarator"), src));
-        }
-        std::vector<TSNode> stmts;
-        for (TSNode s : named_children(f.body))
-            if (!is(s, "comment")) stmts.push_back(s);
-        if (stmts.size() == 1 && is(stmts[0], "return_statement") && ts_node_named_child_count(stmts[0]) == 1)
-            f.single_return = ts_node_named_child(stmts[0], 0);
-        if (f.name.empty()) return;
-        functions_.push_back(f);
-    });
-    std::sort(functions_.begin(), functions_.end(),
-              [](const FunctionInfo& a, const FunctionInfo& b) { return ts_node_start_byte(a.node) < ts_node_start_byte(b.node); });
-    for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
+    TSNode fd = function_declarator_of(field(def, "declarator"));
+    TSNode body = field(def, "body");
+    if (is_null(fd) || !is(body, "compound_statement")) return false;
+    FunctionInfo f;
+    f.name = declarator_name(field(fd, "declarator"), src);
+    if (f.name.empty()) return false;
+    f.node = def;
+    f.body = body;
+    for (TSNode p : named_children(field(fd, "parameters"))) {
+        if (!is(p, "parameter_declaration")) continue;
+        f.params.push_back(p);
+        f.param_names.push_back(declarator_name(field(p, "declarator"), src));
+    }
+    std::vector<TSNode> stmts;
+    for (TSNode s : named_children(f.body))
+        if (!is(s, "comment")) stmts.push_back(s);
+    if (stmts.size() == 1 && is(stmts[0], "return_statement") && ts_node_named_child_count(stmts[0]) == 1)
+        f.single_return = ts_node_named_child(stmts[0], 0);
+    functions_.push_back(std::move(f));
+    return true;
+}
 
-    for_each_match(kConstDeclarationQuery, tree_.root(), [&](const QueryMatch& m) {
-        if (text(m["qualifier"], src) != "const") return;
-        TSNode decl = m["decl"];
+// `const int N = 1000;` at file scope or in a function.
+void FileDefinitions::add_consts(TSNode decl, TSNode function) {
+    const std::string& src = source();
+    bool is_const = false;
+    for (TSNode k : named_children(decl))
+        if (is(k, "type_qualifier") && text(k, src) == "const") is_const = true;
+    if (!is_const) return;
+    for (TSNode d : named_children(decl)) {
+        if (!is(d, "init_declarator") || !is(field(d, "declarator"), "identifier")) continue;
         ConstVariable v;
-        v.name = std::string(text(m["name"], src));
-        v.value = m["value"];
+        v.name = std::string(text(field(d, "declarator"), src));
+        v.value = field(d, "value");
         v.type = "const " + squeeze(text(field(decl, "type"), src));
-        std::uint32_t at = ts_node_start_byte(decl);
-        if (const FunctionInfo* f = function_at(at)) {
-            v.scope_begin = ts_node_end_byte(decl);
-            v.scope_end = ts_node_end_byte(f->node);
-        } else {
-            v.scope_begin = ts_node_end_byte(decl);
-            v.scope_end = static_cast<std::uint32_t>(src.size());
-        }
+        v.scope_begin = ts_node_end_byte(decl);
+        v.scope_end = is_null(function) ? static_cast<std::uint32_t>(src.size()) : ts_node_end_byte(function);
         consts_.emplace(v.name, v);
-    });
+    }
 }
 
-void FileDefinitions::collect_calls() {
-    const std::string& src = source();
-    for_each_match(kCallQuery, tree_.root(), [&](const QueryMatch& m) {
-        std::string callee(text(m["callee"], src));
-        if (function_index_.count(callee)) calls_[callee].push_back(m["call"]);
-    });
+std::optional<bool> FileDefinitions::known_purity(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = purity_.find(name);
+    if (it == purity_.end()) return std::nullopt;
+    return it->second;
 }
 
 const Macro* FileDefinitions::macro(const std::string& name) const {
@@ -213,7 +260,13 @@ const Macro* FileDefinitions::macro(const std::string& name) const {
     return it == macros_.end() ? nullptr : &it->second;
 }
 
+void FileDefinitions::remember_purity(const std::string& name, bool pure) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    purity_[name] = pure;
+}
+
 Expr FileDefinitions::macro_expression(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mutex_);
     auto p = parsed_.find(name);
     if (p == parsed_.end()) {
         if (unparsable_.count(name)) return {};

@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,6 +47,10 @@ struct FunctionInfo {
     std::vector<std::string> param_names;
     // A small helper whose body is one `return expr;` (idx2(x, y, size)).
     TSNode single_return{};
+    // Found in the same pass: every declaration in the body, and every
+    // assignment to a plain name (`x = ...`, `x += ...`, `x++`, `&x`).
+    std::vector<TSNode> declarations;
+    std::vector<TSNode> assignments;
 };
 
 class FileDefinitions {
@@ -73,6 +78,14 @@ public:
     const FunctionInfo* function_at(std::uint32_t at) const;
     // Every call to `name` in the file (call_expression nodes).
     const std::vector<TSNode>& calls_to(const std::string& name) const;
+    // Declarations outside every function, in order.
+    const std::vector<TSNode>& global_declarations() const { return globals_; }
+    // Loops that are not inside another loop, in source order.
+    const std::vector<TSNode>& outermost_loops() const { return loops_; }
+    // Whether a function of the file only computes a value (purity.h);
+    // remembered once asked.
+    std::optional<bool> known_purity(const std::string& name) const;
+    void remember_purity(const std::string& name, bool pure) const;
 
 private:
     const SyntaxTree& tree_;
@@ -84,15 +97,23 @@ private:
     std::vector<FunctionInfo> functions_;  // in source order
     std::map<std::string, std::size_t> function_index_;
     std::map<std::string, std::vector<TSNode>> calls_;
+    std::vector<TSNode> globals_;
+    std::vector<TSNode> loops_;
+    mutable std::map<std::string, bool> purity_;
+    // Nests may be analysed on two threads: guards the caches above and below.
+    mutable std::mutex mutex_;
     // Macro bodies parsed on demand; trees must stay alive with their nodes.
     mutable std::map<std::string, std::unique_ptr<SyntaxTree>> parsed_;
     mutable std::set<std::string> unparsable_;
 
-    void collect_macros();
-    void collect_enums();
-    void collect_typedefs();
-    void collect_consts_and_functions();
-    void collect_calls();
+    // One pass over the tree collects everything above (queries would take
+    // one pass each, and the tree of a large file is the analysis's cost).
+    void collect();
+    void add_macro(TSNode def);
+    void add_enumerators(TSNode list);
+    void add_typedef(TSNode def);
+    bool add_function(TSNode def);
+    void add_consts(TSNode decl, TSNode function);
 };
 
 // Extracts the declared name from a declarator (`*a`, `a[N]`, `(*a)[M]`,

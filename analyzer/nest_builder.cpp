@@ -256,14 +256,15 @@ private:
         names.insert(names.end(), facts_.body.names_read.begin(), facts_.body.names_read.end());
         std::set<std::string> done;
         const Scope& scope = ctx_.scope(c_.function);
+        std::set<std::string> chain_vars;
+        for (TSNode loop : c_.chain) chain_vars.insert(loop_variable(loop, src_));
         for (const auto& [name, node] : names) {
             if (done.count(name) || facts_.nest_vars.count(name) || arrays.count(name) || facts_.body.locals.count(name)) continue;
             done.insert(name);
             bool window = false;
             for (const auto& w : facts_.body.windows)
                 if (w.var == name) window = true;
-            for (TSNode loop : c_.chain)
-                if (loop_variable(loop, src_) == name) window = true;
+            if (chain_vars.count(name)) window = true;
             if (window || ctx_.defs().macro(name) || ctx_.defs().enumerator(name) || ctx_.defs().function(name)) continue;
             const VarDecl* d = scope.find(name, at_);
             if (!d) continue;

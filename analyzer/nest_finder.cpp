@@ -65,11 +65,7 @@ public:
     explicit Finder(const FileDefinitions& defs) : defs_(defs), src_(defs.source()) {}
 
     NestSearch run() {
-        walk(defs_.tree().root(), [&](TSNode n) {
-            if (!is_loop(n)) return true;
-            loop(n, -1, 0);
-            return false;
-        });
+        for (TSNode n : defs_.outermost_loops()) loop(n, -1, 0);
         return std::move(search_);
     }
 
@@ -141,8 +137,11 @@ std::vector<TSNode> statements_of(TSNode body) {
 std::string loop_variable(TSNode for_stmt, const std::string& src) {
     TSNode init = field(for_stmt, "initializer");
     if (is(init, "declaration")) {
-        auto d = declarations_in(init, src);
-        return d.size() == 1 ? d[0].name : std::string();
+        // `int i = 0`: one init_declarator naming a plain variable.
+        TSNode d = field(init, "declarator");
+        if (!is(d, "init_declarator") || ts_node_named_child_count(init) > 2) return {};
+        TSNode name = field(d, "declarator");
+        return is(name, "identifier") ? std::string(text(name, src)) : std::string();
     }
     init = strip_parens(init);
     if (is(init, "assignment_expression") && is(field(init, "left"), "identifier")) return std::string(text(field(init, "left"), src));

@@ -13,6 +13,8 @@ bool pure(const FileDefinitions& defs, const std::string& name, int depth) {
     if (is_pure_math_function(name) || is_min_max_name(name)) return true;
     const FunctionInfo* f = defs.function(name);
     if (!f || depth > 8) return false;
+    if (auto known = defs.known_purity(name)) return *known;
+    defs.remember_purity(name, false);  // recursion is not pure enough to follow
     const std::string& src = defs.source();
     std::set<std::string> locals(f->param_names.begin(), f->param_names.end());
     // A parameter that is a pointer may be written through: treat writes
@@ -31,6 +33,7 @@ bool pure(const FileDefinitions& defs, const std::string& name, int depth) {
         }
         return ok;
     });
+    defs.remember_purity(name, ok);
     return ok;
 }
 

@@ -91,8 +91,13 @@ std::string format_diagnostic(const std::string& file, std::string_view source, 
 }
 
 std::string format_report(const Program& p, std::string_view source) {
-    Lines lines(source);
     std::ostringstream os;
+    write_report(os, p, source);
+    return os.str();
+}
+
+void write_report(std::ostream& os, const Program& p, std::string_view source) {
+    Lines lines(source);
     for (const auto& d : p.diagnostics) os << diagnostic(p.file, &lines, d);
     int accepted = 0;
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
@@ -139,7 +144,6 @@ std::string format_report(const Program& p, std::string_view source) {
            << n.ops.other << " other; " << n.ops.reads << " reads, " << n.ops.writes << " writes\n";
         for (const auto& d : n.reasons) os << diagnostic(p.file, &lines, d);
     }
-    return os.str();
 }
 
 }  // namespace recipe::analyzer

@@ -3,6 +3,7 @@
 // [rule-id]`, the source line, a caret under the column).
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,6 @@ std::string format_extent(const Extent& e);
 
 // The whole report: file-level diagnostics, then every nest.
 std::string format_report(const Program& program, std::string_view source);
+void write_report(std::ostream& out, const Program& program, std::string_view source);
 
 }  // namespace recipe::analyzer

@@ -1,24 +1,177 @@
 #include "analyzer/syntax_tree.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 namespace recipe::analyzer {
 
-SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)) {
+namespace {
+
+constexpr std::size_t kParallelParseBytes = 512 * 1024;
+
+TSPoint point_at(const std::string& s, std::size_t offset) {
+    TSPoint p{0, 0};
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < offset; ++i)
+        if (s[i] == '\n') {
+            ++p.row;
+            line_start = i + 1;
+        }
+    p.column = static_cast<std::uint32_t>(offset - line_start);
+    return p;
+}
+
+// Parses [begin, end) of `source` with positions in the whole text.
+TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t end, TSPoint begin_point, TSPoint end_point) {
     TSParser* parser = ts_parser_new();
     if (!ts_parser_set_language(parser, tree_sitter_c())) {
         ts_parser_delete(parser);
         throw std::runtime_error("tree-sitter C grammar has an incompatible ABI version");
     }
-    tree_ = ts_parser_parse_string(parser, nullptr, source_.data(), static_cast<std::uint32_t>(source_.size()));
+    if (begin != 0 || end != source.size()) {
+        TSRange range{begin_point, end_point, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
+        ts_parser_set_included_ranges(parser, &range, 1);
+    }
+    TSTree* tree = ts_parser_parse_string(parser, nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
     ts_parser_delete(parser);
-    if (!tree_) throw std::runtime_error("tree-sitter returned no tree");
+    if (!tree) throw std::runtime_error("tree-sitter returned no tree");
+    return tree;
 }
 
-SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
+}  // namespace
 
-bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+std::size_t top_level_cut(const std::string& s, std::size_t wanted) {
+    // A light lexer: braces, parentheses, comments, strings and #if nesting.
+    // The cut goes before a line that starts at column 0, at file scope,
+    // right after a complete declaration or function (`;` or `}`).
+    int braces = 0, parens = 0, conditionals = 0;
+    char last = ';';
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        bool column0 = i == 0 || s[i - 1] == '\n';
+        if (column0 && i >= wanted && braces == 0 && parens == 0 && conditionals == 0 && (last == ';' || last == '}') &&
+            (std::isalpha(static_cast<unsigned char>(c)) || c == '_'))
+            return i;
+        if (column0 && c == '#') {
+            std::size_t j = i + 1;
+            while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
+            if (s.compare(j, 2, "if") == 0) ++conditionals;  // #if, #ifdef, #ifndef
+            else if (s.compare(j, 5, "endif") == 0) --conditionals;
+            // Skip the directive and its continuation lines.
+            while (i + 1 < s.size() && !(s[i + 1] == '\n' && s[i] != '\\')) ++i;
+            if (conditionals < 0) return 0;
+            continue;
+        }
+        if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+            std::size_t e = s.find("*/", i + 2);
+            if (e == std::string::npos) return 0;
+            i = e + 1;
+            continue;
+        }
+        if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+            while (i + 1 < s.size() && s[i + 1] != '\n') ++i;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            for (++i; i < s.size() && s[i] != c && s[i] != '\n'; ++i)
+                if (s[i] == '\\') ++i;
+            last = c;
+            continue;
+        }
+        if (c == '{') ++braces;
+        else if (c == '}') --braces;
+        else if (c == '(') ++parens;
+        else if (c == ')') --parens;
+        if (braces < 0 || parens < 0) return 0;
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') last = c;
+    }
+    return 0;
+}
+
+SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)) {
+    std::size_t cut = source_.size() >= kParallelParseBytes ? top_level_cut(source_, source_.size() / 2) : 0;
+    if (cut == 0) {
+        trees_.push_back(parse_range(source_, 0, source_.size(), {}, {}));
+        return;
+    }
+    TSPoint cut_point = point_at(source_, cut);
+    TSPoint end_point = point_at(source_, source_.size());
+    TSTree* second = nullptr;
+    std::exception_ptr failure;
+    std::thread worker([&] {
+        try {
+            second = parse_range(source_, cut, source_.size(), cut_point, end_point);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    });
+    TSTree* first = nullptr;
+    try {
+        first = parse_range(source_, 0, cut, {0, 0}, cut_point);
+    } catch (...) {
+        worker.join();
+        if (second) ts_tree_delete(second);
+        throw;
+    }
+    worker.join();
+    if (failure) {
+        ts_tree_delete(first);
+        std::rethrow_exception(failure);
+    }
+    trees_ = {first, second};
+}
+
+SyntaxTree::~SyntaxTree() {
+    for (TSTree* t : trees_) ts_tree_delete(t);
+}
+
+std::vector<TSNode> SyntaxTree::roots() const {
+    std::vector<TSNode> out;
+    for (TSTree* t : trees_) out.push_back(ts_tree_root_node(t));
+    return out;
+}
+
+// Node types are string literals too: compare symbols, not names. With
+// grammar ABI 14 both sides are public (deduplicated) symbols, so equal
+// symbols mean equal names.
+static TSSymbol symbol_for(const char* type) {
+    struct Entry {
+        const char* name;
+        TSSymbol symbol;
+    };
+    static thread_local Entry cache[256] = {};
+    std::size_t slot = (reinterpret_cast<std::uintptr_t>(type) >> 3) % 256;
+    auto lookup = [type] {
+        auto len = static_cast<std::uint32_t>(std::strlen(type));
+        TSSymbol s = ts_language_symbol_for_name(tree_sitter_c(), type, len, true);
+        if (s == 0) s = ts_language_symbol_for_name(tree_sitter_c(), type, len, false);
+        return s;
+    };
+    for (std::size_t probe = 0; probe < 256; ++probe) {
+        Entry& e = cache[(slot + probe) % 256];
+        if (e.name == type) return e.symbol;
+        if (!e.name) {
+            e.name = type;
+            e.symbol = lookup();
+            return e.symbol;
+        }
+    }
+    return lookup();
+}
+
+TSSymbol symbol_of(const char* type) { return symbol_for(type); }
+
+bool is(TSNode n, const char* type) {
+    if (ts_node_is_null(n)) return false;
+    TSSymbol s = symbol_for(type);
+    if (s == 0) return std::strcmp(ts_node_type(n), type) == 0;  // a name the grammar does not have
+    return ts_node_symbol(n) == s;
+}
 
 std::string_view text(TSNode n, const std::string& source) {
     if (ts_node_is_null(n)) return {};
@@ -27,9 +180,32 @@ std::string_view text(TSNode n, const std::string& source) {
     return std::string_view(source).substr(b, e - b);
 }
 
+// Field names are string literals; looking their ids up by name scans the
+// grammar's field table, so remember the id per literal.
+static TSFieldId field_id(const char* name) {
+    struct Entry {
+        const char* name;
+        TSFieldId id;
+    };
+    static thread_local Entry cache[64] = {};
+    std::size_t slot = (reinterpret_cast<std::uintptr_t>(name) >> 3) % 64;
+    for (std::size_t probe = 0; probe < 64; ++probe) {
+        Entry& e = cache[(slot + probe) % 64];
+        if (e.name == name) return e.id;
+        if (!e.name) {
+            e.name = name;
+            e.id = ts_language_field_id_for_name(tree_sitter_c(), name, static_cast<std::uint32_t>(std::strlen(name)));
+            return e.id;
+        }
+    }
+    return ts_language_field_id_for_name(tree_sitter_c(), name, static_cast<std::uint32_t>(std::strlen(name)));
+}
+
 TSNode field(TSNode n, const char* name) {
     if (ts_node_is_null(n)) return n;
-    return ts_node_child_by_field_name(n, name, static_cast<std::uint32_t>(std::strlen(name)));
+    TSFieldId id = field_id(name);
+    if (id == 0) return TSNode{};
+    return ts_node_child_by_field_id(n, id);
 }
 
 SourcePos pos_of(TSNode n) {
@@ -106,6 +282,24 @@ void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
     ts_tree_cursor_delete(&c);
 }
 
+void walk(TSNode root, const std::function<bool(TSNode)>& enter, const std::function<void(TSNode)>& leave) {
+    if (ts_node_is_null(root)) return;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (enter(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+        leave(n);
+        bool moved = false;
+        for (;;) {
+            if (ts_tree_cursor_goto_next_sibling(&c)) { moved = true; break; }
+            if (!ts_tree_cursor_goto_parent(&c)) break;
+            leave(ts_tree_cursor_current_node(&c));
+        }
+        if (!moved) break;
+    }
+    ts_tree_cursor_delete(&c);
+}
+
 std::string squeeze(std::string_view s) {
     std::string out;
     out.reserve(s.size());
@@ -119,6 +313,12 @@ std::string squeeze(std::string_view s) {
         space = false;
         out += ch;
     }
+    return out;
+}
+
+std::string shorten(std::string_view s, std::size_t max) {
+    std::string out = squeeze(s.substr(0, std::min<std::size_t>(s.size(), max * 4)));
+    if (out.size() > max) out = out.substr(0, max) + "...";
     return out;
 }
 

@@ -18,8 +18,10 @@ extern "C" const TSLanguage* tree_sitter_c();
 
 namespace recipe::analyzer {
 
-// Owns a parser's tree over `source` (the text must outlive the tree; the
-// tree keeps its own copy of the text so nodes can be read back).
+// Owns the parse of `source` (and the text, so nodes can be read back).
+// A large file is cut at top-level boundaries (between functions, outside
+// braces, comments and #if blocks) and its parts are parsed on two threads;
+// every part's nodes carry positions in the whole file.
 class SyntaxTree {
 public:
     explicit SyntaxTree(std::string source);
@@ -27,13 +29,19 @@ public:
     SyntaxTree(const SyntaxTree&) = delete;
     SyntaxTree& operator=(const SyntaxTree&) = delete;
 
-    TSNode root() const { return ts_tree_root_node(tree_); }
+    // The root of each part, in file order (one for most files).
+    std::vector<TSNode> roots() const;
+    TSNode root() const { return ts_tree_root_node(trees_.front()); }
     const std::string& source() const { return source_; }
 
 private:
     std::string source_;
-    TSTree* tree_ = nullptr;
+    std::vector<TSTree*> trees_;
 };
+
+// Where a file can be cut into independently parsable parts (0 when it
+// cannot): a line start at file scope near `wanted`.
+std::size_t top_level_cut(const std::string& source, std::size_t wanted);
 
 // A node together with the text it was parsed from (macro bodies are parsed
 // into trees of their own, so a node alone does not say where its text is).
@@ -44,6 +52,32 @@ struct Expr {
 
 inline bool is_null(TSNode n) { return ts_node_is_null(n); }
 bool is(TSNode n, const char* type);
+// The grammar's symbol for a node type name (for hot loops that compare
+// ts_node_symbol against a few types).
+TSSymbol symbol_of(const char* type);
+
+// walk() without std::function, for the passes over whole files.
+template <typename Enter, typename Leave>
+void walk_tree(TSNode root, Enter&& enter, Leave&& leave) {
+    if (ts_node_is_null(root)) return;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (enter(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+        leave(n);
+        bool moved = false;
+        for (;;) {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                moved = true;
+                break;
+            }
+            if (!ts_tree_cursor_goto_parent(&c)) break;
+            leave(ts_tree_cursor_current_node(&c));
+        }
+        if (!moved) break;
+    }
+    ts_tree_cursor_delete(&c);
+}
 std::string_view text(TSNode n, const std::string& source);
 TSNode field(TSNode n, const char* name);
 SourcePos pos_of(TSNode n);
@@ -51,6 +85,16 @@ SourceSpan span_of(TSNode n);
 // Strips parentheses and casts, which never change an index's value.
 TSNode strip_parens(TSNode n);
 TSNode strip_parens_and_casts(TSNode n);
+
+// Calls f(child) for each named child, in order, without allocating (for
+// the small nodes of declarations and expressions; large ones should use
+// named_children).
+template <typename F>
+void for_each_named_child(TSNode n, F&& f) {
+    if (ts_node_is_null(n)) return;
+    std::uint32_t count = ts_node_named_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) f(ts_node_named_child(n, i));
+}
 
 // Named children, in order, via a cursor.
 std::vector<TSNode> named_children(TSNode n);
@@ -61,8 +105,15 @@ std::vector<TSNode> all_children(TSNode n);
 // The visitor returns false to skip a node's children.
 void walk(TSNode root, const std::function<bool(TSNode)>& visit);
 
+// Like walk, and calls `leave` once a node's subtree is done (also for
+// nodes whose children were skipped): for passes that track nesting.
+void walk(TSNode root, const std::function<bool(TSNode)>& enter, const std::function<void(TSNode)>& leave);
+
 // Collapses runs of whitespace (including newlines) to one space: readable
 // one-line renderings of expressions.
 std::string squeeze(std::string_view s);
+
+// A code fragment for a message: squeezed and cut to `max` characters.
+std::string shorten(std::string_view s, std::size_t max = 60);
 
 }  // namespace recipe::analyzer

@@ -218,14 +218,10 @@ private:
 
 }  // namespace
 
-void attach_time_loops(AnalysisContext& ctx, const NestSearch& search, std::vector<LoopNest>& nests) {
-    for (const TimeLoopCandidate& t : search.time_loops) {
-        std::vector<LoopNest*> inside;
-        for (int i : t.nests) inside.push_back(&nests[static_cast<std::size_t>(i)]);
-        if (inside.empty()) continue;
-        TimeLoop tl = Builder(ctx, t).build(inside);
-        for (LoopNest* n : inside) n->time_loop = tl;
-    }
+void attach_time_loop(AnalysisContext& ctx, const TimeLoopCandidate& t, const std::vector<LoopNest*>& inside) {
+    if (inside.empty()) return;
+    TimeLoop tl = Builder(ctx, t).build(inside);
+    for (LoopNest* n : inside) n->time_loop = tl;
 }
 
 }  // namespace recipe::analyzer

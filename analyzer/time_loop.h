@@ -13,8 +13,7 @@
 
 namespace recipe::analyzer {
 
-// Sets LoopNest::time_loop on every nest directly inside a time loop;
-// `nests` is parallel to `search.nests`.
-void attach_time_loops(AnalysisContext& ctx, const NestSearch& search, std::vector<LoopNest>& nests);
+// Sets LoopNest::time_loop on the nests directly inside time loop `t`.
+void attach_time_loop(AnalysisContext& ctx, const TimeLoopCandidate& t, const std::vector<LoopNest*>& inside);
 
 }  // namespace recipe::analyzer

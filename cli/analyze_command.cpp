@@ -68,7 +68,7 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         }
         analyzer::Program program = analyzer::analyze_source(file, source, opts);
         if (args.count("json")) out << analyzer::to_json(program).dump(2) << "\n";
-        else out << analyzer::format_report(program, source);
+        else analyzer::write_report(out, program, source);
         for (const auto& n : program.nests)
             if (n.accepted) return cli::kExitOk;
         return cli::kExitNothingAccepted;

@@ -10,7 +10,7 @@ void check_data_dependent_index(const NestFacts& f, std::vector<Diagnostic>& out
         const AccessShape& s = f.shapes[i];
         if (s.problem != AccessShape::Problem::DataDependent) continue;
         out.push_back(reason("data-dependent-index", f.body.accesses[i].node,
-                             "data-dependent index in '" + f.body.accesses[i].text + "': " + s.why));
+                             "data-dependent index in '" + shorten(f.body.accesses[i].text) + "': " + s.why));
     }
 }
 

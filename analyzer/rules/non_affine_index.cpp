@@ -9,7 +9,7 @@ void check_non_affine_index(const NestFacts& f, std::vector<Diagnostic>& out) {
         const AccessShape& s = f.shapes[i];
         if (s.problem != AccessShape::Problem::NonAffine) continue;
         out.push_back(reason("non-affine-index", f.body.accesses[i].node,
-                             "non-affine index in '" + f.body.accesses[i].text + "': " + s.why));
+                             "non-affine index in '" + shorten(f.body.accesses[i].text) + "': " + s.why));
     }
 }
 

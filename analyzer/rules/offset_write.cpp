@@ -17,7 +17,7 @@ void check_offset_write(const NestFacts& f, std::vector<Diagnostic>& out) {
         bool zero = std::all_of(s.offset.begin(), s.offset.end(), [](std::int64_t x) { return x == 0; });
         if (zero && s.window_offsets.empty()) continue;
         out.push_back(reason("offset-write", a.node,
-                             "writes '" + a.text + "' away from the iteration's own element; shift the loop bounds so "
+                             "writes '" + shorten(a.text) + "' away from the iteration's own element; shift the loop bounds so "
                                                    "each iteration writes the element it is at"));
         return;
     }

@@ -24,7 +24,7 @@ void check_reduction(const NestFacts& f, std::vector<Diagnostic>& out) {
         std::string loops;
         for (const auto& m : missing) loops += (loops.empty() ? "'" : ", '") + m + "'";
         out.push_back(reason("reduction", a.node,
-                             "reduction into '" + a.text + "': its index does not follow loop " + loops +
+                             "reduction into '" + shorten(a.text) + "': its index does not follow loop " + loops +
                                  ", so every iteration of it writes the same element"));
         return;
     }
