@@ -28,6 +28,16 @@ struct PipelineShape {
     int copy_engines = 1;
     double duplex_factor = 1;  // thesis §6.4.4 (0.57 on the Tesla C2050)
     int buffers = 3;           // tiles in flight (tile buffers / streams)
+    // Our library (detail/pipeline.cuh): tile k runs on stream k % buffers,
+    // which copies it in, runs it and copies it out in that order. While a
+    // stream copies one way the other streams copy the other way, so the
+    // buffer bound's copies run at the duplex-slowed rate (measured: with 2
+    // streams on an H200 the steady step is (1.09 in + k + 1.09 out) / 2).
+    bool streams_in_order = false;
+    // Our library packs, issues and unpacks on one host thread, one after
+    // the other, so a staged tile's host time is their sum (the thesis's
+    // buffered step takes only the packing).
+    bool serial_host = false;
 };
 
 // thesis §6.4.4: an input and an output copy at the same time take

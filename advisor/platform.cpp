@@ -147,7 +147,8 @@ const std::set<std::string>& known_fields() {
         "deviceToPinnedHost", "mallocFreeHost", "mallocFreeDevice", "duplexFactor", "implicitSynchronization",
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
-        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs"};
+        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
+        "runSetupNs", "streamSetupNs", "hostCopyRowNs"};
     return fields;
 }
 
@@ -281,6 +282,9 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         !r.number(root, "kernelLaunchNs", "kernelLaunchNs", true, &p->kernel_launch_ns) ||
         !r.number(root, "hostCopyParallelSpeedup", "hostCopyParallelSpeedup", false, &p->host_copy_parallel_speedup, 1) ||
         !r.number(root, "asyncCallNs", "asyncCallNs", false, &p->async_call_ns) ||
+        !r.number(root, "runSetupNs", "runSetupNs", false, &p->run_setup_ns) ||
+        !r.number(root, "streamSetupNs", "streamSetupNs", false, &p->stream_setup_ns) ||
+        !r.number(root, "hostCopyRowNs", "hostCopyRowNs", false, &p->host_copy_row_ns) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||

@@ -112,6 +112,18 @@ struct Platform {
     // thread that issues a tile's calls cannot go faster. From
     // "asyncCallNs", else the smaller of kernelLaunchNs and a 10-byte copy.
     double async_call_ns = 0;
+    // Measured from the library's behaviour (its alloc phase in
+    // docs/results-h200.md, less the cudaMalloc the tables price): host
+    // time a run spends setting up and tearing down besides allocation and
+    // registration (device queries, the first touches of fresh
+    // allocations), and per CUDA stream it creates (the stream and its
+    // three events, created and destroyed). 0 when not given.
+    double run_setup_ns = 0;
+    double stream_setup_ns = 0;
+    // Measured from the library's staging phases: each packed row starts
+    // its memcpy cold (a new page of the user's array), at this many ns on
+    // one thread beyond its bytes. 0 when not given.
+    double host_copy_row_ns = 0;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;
