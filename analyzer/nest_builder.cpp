@@ -52,7 +52,11 @@ public:
 
         facts_.nest = &nest_;
         std::vector<Diagnostic> warnings;
-        for (const Rule& r : all_rules()) r.check(facts_, warnings);
+        // A nest with a syntax error is reported as such alone: what the
+        // parser recovered says little about the code meant.
+        check_syntax(facts_, warnings);
+        if (warnings.empty())
+            for (const Rule& r : all_rules()) r.check(facts_, warnings);
         nest_.accepted = warnings.empty();
         nest_.reasons = std::move(warnings);
         add_notes();

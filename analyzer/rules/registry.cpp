@@ -2,9 +2,10 @@
 
 namespace recipe::analyzer {
 
+// check_syntax runs first and alone (nest_builder.cpp): a nest with a
+// syntax error gets no other verdict.
 const std::vector<Rule>& all_rules() {
     static const std::vector<Rule> rules = {
-        {"syntax", check_syntax},
         {"non-canonical-loop", check_non_canonical_loop},
         {"non-constant-stride", check_non_constant_stride},
         {"too-many-dimensions", check_too_many_dimensions},
