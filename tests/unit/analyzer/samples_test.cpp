@@ -1,4 +1,5 @@
 // The properties the analyzer extracts from every bundled sample, exactly.
+#include "analyzer/program_json.h"
 #include "tests/unit/analyzer/analyzer_test_util.h"
 
 using namespace recipe::analyzer;
@@ -286,4 +287,17 @@ TEST_CASE("blur on float** rows: pointer-to-pointer layout, 3x3 stencil", "[anal
     // The rows come from alloc_rows(), an allocating function of the file.
     CHECK_FALSE(has_rule(n, "possible-aliasing"));
     CHECK(rule_ids(nest_in(p, "alloc_rows")) == std::vector<std::string>{"early-exit", "side-effect-call", "side-effect-call"});
+}
+
+TEST_CASE("Program JSON round-trips every sample", "[analyzer]") {
+    for (const char* name : {"emboss.c", "hotspot.c", "poisson2d.c", "sor1d.c", "moving_average.c", "blur_rows.c"}) {
+        INFO(name);
+        Program p = analyze_sample(name);
+        nlohmann::json j = to_json(p);
+        CHECK(j["schema_version"] == kProgramSchemaVersion);
+        Program back = program_from_json(j);
+        CHECK(to_json(back) == j);
+        REQUIRE(back.nests.size() == p.nests.size());
+        CHECK(back.nests[0].input_arrays.size() == p.nests[0].input_arrays.size());
+    }
 }
