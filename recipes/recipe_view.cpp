@@ -541,11 +541,12 @@ km::data rejected_view(const Ctx& x, const NestOutcome& n) {
     d.set("diagnostics", list_of(blocks, [](km::data& v, const std::string& s) { v.set("text", s); }));
     std::vector<std::string> advice;
     for (const auto& rule : rules) {
-        std::string a = explain(x.t, "rejection_advice.md", flag(rule));
+        km::data f = flag(rule);
+        f.set("array", n.nest->dependences.empty() ? std::string("the array") : n.nest->dependences.front().array);
+        std::string a = explain(x.t, "rejection_advice.md", f);
         if (a.empty()) a = explain(x.t, "rejection_advice.md", flag("other"));
         advice.push_back(a);
     }
-    if (!advice.empty()) advice.front()[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(advice.front()[0])));
     for (auto& a : advice) a[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a[0])));
     d.set("advice", list_of(advice, [](km::data& v, const std::string& s) { v.set("text", s); }));
     return d;

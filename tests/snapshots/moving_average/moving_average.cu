@@ -1,0 +1,101 @@
+// moving_average.cu: moving_average.c with the loop nest at line 18 (moving_average) moved to the GPU by `recipe advise`
+// (the plan and the steps are in moving_average.recipe.md). The rest is the original program.
+// Build: nvcc -O3 -std=c++17 -arch=native -I"$RECIPE_INCLUDE" moving_average.cu -o moving_average
+// Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction.
+#include <recipe/recipe.cuh>
+
+/* 1D moving average: every output element is the mean of a window of
+ * 2*RADIUS+1 input elements centred on it (the borders are left at zero).
+ *   gcc -O2 moving_average.c -o moving_average [-DN=... -DRADIUS=...]
+ *   ./moving_average [out.bin]     out.bin gets `out` as raw floats */
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef N
+#define N (64 * 1024 * 1024)
+#endif
+#ifndef RADIUS
+#define RADIUS 4
+#endif
+
+// The body of the loop nest at moving_average.c:18-23 in moving_average(), one GPU
+// thread per iteration point. Arrays are read and written through the library's
+// views, in the C program's own (global) coordinates, x first.
+__global__ void moving_average_kernel(recipe::Tile tile, recipe::InView<float> in, recipe::OutView<float> out)
+{
+    const int i = static_cast<int>(tile.x());
+    if (!tile.contains(i))
+        return;
+    int d;
+    float s = 0.0f;
+    for (d = -RADIUS; d <= RADIUS; d++)
+        s += in(i + d);
+    out(i) = s / (2 * RADIUS + 1);
+}
+
+static void moving_average(const float *in, float *out)
+{
+    int i, d;
+    {   // moving_average() lines 18-23, run on the GPU by the pipelining library (see moving_average.recipe.md)
+        recipe::Config cfg;
+        cfg.scheme = recipe::Scheme::Scalable;
+        cfg.extents = {N, 1, 1};  // every array, x first
+        cfg.space = {{RADIUS, 0, 0}, {N - RADIUS, 1, 1}};  // the loops' bounds
+        cfg.tile = {1048576, 1, 1};
+        cfg.copy = recipe::CopyMethod::Merged;
+        cfg.streams = 2;
+        cfg.block = dim3(128, 1, 1);
+        cfg.host = recipe::HostMemory::Staged;
+        cfg.name = "moving_average (moving_average.c:18)";
+        // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging.
+        cfg.predicted = recipe::Predicted{1.160, 5.009, 0.702, 4.949, 14.524, 12.629};
+        recipe::run(cfg, moving_average_kernel,
+                    recipe::inputs(recipe::input(in, recipe::Halo{{4, 0, 0}, {4, 0, 0}})),
+                    recipe::outputs(recipe::output(out)));
+    }
+}
+
+/* A price-like series: a slow random walk from a linear congruential generator. */
+static void fill_series(float *a, size_t n)
+{
+    unsigned state = 12345u;
+    float level = 100.0f;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        state = state * 1664525u + 1013904223u;
+        level += ((float)(state >> 8) / 16777216.0f - 0.5f) * 0.25f;
+        if (level < 1.0f)
+            level = 1.0f;
+        a[i] = level;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    float *in = (float *)malloc((size_t)N * sizeof *in);
+    float *out = (float *)calloc((size_t)N, sizeof *out);
+    double checksum = 0.0;
+    size_t i;
+
+    if (!in || !out) {
+        fprintf(stderr, "moving_average: out of memory\n");
+        return 1;
+    }
+    fill_series(in, N);
+    moving_average(in, out);
+
+    for (i = 0; i < (size_t)N; i++)
+        checksum += out[i];
+    printf("moving_average N=%d RADIUS=%d checksum=%.6e\n", N, RADIUS, checksum);
+
+    if (argc > 1) {
+        FILE *f = fopen(argv[1], "wb");
+        if (!f || fwrite(out, sizeof *out, N, f) != (size_t)N || fclose(f) != 0) {
+            perror(argv[1]);
+            return 1;
+        }
+    }
+    free(in);
+    free(out);
+    return 0;
+}
