@@ -8,7 +8,8 @@
 #   bench/analyze_bench.sh [RECIPE-BINARY] [-- EXTRA-ANALYZE-ARGS...]
 #
 # RECIPE-BINARY defaults to build/recipe. Environment: RUNS (5), LINES
-# (100000), KEEP=1 keeps the generated file. Exit status 1 when a target is
+# (100000), KEEP=1 keeps the generated file, TIME_BIN (/usr/bin/time, GNU
+# time; installed when missing). Exit status 1 when a target is
 # missed or the analyzer fails (exit 2 or 3), 0 otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +25,8 @@ if [ ! -x "$recipe" ]; then
   echo "analyze_bench: no recipe binary at $recipe (build it, or pass its path)" >&2
   exit 2
 fi
-if [ ! -x /usr/bin/time ]; then
+time_bin=${TIME_BIN:-/usr/bin/time}
+if [ ! -x "$time_bin" ]; then
   echo "analyze_bench: installing time"
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
@@ -248,7 +250,7 @@ cpus=()
 peak_kb=0
 for ((r = 1; r <= runs; r++)); do
   set +e
-  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$recipe" analyze "$input" "$@" > "$work/out" 2> "$work/err"
+  "$time_bin" -f '%e %U %S %M' -o "$work/time" "$recipe" analyze "$input" "$@" > "$work/out" 2> "$work/err"
   status=$?
   set -e
   if [ "$status" -ge 2 ]; then
