@@ -9,6 +9,11 @@ namespace recipe::analyzer {
 namespace {
 
 constexpr std::size_t kMaxOffsets = 4096;
+// Offsets and window bounds beyond this are refused rather than computed
+// (no stencil is that wide, and it keeps the arithmetic from overflowing).
+constexpr std::int64_t kMaxMagnitude = std::int64_t{1} << 40;
+
+bool huge(std::int64_t v) { return v > kMaxMagnitude || v < -kMaxMagnitude; }
 
 AccessShape failed(AccessShape::Problem p, std::string why, SourceSpan where) {
     AccessShape s;
@@ -113,7 +118,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
             if (!st.is_constant()) {
                 const Monomial* m = leading(st);
                 std::int64_t cm = coefficient(c, *m), sm = coefficient(st, *m);
-                if (sm == 0 || cm % sm != 0)
+                if (sm == 0 || huge(cm) || huge(sm) || cm % sm != 0)
                     return failed(AccessShape::Problem::NonAffine,
                                   "offset " + c.to_string() + " in '" + shorten(access.text) + "' is not a whole number of rows", where);
                 s.offset[d] = cm / sm;
@@ -121,7 +126,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
             } else {
                 auto cv = c.evaluate(values);
                 std::int64_t sv = st.constant_term();
-                if (!cv || sv <= 0)
+                if (!cv || sv <= 0 || huge(*cv) || huge(sv))
                     return failed(AccessShape::Problem::NonAffine,
                                   "offset " + c.to_string() + " in '" + shorten(access.text) + "' is not a compile-time constant", where);
                 std::int64_t o = static_cast<std::int64_t>(std::llround(static_cast<double>(*cv) / static_cast<double>(sv)));
@@ -130,7 +135,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
             }
         }
         auto c0 = c.evaluate(values);
-        if (!c0)
+        if (!c0 || huge(*c0))
             return failed(AccessShape::Problem::NonAffine,
                           "offset " + c.to_string() + " in '" + shorten(access.text) + "' is not a compile-time constant", where);
         s.offset[0] = *c0;
@@ -158,7 +163,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
                 }
             }
             auto c = ix.constant.evaluate(values);
-            if (!c)
+            if (!c || huge(*c))
                 return failed(AccessShape::Problem::NonAffine,
                               "offset " + ix.constant.to_string() + " in '" + shorten(access.text) + "' is not a compile-time constant", where);
             s.offset[a] = *c;
@@ -170,6 +175,7 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
     for (const auto& u : uses) {
         const WindowFact* w = window_of.count(u.var) ? window_of[u.var] : nullptr;
         if (!w) continue;
+        if (huge(u.factor) || huge(w->lower) || huge(w->upper)) continue;  // refused below
         if (u.factor > 0 && w->stride == 1) s.max_offset[u.dim] = s.max_offset[u.dim] + Poly::constant(u.factor) * (w->upper_bound - Poly::constant(1));
         else if (u.factor < 0) s.max_offset[u.dim] = s.max_offset[u.dim] + Poly::constant(u.factor) * w->lower_bound;
         else s.max_offset[u.dim] = s.max_offset[u.dim] + Poly::constant(u.factor * (w->upper - 1));
@@ -182,6 +188,9 @@ AccessShape shape_of(const AccessFact& access, const std::set<std::string>& nest
         for (const auto& [var, list] : by_var) {
             const WindowFact* w = window_of.count(var) ? window_of[var] : nullptr;
             if (!w) continue;
+            for (const auto& u : list)
+                if (huge(u.factor) || huge(w->lower) || huge(w->upper))
+                    return failed(AccessShape::Problem::NonAffine, "window of '" + shorten(access.text) + "' is out of range", where);
             std::vector<std::vector<std::int64_t>> next;
             for (std::int64_t v = w->lower; v < w->upper; v += w->stride) {
                 for (const auto& base : combos) {

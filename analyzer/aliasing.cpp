@@ -34,13 +34,13 @@ public:
         bool any = false, all = true;
         walk(f->body, [&](TSNode n) {
             if (!all) return false;
-            if (!is(n, "return_statement")) return true;
+            if (!IS(n, "return_statement")) return true;
             TSNode v = ts_node_named_child_count(n) ? strip_parens_and_casts(ts_node_named_child(n, 0)) : TSNode{};
             if (is_null(v)) { all = false; return false; }
             std::string_view t = text(v, src_);
             if (t == "NULL" || t == "0" || t == "nullptr") return false;
             if (is_allocation(f, v, depth + 1)) { any = true; return false; }
-            if (is(v, "identifier")) {
+            if (IS(v, "identifier")) {
                 auto o = sources_allocated(f, std::string(t), ts_node_start_byte(v), depth + 1);
                 if (o) { any = true; return false; }
             }
@@ -52,7 +52,7 @@ public:
 
     bool is_allocation(const FunctionInfo*, TSNode v, int depth) {
         v = strip_parens_and_casts(v);
-        if (!is(v, "call_expression")) return false;
+        if (!IS(v, "call_expression")) return false;
         std::string callee(text(field(v, "function"), src_));
         return allocators().count(callee) || allocating_function(callee, depth + 1);
     }
@@ -92,8 +92,8 @@ public:
 
     Objects objects_of_expression(const FunctionInfo* f, TSNode e, int depth) {
         e = strip_parens_and_casts(e);
-        if (is(e, "identifier")) return objects(f, std::string(text(e, src_)), ts_node_start_byte(e), depth);
-        if (is(e, "binary_expression")) {
+        if (IS(e, "identifier")) return objects(f, std::string(text(e, src_)), ts_node_start_byte(e), depth);
+        if (IS(e, "binary_expression")) {
             std::string_view op = text(field(e, "operator"), src_);
             if (op == "+" || op == "-") {
                 // Pointer arithmetic stays inside the object it starts from.
@@ -102,10 +102,10 @@ public:
             }
             return std::nullopt;
         }
-        if (is(e, "pointer_expression") && text(field(e, "operator"), src_) == "&") {
+        if (IS(e, "pointer_expression") && text(field(e, "operator"), src_) == "&") {
             TSNode a = strip_parens(field(e, "argument"));
-            for (int g = 0; g < 64 && is(a, "subscript_expression"); ++g) a = strip_parens(field(a, "argument"));
-            if (is(a, "identifier")) return objects(f, std::string(text(a, src_)), ts_node_start_byte(a), depth);
+            for (int g = 0; g < 64 && IS(a, "subscript_expression"); ++g) a = strip_parens(field(a, "argument"));
+            if (IS(a, "identifier")) return objects(f, std::string(text(a, src_)), ts_node_start_byte(a), depth);
             return std::nullopt;
         }
         if (is_allocation(f, e, depth)) return std::set<std::string>{"allocation@" + std::to_string(ts_node_start_byte(e))};
@@ -122,7 +122,7 @@ public:
         for (const Assignment& a : ctx_.assignments(f)) {
             if (a.name != name) continue;
             if (ctx_.in_swap(f, a.node)) continue;
-            if (is(a.node, "pointer_expression")) {
+            if (IS(a.node, "pointer_expression")) {
                 // &p handed to cudaMallocHost(&p, n) and the like.
                 if (out_allocated(a.node)) { allocated = true; continue; }
                 return std::nullopt;
@@ -137,7 +137,7 @@ public:
     // `&p` as the first argument of cudaMallocHost / posix_memalign.
     bool out_allocated(TSNode address_of, bool* pinned = nullptr) {
         TSNode args = ts_node_parent(address_of);
-        if (!is(args, "argument_list")) return false;
+        if (!IS(args, "argument_list")) return false;
         TSNode call = ts_node_parent(args);
         std::string callee(text(field(call, "function"), src_));
         if (!out_allocators().count(callee)) return false;
@@ -159,7 +159,7 @@ public:
                 std::vector<TSNode> args = named_children(field(call, "arguments"));
                 if (index >= args.size()) return false;
                 TSNode a = strip_parens_and_casts(args[index]);
-                if (!is(a, "identifier")) return false;
+                if (!IS(a, "identifier")) return false;
                 const FunctionInfo* caller = ctx_.defs().function_at(ts_node_start_byte(call));
                 if (!pinned(caller, std::string(text(a, src_)), ts_node_start_byte(a), depth + 1)) return false;
             }
@@ -167,7 +167,7 @@ public:
         }
         bool any = false;
         for (const Assignment& a : ctx_.assignments(f)) {
-            if (a.name != name || !is(a.node, "pointer_expression")) continue;
+            if (a.name != name || !IS(a.node, "pointer_expression")) continue;
             bool p = false;
             if (out_allocated(a.node, &p) && p) any = true;
         }

@@ -50,7 +50,7 @@ void analyze_range(AnalysisContext& ctx, const NestSearch& search, std::size_t b
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
     Program program;
     program.file = std::string(file_name);
-    SyntaxTree tree{std::string(source)};
+    SyntaxTree tree{std::string(source), options.parallel};
     program.diagnostics = syntax_errors(tree);
     FileDefinitions defs(tree, options.defines);
     NestSearch search = find_nests(defs);
@@ -58,7 +58,7 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
     program.nests.resize(n);
     // Two halves, cut between functions (a time loop never spans two).
     std::size_t cut = n;
-    if (n >= kParallelNests) {
+    if (options.parallel && n >= kParallelNests) {
         cut = n / 2;
         while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;
     }

@@ -16,6 +16,9 @@ struct AnalyzeOptions {
     // Treat pointer parameters as never overlapping (--assume-no-alias),
     // as if they were declared `restrict`.
     bool assume_no_alias = false;
+    // Large files are parsed and analysed on two threads; false keeps to
+    // one (same results, for comparison).
+    bool parallel = true;
 };
 
 // Analyses C source held in memory. Never throws on bad input: syntax errors

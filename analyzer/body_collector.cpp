@@ -110,11 +110,11 @@ private:
         walk(body, [&](TSNode n) {
             if (found) return false;
             TSNode target{};
-            if (is(n, "assignment_expression")) target = strip_parens(field(n, "left"));
-            if (is(n, "update_expression")) target = strip_parens(field(n, "argument"));
-            if (is(target, "subscript_expression") || is(target, "pointer_expression")) {
+            if (IS(n, "assignment_expression")) target = strip_parens(field(n, "left"));
+            if (IS(n, "update_expression")) target = strip_parens(field(n, "argument"));
+            if (IS(target, "subscript_expression") || IS(target, "pointer_expression")) {
                 walk(target, [&](TSNode k) {
-                    if (is(k, "identifier") && text(k, src_) == var) found = true;
+                    if (IS(k, "identifier") && text(k, src_) == var) found = true;
                     return !found;
                 });
             }
@@ -129,7 +129,8 @@ private:
         if (!h.canonical || !h.constant_stride) return false;
         if (writes_with(field(loop, "body"), h.var)) return false;
         auto lo = numeric(h.lower), hi = numeric(h.upper);
-        if (!lo || !hi || *hi < *lo || *hi - *lo > kMaxWindowTrip) return false;
+        constexpr std::int64_t kLimit = std::int64_t{1} << 40;
+        if (!lo || !hi || *lo < -kLimit || *hi > kLimit || *hi < *lo || *hi - *lo > kMaxWindowTrip) return false;
         std::int64_t trip = (*hi - *lo + h.stride - 1) / h.stride;
         facts_.windows.push_back({h.var, *lo, *hi, h.stride, h.lower.constant, h.upper.constant, loop});
         windows_.push_back(h.var);
@@ -148,7 +149,7 @@ private:
         bool found = false;
         walk(cond, [&](TSNode n) {
             if (found) return false;
-            if (is(n, "identifier")) {
+            if (IS(n, "identifier")) {
                 std::string name(text(n, *c.src));
                 if (c.args && c.args->count(name)) {
                     const MacroArg& a = c.args->at(name);
@@ -156,7 +157,7 @@ private:
                 } else if (eval_.loop_vars.count(name) || facts_.index_temporaries.count(name)) {
                     found = true;
                 }
-            } else if (is(n, "call_expression") && !c.args) {
+            } else if (IS(n, "call_expression") && !c.args) {
                 std::string callee(text(field(n, "function"), *c.src));
                 const Macro* m = in_.defs->macro(callee);
                 if (m && m->function_like) {
@@ -174,17 +175,17 @@ private:
         if (!is_null(field(if_stmt, "alternative"))) return false;
         std::vector<TSNode> stmts;
         TSNode body = field(if_stmt, "consequence");
-        if (is(body, "compound_statement")) {
+        if (IS(body, "compound_statement")) {
             for (TSNode k : named_children(body))
-                if (!is(k, "comment")) stmts.push_back(k);
+                if (!IS(k, "comment")) stmts.push_back(k);
         } else {
             stmts.push_back(body);
         }
-        if (stmts.size() != 1 || !is(stmts[0], "expression_statement")) return false;
+        if (stmts.size() != 1 || !IS(stmts[0], "expression_statement")) return false;
         TSNode e = strip_parens(ts_node_named_child(stmts[0], 0));
-        if (!is(e, "assignment_expression") || text(field(e, "operator"), *c.src) != "=") return false;
+        if (!IS(e, "assignment_expression") || text(field(e, "operator"), *c.src) != "=") return false;
         TSNode l = strip_parens(field(e, "left"));
-        return is(l, "identifier") && integer_locals_.count(std::string(text(l, *c.src))) &&
+        return IS(l, "identifier") && integer_locals_.count(std::string(text(l, *c.src))) &&
                facts_.index_temporaries.count(std::string(text(l, *c.src)));
     }
 
@@ -195,13 +196,13 @@ private:
     void stmt_in(TSNode n, const Context& c) {
         if (is_null(n) || too_deep(n)) return;
         Deeper deeper(depth_);
-        if (is(n, "compound_statement")) {
+        if (IS(n, "compound_statement")) {
             for (TSNode k : named_children(n)) stmt_in(k, c);
-        } else if (is(n, "declaration")) {
+        } else if (IS(n, "declaration")) {
             declaration(n, c);
-        } else if (is(n, "expression_statement")) {
+        } else if (IS(n, "expression_statement")) {
             for (TSNode k : named_children(n)) expr(k, c);
-        } else if (is(n, "if_statement")) {
+        } else if (IS(n, "if_statement")) {
             TSNode cond = field(n, "condition");
             expr(cond, c);
             bool guard = mentions_loop_index(cond, c);
@@ -220,7 +221,7 @@ private:
                 for (TSNode k : named_children(alt)) stmt_in(k, c);
             }
             if (guard) --guard_depth_;
-        } else if (is(n, "for_statement")) {
+        } else if (IS(n, "for_statement")) {
             std::int64_t saved = times_;
             if (enter_window(n)) {
                 stmt_in(field(n, "body"), c);
@@ -228,22 +229,22 @@ private:
             } else {
                 facts_.inner_loops.push_back(n);
             }
-        } else if (is(n, "while_statement") || is(n, "do_statement")) {
+        } else if (IS(n, "while_statement") || IS(n, "do_statement")) {
             facts_.inner_loops.push_back(n);
-        } else if (is(n, "return_statement") || is(n, "break_statement") || is(n, "goto_statement")) {
+        } else if (IS(n, "return_statement") || IS(n, "break_statement") || IS(n, "goto_statement")) {
             facts_.early_exits.push_back(n);
             for (TSNode k : named_children(n)) expr(k, c);
-        } else if (is(n, "continue_statement") || is(n, "comment") || is(n, ";")) {
+        } else if (IS(n, "continue_statement") || IS(n, "comment") || IS(n, ";")) {
             // `continue` skips the rest of an iteration: a guard, not an exit.
-        } else if (is(n, "switch_statement")) {
+        } else if (IS(n, "switch_statement")) {
             TSNode cond = field(n, "condition");
             expr(cond, c);
             ++guard_depth_;
             stmt_in(field(n, "body"), c);
             --guard_depth_;
-        } else if (is(n, "case_statement") || is(n, "labeled_statement")) {
+        } else if (IS(n, "case_statement") || IS(n, "labeled_statement")) {
             for (TSNode k : named_children(n)) {
-                if (is(k, "statement_identifier") || ts_node_eq(k, field(n, "value"))) continue;
+                if (IS(k, "statement_identifier") || ts_node_eq(k, field(n, "value"))) continue;
                 stmt_in(k, c);
             }
         } else if (ts_node_is_named(n)) {
@@ -303,22 +304,22 @@ private:
         TSNode v = strip_parens_and_casts(value);
         std::string base;
         Affine offset;
-        if (is(v, "pointer_expression") && text(field(v, "operator"), *c.src) == "&") {
+        if (IS(v, "pointer_expression") && text(field(v, "operator"), *c.src) == "&") {
             TSNode target = strip_parens(field(v, "argument"));
-            if (is(target, "subscript_expression") && is(strip_parens(field(target, "argument")), "identifier")) {
+            if (IS(target, "subscript_expression") && IS(strip_parens(field(target, "argument")), "identifier")) {
                 base = std::string(text(strip_parens(field(target, "argument")), *c.src));
                 offset = eval_.evaluate(field(target, "index"), *c.src, c.affine_args, c.site);
             }
-        } else if (is(v, "binary_expression") && text(field(v, "operator"), *c.src) == "+") {
+        } else if (IS(v, "binary_expression") && text(field(v, "operator"), *c.src) == "+") {
             TSNode l = strip_parens_and_casts(field(v, "left")), r = strip_parens_and_casts(field(v, "right"));
-            if (is(l, "identifier") && is_array_name(std::string(text(l, *c.src)))) {
+            if (IS(l, "identifier") && is_array_name(std::string(text(l, *c.src)))) {
                 base = std::string(text(l, *c.src));
                 offset = eval_.evaluate(r, *c.src, c.affine_args, c.site);
-            } else if (is(r, "identifier") && is_array_name(std::string(text(r, *c.src)))) {
+            } else if (IS(r, "identifier") && is_array_name(std::string(text(r, *c.src)))) {
                 base = std::string(text(r, *c.src));
                 offset = eval_.evaluate(l, *c.src, c.affine_args, c.site);
             }
-        } else if (is(v, "identifier") && is_array_name(std::string(text(v, *c.src)))) {
+        } else if (IS(v, "identifier") && is_array_name(std::string(text(v, *c.src)))) {
             base = std::string(text(v, *c.src));
             offset = Affine::constant_of(Poly::constant(0));
         }
@@ -341,9 +342,9 @@ private:
     void expr(TSNode n, const Context& c) {
         if (is_null(n) || too_deep(n)) return;
         Deeper deeper(depth_);
-        if (is(n, "assignment_expression")) {
+        if (IS(n, "assignment_expression")) {
             assignment(n, c);
-        } else if (is(n, "update_expression")) {
+        } else if (IS(n, "update_expression")) {
             TSNode target = strip_parens(field(n, "argument"));
             if (is_access(target, c)) {
                 access(target, c, true, true);
@@ -353,23 +354,23 @@ private:
             }
         } else if (is_access(n, c)) {
             access(n, c, true, false);
-        } else if (is(n, "pointer_expression") && text(field(n, "operator"), *c.src) == "&") {
+        } else if (IS(n, "pointer_expression") && text(field(n, "operator"), *c.src) == "&") {
             // &a[i] takes an address: no element is read.
             TSNode k = strip_parens(field(n, "argument"));
             bool saved = in_index_;
             in_index_ = true;
-            for (int guard = 0; guard < 64 && is(k, "subscript_expression"); ++guard) {
+            for (int guard = 0; guard < 64 && IS(k, "subscript_expression"); ++guard) {
                 expr(field(k, "index"), c);
                 k = strip_parens(field(k, "argument"));
             }
-            if (!is(k, "identifier")) expr(k, c);
+            if (!IS(k, "identifier")) expr(k, c);
             else identifier(k, c);
             in_index_ = saved;
-        } else if (is(n, "call_expression")) {
+        } else if (IS(n, "call_expression")) {
             call(n, c);
-        } else if (is(n, "identifier")) {
+        } else if (IS(n, "identifier")) {
             identifier(n, c);
-        } else if (is(n, "binary_expression")) {
+        } else if (IS(n, "binary_expression")) {
             // `2 * RADIUS + 1` is folded by the compiler: no work per iteration.
             // (Only short expressions are tried: long ones are rarely constant,
             // and trying every level of a long chain would cost its square.)
@@ -379,14 +380,14 @@ private:
             if (!in_index_) count_operator(text(field(n, "operator"), *c.src), times_, facts_.ops);
             expr(field(n, "left"), c);
             expr(field(n, "right"), c);
-        } else if (is(n, "conditional_expression")) {
+        } else if (IS(n, "conditional_expression")) {
             if (!in_index_) count_choice(times_, facts_.ops);
             for (TSNode k : named_children(n)) expr(k, c);
-        } else if (is(n, "sizeof_expression") || is(n, "string_literal") || is(n, "comment")) {
+        } else if (IS(n, "sizeof_expression") || IS(n, "string_literal") || IS(n, "comment")) {
             // no reads
-        } else if (is(n, "cast_expression")) {
+        } else if (IS(n, "cast_expression")) {
             expr(field(n, "value"), c);
-        } else if (is(n, "field_expression")) {
+        } else if (IS(n, "field_expression")) {
             expr(field(n, "argument"), c);
         } else {
             for (TSNode k : named_children(n)) expr(k, c);
@@ -394,8 +395,8 @@ private:
     }
 
     bool is_access(TSNode n, const Context& c) const {
-        if (is(n, "subscript_expression")) return true;
-        return is(n, "pointer_expression") && text(field(n, "operator"), *c.src) == "*";
+        if (IS(n, "subscript_expression")) return true;
+        return IS(n, "pointer_expression") && text(field(n, "operator"), *c.src) == "*";
     }
 
     void identifier(TSNode n, const Context& c) {
@@ -425,10 +426,10 @@ private:
         }
         expr(right, c);
         bool self = false;
-        if (is(left, "identifier")) {
+        if (IS(left, "identifier")) {
             std::string name(text(left, *c.src));
             walk(right, [&](TSNode k) {
-                if (is(k, "identifier") && text(k, *c.src) == name) self = true;
+                if (IS(k, "identifier") && text(k, *c.src) == name) self = true;
                 return !self;
             });
             if (facts_.locals.count(name) && integer_locals_.count(name)) {
@@ -472,7 +473,7 @@ private:
 
     void scalar_write(TSNode target, TSNode n, const Context& c, bool accumulates) {
         std::string name = squeeze(text(target, *c.src));
-        if (is(target, "identifier") && c.args) {
+        if (IS(target, "identifier") && c.args) {
             auto it = c.args->find(name);
             if (it != c.args->end()) name = squeeze(text(it->second.node, *it->second.outer->src));
         }
@@ -513,14 +514,14 @@ private:
             facts_.calls.push_back({callee, shown(n, c)});
         else if (!in_index_)
             count_call(times_, facts_.ops);
-        if (!is(fn, "identifier")) expr(fn, c);
+        if (!IS(fn, "identifier")) expr(fn, c);
         for (TSNode a : args) expr(a, c);
     }
 
     // Reads the additive terms of `p + a - b` with their signs.
     void additive_terms(TSNode n, int sign, const Context& c, std::vector<std::pair<TSNode, int>>& out, int guard = 0) {
         n = strip_parens_and_casts(n);
-        if (guard < 64 && is(n, "binary_expression")) {
+        if (guard < 64 && IS(n, "binary_expression")) {
             std::string_view op = text(field(n, "operator"), *c.src);
             if (op == "+" || op == "-") {
                 additive_terms(field(n, "left"), sign, c, out, guard + 1);
@@ -533,7 +534,7 @@ private:
 
     // The name of an array base as the user wrote it at the call site.
     std::string base_name(TSNode base, const Context& c) {
-        if (is(base, "identifier") && c.args) {
+        if (IS(base, "identifier") && c.args) {
             auto it = c.args->find(std::string(text(base, *c.src)));
             if (it != c.args->end()) return squeeze(text(strip_parens(it->second.node), *it->second.outer->src));
         }
@@ -555,9 +556,9 @@ private:
         TSNode base{};
         bool saved = in_index_;
         in_index_ = true;
-        if (is(n, "subscript_expression")) {
+        if (IS(n, "subscript_expression")) {
             TSNode k = n;
-            for (int guard = 0; guard < 64 && is(k, "subscript_expression"); ++guard) {
+            for (int guard = 0; guard < 64 && IS(k, "subscript_expression"); ++guard) {
                 subs.insert(subs.begin(), field(k, "index"));
                 k = strip_parens(field(k, "argument"));
             }
@@ -566,16 +567,16 @@ private:
                 expr(s, c);
                 index.push_back(eval_.evaluate(s, *c.src, c.affine_args, c.site));
             }
-            if (!is(base, "identifier") && !is(base, "field_expression")) expr(base, c);
+            if (!IS(base, "identifier") && !IS(base, "field_expression")) expr(base, c);
         } else {
             a.pointer_arithmetic = true;
             std::vector<std::pair<TSNode, int>> terms;
             additive_terms(field(n, "argument"), 1, c, terms);
             std::size_t pick = terms.size();
             for (std::size_t i = 0; i < terms.size() && pick == terms.size(); ++i)
-                if (terms[i].second > 0 && is(terms[i].first, "identifier") && is_array_name(base_name(terms[i].first, c))) pick = i;
+                if (terms[i].second > 0 && IS(terms[i].first, "identifier") && is_array_name(base_name(terms[i].first, c))) pick = i;
             for (std::size_t i = 0; i < terms.size() && pick == terms.size(); ++i)
-                if (terms[i].second > 0 && (is(terms[i].first, "identifier") || is(terms[i].first, "field_expression"))) pick = i;
+                if (terms[i].second > 0 && (IS(terms[i].first, "identifier") || IS(terms[i].first, "field_expression"))) pick = i;
             Affine sum = Affine::constant_of(Poly::constant(0));
             for (std::size_t i = 0; i < terms.size(); ++i) {
                 if (i == pick) continue;

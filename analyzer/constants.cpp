@@ -105,38 +105,38 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
                                                     const Lookup& params) const {
     if (depth_ > kMaxDepth || is_null(n)) return std::nullopt;
     DepthGuard guard(depth_);
-    if (is(n, "parenthesized_expression")) {
+    if (IS(n, "parenthesized_expression")) {
         if (ts_node_named_child_count(n) != 1) return std::nullopt;
         return eval(ts_node_named_child(n, 0), src, at, params);
     }
-    if (is(n, "number_literal")) return parse_integer_literal(text(n, src));
-    if (is(n, "char_literal")) {
+    if (IS(n, "number_literal")) return parse_integer_literal(text(n, src));
+    if (IS(n, "char_literal")) {
         std::string_view t = text(n, src);
         if (t.size() == 3) return static_cast<unsigned char>(t[1]);
         return std::nullopt;
     }
-    if (is(n, "true")) return 1;
-    if (is(n, "false")) return 0;
-    if (is(n, "identifier")) {
+    if (IS(n, "true")) return 1;
+    if (IS(n, "false")) return 0;
+    if (IS(n, "identifier")) {
         std::string name(text(n, src));
         if (params) {
             if (auto v = params(name)) return v;
         }
         return value_of(name, at);
     }
-    if (is(n, "cast_expression")) {
+    if (IS(n, "cast_expression")) {
         std::string type = squeeze(text(field(n, "type"), src));
         if (!is_integer_type(type, &defs_)) return std::nullopt;
         return eval(field(n, "value"), src, at, params);
     }
-    if (is(n, "sizeof_expression")) {
+    if (IS(n, "sizeof_expression")) {
         TSNode t = field(n, "type");
         if (is_null(t)) return std::nullopt;
         auto b = bytes_of_type(squeeze(text(t, src)), &defs_);
         if (!b) return std::nullopt;
         return *b;
     }
-    if (is(n, "unary_expression")) {
+    if (IS(n, "unary_expression")) {
         auto v = eval(field(n, "argument"), src, at, params);
         if (!v) return std::nullopt;
         std::string_view op = text(field(n, "operator"), src);
@@ -146,12 +146,12 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
         if (op == "~") return ~*v;
         return std::nullopt;
     }
-    if (is(n, "conditional_expression")) {
+    if (IS(n, "conditional_expression")) {
         auto c = eval(field(n, "condition"), src, at, params);
         if (!c) return std::nullopt;
         return eval(field(n, *c ? "consequence" : "alternative"), src, at, params);
     }
-    if (is(n, "call_expression")) {
+    if (IS(n, "call_expression")) {
         // A function-like macro over constants, e.g. SQR(4).
         std::string callee(text(field(n, "function"), src));
         const Macro* m = defs_.macro(callee);
@@ -173,7 +173,7 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
         };
         return eval(body.node, *body.source, at, inner);
     }
-    if (is(n, "binary_expression")) {
+    if (IS(n, "binary_expression")) {
         auto a = eval(field(n, "left"), src, at, params);
         if (!a) return std::nullopt;
         auto b = eval(field(n, "right"), src, at, params);

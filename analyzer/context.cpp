@@ -40,10 +40,10 @@ const std::vector<Assignment>& AnalysisContext::assignments(const FunctionInfo* 
     ff.have_assignments = true;
     const std::string& src = source();
     for (TSNode n : f->assignments) {
-        if (is(n, "assignment_expression")) {
+        if (IS(n, "assignment_expression")) {
             bool plain = text(field(n, "operator"), src) == "=";
             ff.assignments.push_back({std::string(text(strip_parens(field(n, "left")), src)), n, plain ? field(n, "right") : TSNode{}});
-        } else if (is(n, "update_expression")) {
+        } else if (IS(n, "update_expression")) {
             ff.assignments.push_back({std::string(text(strip_parens(field(n, "argument")), src)), n, TSNode{}});
         } else {
             // &x handed to a call may change x (scanf, cudaMallocHost).

@@ -7,9 +7,9 @@ namespace recipe::analyzer {
 namespace {
 
 bool is_declarator(TSNode n) {
-    return is(n, "identifier") || is(n, "init_declarator") || is(n, "pointer_declarator") ||
-           is(n, "array_declarator") || is(n, "parenthesized_declarator") || is(n, "attributed_declarator") ||
-           is(n, "abstract_pointer_declarator") || is(n, "abstract_array_declarator");
+    return IS(n, "identifier") || IS(n, "init_declarator") || IS(n, "pointer_declarator") ||
+           IS(n, "array_declarator") || IS(n, "parenthesized_declarator") || IS(n, "attributed_declarator") ||
+           IS(n, "abstract_pointer_declarator") || IS(n, "abstract_array_declarator");
 }
 
 bool is_restrict(std::string_view q) { return q == "restrict" || q == "__restrict" || q == "__restrict__"; }
@@ -17,7 +17,7 @@ bool is_restrict(std::string_view q) { return q == "restrict" || q == "__restric
 bool has_restrict(TSNode n, const std::string& src) {
     bool found = false;
     for_each_named_child(n, [&](TSNode k) {
-        if (is(k, "type_qualifier") && is_restrict(text(k, src))) found = true;
+        if (IS(k, "type_qualifier") && is_restrict(text(k, src))) found = true;
     });
     return found;
 }
@@ -32,7 +32,7 @@ Specifiers specifiers_of(TSNode decl, const std::string& src) {
     Specifiers s;
     std::string qualifiers;
     for_each_named_child(decl, [&](TSNode k) {
-        if (!is(k, "type_qualifier")) return;
+        if (!IS(k, "type_qualifier")) return;
         std::string_view q = text(k, src);
         if (q == "const" || q == "volatile") qualifiers += std::string(q) + " ";
         if (is_restrict(q)) s.restrict_qualified = true;
@@ -52,22 +52,22 @@ VarDecl describe(TSNode decl, TSNode d, const std::string& src, const Specifiers
     // Walk from the outside in; levels are then reversed (name outward).
     std::vector<DeclLevel> outside_in;
     for (int guard = 0; guard < 64 && !is_null(d); ++guard) {
-        if (is(d, "identifier")) {
+        if (IS(d, "identifier")) {
             v.name = std::string(text(d, src));
             break;
         }
-        if (is(d, "init_declarator")) {
+        if (IS(d, "init_declarator")) {
             v.value = field(d, "value");
             d = field(d, "declarator");
-        } else if (is(d, "pointer_declarator") || is(d, "abstract_pointer_declarator")) {
+        } else if (IS(d, "pointer_declarator") || IS(d, "abstract_pointer_declarator")) {
             outside_in.push_back({DeclLevel::Kind::Pointer, {}});
             if (has_restrict(d, src)) v.restrict_qualified = true;
             d = field(d, "declarator");
-        } else if (is(d, "array_declarator") || is(d, "abstract_array_declarator")) {
+        } else if (IS(d, "array_declarator") || IS(d, "abstract_array_declarator")) {
             outside_in.push_back({DeclLevel::Kind::Array, field(d, "size")});
             if (has_restrict(d, src)) v.restrict_qualified = true;
             d = field(d, "declarator");
-        } else if (is(d, "parenthesized_declarator") || is(d, "attributed_declarator")) {
+        } else if (IS(d, "parenthesized_declarator") || IS(d, "attributed_declarator")) {
             d = ts_node_named_child(d, 0);
         } else {
             break;  // function declarators and the like: not a variable
@@ -87,7 +87,7 @@ std::string VarDecl::full_type() const {
 
 std::vector<VarDecl> declarations_in(TSNode decl, const std::string& source) {
     std::vector<VarDecl> out;
-    if (is(decl, "parameter_declaration")) {
+    if (IS(decl, "parameter_declaration")) {
         TSNode d = field(decl, "declarator");
         if (is_null(d)) return out;
         VarDecl v = describe(decl, d, source, specifiers_of(decl, source));

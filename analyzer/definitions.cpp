@@ -55,7 +55,7 @@ std::string unwrap_parameters(std::string body, const std::vector<std::string>& 
 
 TSNode function_declarator_of(TSNode d) {
     for (int guard = 0; guard < 64 && !is_null(d); ++guard) {
-        if (is(d, "function_declarator")) return d;
+        if (IS(d, "function_declarator")) return d;
         d = field(d, "declarator");
     }
     return TSNode{};
@@ -65,8 +65,8 @@ TSNode function_declarator_of(TSNode d) {
 
 std::string declarator_name(TSNode d, const std::string& source) {
     for (int guard = 0; guard < 64 && !is_null(d); ++guard) {
-        if (is(d, "identifier") || is(d, "field_identifier") || is(d, "type_identifier")) return std::string(text(d, source));
-        if (is(d, "parenthesized_declarator")) {
+        if (IS(d, "identifier") || IS(d, "field_identifier") || IS(d, "type_identifier")) return std::string(text(d, source));
+        if (IS(d, "parenthesized_declarator")) {
             d = ts_node_named_child(d, 0);
             continue;
         }
@@ -104,25 +104,25 @@ void FileDefinitions::collect() {
             const char* type = ts_node_type(n);
             switch (type[0]) {
                 case 'p':
-                    if (is(n, "preproc_def") || is(n, "preproc_function_def")) {
+                    if (IS(n, "preproc_def") || IS(n, "preproc_function_def")) {
                         add_macro(n);
                         return false;
                     }
-                    if (!owners.empty() && owners.back() >= 0 && is(n, "pointer_expression") &&
-                        text(field(n, "operator"), src) == "&" && is(strip_parens(field(n, "argument")), "identifier"))
+                    if (!owners.empty() && owners.back() >= 0 && IS(n, "pointer_expression") &&
+                        text(field(n, "operator"), src) == "&" && IS(strip_parens(field(n, "argument")), "identifier"))
                         functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
                     break;
                 case 'e':
-                    if (is(n, "enumerator_list")) add_enumerators(n);
+                    if (IS(n, "enumerator_list")) add_enumerators(n);
                     break;
                 case 't':
-                    if (is(n, "type_definition")) add_typedef(n);
+                    if (IS(n, "type_definition")) add_typedef(n);
                     break;
                 case 'f':
-                    if (is(n, "function_definition")) {
+                    if (IS(n, "function_definition")) {
                         owners.push_back(add_function(n) ? static_cast<int>(functions_.size()) - 1 : -1);
                         functions.push_back(n);
-                    } else if (is(n, "for_statement")) {
+                    } else if (IS(n, "for_statement")) {
                         if (loop_depth++ == 0) loops_.push_back(n);
                     }
                     break;
@@ -130,20 +130,20 @@ void FileDefinitions::collect() {
                 case 'd':
                     if (is_loop(n)) {
                         if (loop_depth++ == 0) loops_.push_back(n);
-                    } else if (is(n, "declaration")) {
+                    } else if (IS(n, "declaration")) {
                         if (functions.empty()) globals_.push_back(n);
                         else if (owners.back() >= 0) functions_[static_cast<std::size_t>(owners.back())].declarations.push_back(n);
                         const_decls.emplace_back(n, functions.empty() ? TSNode{} : functions.back());
                     }
                     break;
                 case 'c':
-                    if (is(n, "call_expression")) calls.push_back(n);
+                    if (IS(n, "call_expression")) calls.push_back(n);
                     break;
                 case 'a':
                 case 'u':
-                    if (!owners.empty() && owners.back() >= 0 && (is(n, "assignment_expression") || is(n, "update_expression"))) {
-                        TSNode target = strip_parens(field(n, is(n, "update_expression") ? "argument" : "left"));
-                        if (is(target, "identifier")) functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
+                    if (!owners.empty() && owners.back() >= 0 && (IS(n, "assignment_expression") || IS(n, "update_expression"))) {
+                        TSNode target = strip_parens(field(n, IS(n, "update_expression") ? "argument" : "left"));
+                        if (IS(target, "identifier")) functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
                     }
                     break;
                 default:
@@ -164,7 +164,7 @@ void FileDefinitions::collect() {
     for (const auto& [decl, fn] : const_decls) add_consts(decl, fn);
     for (TSNode call : calls) {
         TSNode callee = field(call, "function");
-        if (!is(callee, "identifier")) continue;
+        if (!IS(callee, "identifier")) continue;
         std::string name(text(callee, src));
         if (function_index_.count(name)) calls_[name].push_back(call);
     }
@@ -174,10 +174,10 @@ void FileDefinitions::add_macro(TSNode def) {
     const std::string& src = source();
     std::string name(text(field(def, "name"), src));
     if (name.empty() || macros_.count(name)) return;  // first definition wins (#ifndef N / #define N guards)
-    Macro mac{name, is(def, "preproc_function_def"), {}, clean_macro_body(text(field(def, "value"), src))};
+    Macro mac{name, IS(def, "preproc_function_def"), {}, clean_macro_body(text(field(def, "value"), src))};
     if (mac.function_like) {
         for (TSNode p : named_children(field(def, "parameters")))
-            if (is(p, "identifier")) mac.params.emplace_back(text(p, src));
+            if (IS(p, "identifier")) mac.params.emplace_back(text(p, src));
         mac.body = unwrap_parameters(mac.body, mac.params);
     }
     macros_[name] = std::move(mac);
@@ -188,7 +188,7 @@ void FileDefinitions::add_enumerators(TSNode list) {
     const std::string& src = source();
     std::string previous;
     for (TSNode e : named_children(list)) {
-        if (!is(e, "enumerator")) continue;
+        if (!IS(e, "enumerator")) continue;
         std::string name(text(field(e, "name"), src));
         if (name.empty()) continue;
         enumerators_.emplace(name, Enumerator{field(e, "value"), previous});
@@ -200,7 +200,7 @@ void FileDefinitions::add_enumerators(TSNode list) {
 void FileDefinitions::add_typedef(TSNode def) {
     const std::string& src = source();
     TSNode d = field(def, "declarator");
-    if (!is(d, "type_identifier")) return;
+    if (!IS(d, "type_identifier")) return;
     std::string name(text(d, src));
     if (!typedefs_.count(name)) typedefs_[name] = squeeze(text(field(def, "type"), src));
 }
@@ -209,21 +209,21 @@ bool FileDefinitions::add_function(TSNode def) {
     const std::string& src = source();
     TSNode fd = function_declarator_of(field(def, "declarator"));
     TSNode body = field(def, "body");
-    if (is_null(fd) || !is(body, "compound_statement")) return false;
+    if (is_null(fd) || !IS(body, "compound_statement")) return false;
     FunctionInfo f;
     f.name = declarator_name(field(fd, "declarator"), src);
     if (f.name.empty()) return false;
     f.node = def;
     f.body = body;
     for (TSNode p : named_children(field(fd, "parameters"))) {
-        if (!is(p, "parameter_declaration")) continue;
+        if (!IS(p, "parameter_declaration")) continue;
         f.params.push_back(p);
         f.param_names.push_back(declarator_name(field(p, "declarator"), src));
     }
     std::vector<TSNode> stmts;
     for (TSNode s : named_children(f.body))
-        if (!is(s, "comment")) stmts.push_back(s);
-    if (stmts.size() == 1 && is(stmts[0], "return_statement") && ts_node_named_child_count(stmts[0]) == 1)
+        if (!IS(s, "comment")) stmts.push_back(s);
+    if (stmts.size() == 1 && IS(stmts[0], "return_statement") && ts_node_named_child_count(stmts[0]) == 1)
         f.single_return = ts_node_named_child(stmts[0], 0);
     functions_.push_back(std::move(f));
     return true;
@@ -234,10 +234,10 @@ void FileDefinitions::add_consts(TSNode decl, TSNode function) {
     const std::string& src = source();
     bool is_const = false;
     for (TSNode k : named_children(decl))
-        if (is(k, "type_qualifier") && text(k, src) == "const") is_const = true;
+        if (IS(k, "type_qualifier") && text(k, src) == "const") is_const = true;
     if (!is_const) return;
     for (TSNode d : named_children(decl)) {
-        if (!is(d, "init_declarator") || !is(field(d, "declarator"), "identifier")) continue;
+        if (!IS(d, "init_declarator") || !IS(field(d, "declarator"), "identifier")) continue;
         ConstVariable v;
         v.name = std::string(text(field(d, "declarator"), src));
         v.value = field(d, "value");
@@ -295,7 +295,7 @@ Expr FileDefinitions::macro_expression(const std::string& name) const {
     TSNode decl = ts_node_named_child(root, 0);
     TSNode init = field(decl, "declarator");
     TSNode value = field(init, "value");
-    if (!is(value, "parenthesized_expression")) return {};
+    if (!IS(value, "parenthesized_expression")) return {};
     return Expr{value, &t.source()};
 }
 

@@ -22,7 +22,7 @@ bool fail(LoopHeader& h, std::string why, TSNode where) {
 }
 
 bool read_init(LoopHeader& h, TSNode init, const std::string& src, TSNode* lower) {
-    if (is(init, "declaration")) {
+    if (IS(init, "declaration")) {
         auto decls = declarations_in(init, src);
         if (decls.size() != 1 || is_null(decls[0].value)) return fail(h, "loop header declares more than one variable", init);
         h.var = decls[0].name;
@@ -30,7 +30,7 @@ bool read_init(LoopHeader& h, TSNode init, const std::string& src, TSNode* lower
         return true;
     }
     TSNode a = strip_parens(init);
-    if (is(a, "assignment_expression") && text(field(a, "operator"), src) == "=" && is(field(a, "left"), "identifier")) {
+    if (IS(a, "assignment_expression") && text(field(a, "operator"), src) == "=" && IS(field(a, "left"), "identifier")) {
         h.var = std::string(text(field(a, "left"), src));
         *lower = field(a, "right");
         return true;
@@ -41,11 +41,11 @@ bool read_init(LoopHeader& h, TSNode init, const std::string& src, TSNode* lower
 bool read_update(LoopHeader& h, TSNode up, const std::string& src, const ConstantEvaluator& constants,
                  AffineEvaluator& eval, std::int64_t* step) {
     up = strip_parens(up);
-    if (is(up, "update_expression") && text(strip_parens(field(up, "argument")), src) == h.var) {
+    if (IS(up, "update_expression") && text(strip_parens(field(up, "argument")), src) == h.var) {
         *step = text(field(up, "operator"), src) == "++" ? 1 : -1;
         return true;
     }
-    if (is(up, "assignment_expression") && text(strip_parens(field(up, "left")), src) == h.var) {
+    if (IS(up, "assignment_expression") && text(strip_parens(field(up, "left")), src) == h.var) {
         std::string op(text(field(up, "operator"), src));
         TSNode amount{};
         int sign = 1;
@@ -55,10 +55,10 @@ bool read_update(LoopHeader& h, TSNode up, const std::string& src, const Constan
         } else if (op == "=") {
             TSNode r = strip_parens(field(up, "right"));
             std::string_view rop = text(field(r, "operator"), src);
-            if (is(r, "binary_expression") && (rop == "+" || rop == "-") && text(strip_parens(field(r, "left")), src) == h.var) {
+            if (IS(r, "binary_expression") && (rop == "+" || rop == "-") && text(strip_parens(field(r, "left")), src) == h.var) {
                 amount = field(r, "right");
                 sign = rop == "+" ? 1 : -1;
-            } else if (is(r, "binary_expression") && rop == "+" && text(strip_parens(field(r, "right")), src) == h.var) {
+            } else if (IS(r, "binary_expression") && rop == "+" && text(strip_parens(field(r, "right")), src) == h.var) {
                 amount = field(r, "left");
             }
         }
@@ -71,7 +71,9 @@ bool read_update(LoopHeader& h, TSNode up, const std::string& src, const Constan
             *step = sign;
             return true;
         }
-        if (*v == 0 || *v == INT64_MIN) return fail(h, "loop variable '" + h.var + "' is stepped by 0", up);
+        if (*v == 0) return fail(h, "loop variable '" + h.var + "' is stepped by 0", up);
+        if (*v > (std::int64_t{1} << 40) || *v < -(std::int64_t{1} << 40))
+            return fail(h, "loop variable '" + h.var + "' is stepped by an out-of-range amount", up);
         *step = sign * *v;
         return true;
     }
@@ -89,7 +91,7 @@ LoopHeader read_loop_header(TSNode for_stmt, const std::string& src, AffineEvalu
     TSNode close{};
     for (TSNode c : all_children(for_stmt)) {
         if (!is_null(h.body) && ts_node_start_byte(c) >= ts_node_start_byte(h.body)) break;
-        if (is(c, ")")) close = c;
+        if (IS(c, ")")) close = c;
     }
     h.header_span = span_of(for_stmt);
     if (!is_null(close)) {
@@ -103,7 +105,7 @@ LoopHeader read_loop_header(TSNode for_stmt, const std::string& src, AffineEvalu
     if (!read_init(h, field(for_stmt, "initializer"), src, &lower_node)) return h;
 
     TSNode cond = strip_parens(field(for_stmt, "condition"));
-    if (!is(cond, "binary_expression")) {
+    if (!IS(cond, "binary_expression")) {
         fail(h, "loop condition is not a comparison of '" + h.var + "' with a bound", is_null(cond) ? for_stmt : cond);
         return h;
     }

@@ -83,13 +83,13 @@ private:
         AffineEvaluator ev(ctx_.defs(), ctx_.constants());
         for (TSNode loop : c_.chain) {
             LoopHeader h;
-            if (is(loop, "for_statement")) {
+            if (IS(loop, "for_statement")) {
                 h = read_loop_header(loop, src_, ev, ctx_.constants());
             } else {
                 h.node = loop;
                 h.body = field(loop, "body");
                 h.header_span = span_of(loop);
-                h.problem = std::string(is(loop, "while_statement") ? "while" : "do-while") +
+                h.problem = std::string(IS(loop, "while_statement") ? "while" : "do-while") +
                             " loop has no counted iteration space; write it as `for (i = lo; i < hi; i++)`";
                 h.problem_node = loop;
             }
@@ -144,7 +144,8 @@ private:
             const LoopHeader& h = facts_.headers[keep - 1];
             if (!h.canonical || !h.constant_stride || written.count(h.var) || !slides(h.var)) break;
             auto lo = numeric(h.lower), hi = numeric(h.upper);
-            if (!lo || !hi || *hi < *lo || *hi - *lo > kMaxWindowTrip) break;
+            constexpr std::int64_t kLimit = std::int64_t{1} << 40;
+            if (!lo || !hi || *lo < -kLimit || *hi > kLimit || *hi < *lo || *hi - *lo > kMaxWindowTrip) break;
             --keep;
         }
         if (keep < n) {
@@ -252,7 +253,7 @@ private:
         for (const auto& h : facts_.headers) {
             for (const char* part : {"initializer", "condition", "update"}) {
                 walk(field(h.node, part), [&](TSNode n) {
-                    if (is(n, "identifier")) names.emplace_back(std::string(text(n, src_)), n);
+                    if (IS(n, "identifier")) names.emplace_back(std::string(text(n, src_)), n);
                     return true;
                 });
             }

@@ -11,13 +11,13 @@ namespace {
 constexpr int kMaxChain = 64;
 constexpr int kMaxTimeNesting = 8;
 
-bool is_loop(TSNode n) { return is(n, "for_statement") || is(n, "while_statement") || is(n, "do_statement"); }
+bool is_loop(TSNode n) { return IS(n, "for_statement") || IS(n, "while_statement") || IS(n, "do_statement"); }
 
 bool contains_for(TSNode body) {
     bool found = false;
     walk(body, [&](TSNode n) {
         if (found) return false;
-        if (is(n, "for_statement")) found = true;
+        if (IS(n, "for_statement")) found = true;
         return !found;
     });
     return found;
@@ -27,8 +27,8 @@ bool contains_for(TSNode body) {
 bool picks_buffer(TSNode index, const std::string& src) {
     bool picks = false;
     walk(index, [&](TSNode k) {
-        if (is(k, "conditional_expression")) picks = true;
-        if (is(k, "binary_expression")) {
+        if (IS(k, "conditional_expression")) picks = true;
+        if (IS(k, "binary_expression")) {
             std::string_view op = text(field(k, "operator"), src);
             if (op == "%" || op == "&" || op == "^") picks = true;
         }
@@ -44,15 +44,15 @@ bool used_by_inner_loops(TSNode body, const std::string& var, const std::string&
     bool used = false;
     walk(body, [&](TSNode loop) {
         if (used) return false;
-        if (!is(loop, "for_statement") && !is(loop, "while_statement") && !is(loop, "do_statement")) return true;
+        if (!IS(loop, "for_statement") && !IS(loop, "while_statement") && !IS(loop, "do_statement")) return true;
         walk(loop, [&](TSNode n) {
             if (used) return false;
-            if (is(n, "subscript_expression")) {
+            if (IS(n, "subscript_expression")) {
                 // A leading subscript that picks a buffer: skip it.
                 TSNode arg = strip_parens(field(n, "argument"));
-                if (!is(arg, "subscript_expression") && picks_buffer(field(n, "index"), src)) return false;
+                if (!IS(arg, "subscript_expression") && picks_buffer(field(n, "index"), src)) return false;
             }
-            if (is(n, "identifier") && text(n, src) == var) used = true;
+            if (IS(n, "identifier") && text(n, src) == var) used = true;
             return !used;
         });
         return false;
@@ -77,7 +77,7 @@ private:
     bool is_time_loop(TSNode n) {
         TSNode body = field(n, "body");
         if (!contains_for(body)) return false;
-        if (!is(n, "for_statement")) return true;
+        if (!IS(n, "for_statement")) return true;
         std::string var = loop_variable(n, src_);
         if (var.empty()) return false;
         return !used_by_inner_loops(body, var, src_);
@@ -102,14 +102,14 @@ private:
         c.time_loop = time_loop;
         c.chain.push_back(n);
         TSNode body = field(n, "body");
-        while (is(n, "for_statement") && static_cast<int>(c.chain.size()) < kMaxChain) {
+        while (IS(n, "for_statement") && static_cast<int>(c.chain.size()) < kMaxChain) {
             TSNode next{};
             std::vector<TSNode> decls;
             std::vector<TSNode> stmts = statements_of(body);
             bool only_decls_then_loop = !stmts.empty();
             for (std::size_t i = 0; i < stmts.size(); ++i) {
-                if (i + 1 == stmts.size() && is(stmts[i], "for_statement")) next = stmts[i];
-                else if (is(stmts[i], "declaration")) decls.push_back(stmts[i]);
+                if (i + 1 == stmts.size() && IS(stmts[i], "for_statement")) next = stmts[i];
+                else if (IS(stmts[i], "declaration")) decls.push_back(stmts[i]);
                 else only_decls_then_loop = false;
             }
             if (!only_decls_then_loop || is_null(next)) break;
@@ -127,24 +127,24 @@ private:
 }  // namespace
 
 std::vector<TSNode> statements_of(TSNode body) {
-    if (!is(body, "compound_statement")) return {body};
+    if (!IS(body, "compound_statement")) return {body};
     std::vector<TSNode> out;
     for (TSNode k : named_children(body))
-        if (!is(k, "comment")) out.push_back(k);
+        if (!IS(k, "comment")) out.push_back(k);
     return out;
 }
 
 std::string loop_variable(TSNode for_stmt, const std::string& src) {
     TSNode init = field(for_stmt, "initializer");
-    if (is(init, "declaration")) {
+    if (IS(init, "declaration")) {
         // `int i = 0`: one init_declarator naming a plain variable.
         TSNode d = field(init, "declarator");
-        if (!is(d, "init_declarator") || ts_node_named_child_count(init) > 2) return {};
+        if (!IS(d, "init_declarator") || ts_node_named_child_count(init) > 2) return {};
         TSNode name = field(d, "declarator");
-        return is(name, "identifier") ? std::string(text(name, src)) : std::string();
+        return IS(name, "identifier") ? std::string(text(name, src)) : std::string();
     }
     init = strip_parens(init);
-    if (is(init, "assignment_expression") && is(field(init, "left"), "identifier")) return std::string(text(field(init, "left"), src));
+    if (IS(init, "assignment_expression") && IS(field(init, "left"), "identifier")) return std::string(text(field(init, "left"), src));
     return {};
 }
 

@@ -22,12 +22,12 @@ bool pure(const FileDefinitions& defs, const std::string& name, int depth) {
     bool ok = true;
     walk(f->body, [&](TSNode n) {
         if (!ok) return false;
-        if (is(n, "declaration")) {
+        if (IS(n, "declaration")) {
             for (const auto& v : declarations_in(n, src)) locals.insert(v.name);
-        } else if (is(n, "assignment_expression") || is(n, "update_expression")) {
-            TSNode target = strip_parens(field(n, is(n, "assignment_expression") ? "left" : "argument"));
-            if (!is(target, "identifier") || !locals.count(std::string(text(target, src)))) ok = false;
-        } else if (is(n, "call_expression")) {
+        } else if (IS(n, "assignment_expression") || IS(n, "update_expression")) {
+            TSNode target = strip_parens(field(n, IS(n, "assignment_expression") ? "left" : "argument"));
+            if (!IS(target, "identifier") || !locals.count(std::string(text(target, src)))) ok = false;
+        } else if (IS(n, "call_expression")) {
             std::string callee(text(field(n, "function"), src));
             if (callee == name || !pure(defs, callee, depth + 1)) ok = false;
         }

@@ -8,20 +8,20 @@ namespace {
 
 // `x = y;` with plain names: fills to/from.
 bool plain_copy(TSNode stmt, const std::string& src, std::string* to, std::string* from, bool allow_declaration) {
-    if (allow_declaration && is(stmt, "declaration")) {
+    if (allow_declaration && IS(stmt, "declaration")) {
         auto d = declarations_in(stmt, src);
         if (d.size() != 1 || is_null(d[0].value)) return false;
         TSNode v = strip_parens_and_casts(d[0].value);
-        if (!is(v, "identifier")) return false;
+        if (!IS(v, "identifier")) return false;
         *to = d[0].name;
         *from = std::string(text(v, src));
         return true;
     }
-    if (!is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return false;
+    if (!IS(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return false;
     TSNode e = strip_parens(ts_node_named_child(stmt, 0));
-    if (!is(e, "assignment_expression") || text(field(e, "operator"), src) != "=") return false;
+    if (!IS(e, "assignment_expression") || text(field(e, "operator"), src) != "=") return false;
     TSNode l = strip_parens(field(e, "left")), r = strip_parens_and_casts(field(e, "right"));
-    if (!is(l, "identifier") || !is(r, "identifier")) return false;
+    if (!IS(l, "identifier") || !IS(r, "identifier")) return false;
     *to = std::string(text(l, src));
     *from = std::string(text(r, src));
     return true;
@@ -33,7 +33,7 @@ std::vector<Swap> swaps_in_block(TSNode block, const std::string& src) {
     std::vector<Swap> out;
     std::vector<TSNode> stmts;
     for (TSNode k : named_children(block))
-        if (!is(k, "comment")) stmts.push_back(k);
+        if (!IS(k, "comment")) stmts.push_back(k);
     for (std::size_t i = 0; i + 2 < stmts.size(); ++i) {
         std::string t1, a1, a2, b2, b3, t3;
         if (!plain_copy(stmts[i], src, &t1, &a1, true)) continue;
@@ -49,7 +49,7 @@ std::vector<Swap> swaps_in_block(TSNode block, const std::string& src) {
 std::vector<Swap> swaps_under(TSNode root, const std::string& src) {
     std::vector<Swap> out;
     walk(root, [&](TSNode n) {
-        if (is(n, "compound_statement")) {
+        if (IS(n, "compound_statement")) {
             auto s = swaps_in_block(n, src);
             out.insert(out.end(), s.begin(), s.end());
         }

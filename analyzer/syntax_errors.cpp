@@ -24,7 +24,7 @@ std::vector<Diagnostic> syntax_errors(const SyntaxTree& tree, std::size_t limit)
         d.pos = pos_of(n);
         if (ts_node_is_missing(n)) {
             d.message = "syntax error: missing '" + std::string(ts_node_type(n)) + "'";
-        } else if (is(n, "ERROR")) {
+        } else if (IS(n, "ERROR")) {
             std::string t = excerpt(text(n, tree.source()));
             d.message = t.empty() ? "syntax error" : "syntax error: unexpected '" + t + "'";
         } else {

@@ -93,8 +93,8 @@ std::size_t top_level_cut(const std::string& s, std::size_t wanted) {
     return 0;
 }
 
-SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)) {
-    std::size_t cut = source_.size() >= kParallelParseBytes ? top_level_cut(source_, source_.size() / 2) : 0;
+SyntaxTree::SyntaxTree(std::string source, bool parallel) : source_(std::move(source)) {
+    std::size_t cut = parallel && source_.size() >= kParallelParseBytes ? top_level_cut(source_, source_.size() / 2) : 0;
     if (cut == 0) {
         trees_.push_back(parse_range(source_, 0, source_.size(), {}, {}));
         return;

@@ -24,7 +24,7 @@ namespace recipe::analyzer {
 // every part's nodes carry positions in the whole file.
 class SyntaxTree {
 public:
-    explicit SyntaxTree(std::string source);
+    explicit SyntaxTree(std::string source, bool parallel = true);
     ~SyntaxTree();
     SyntaxTree(const SyntaxTree&) = delete;
     SyntaxTree& operator=(const SyntaxTree&) = delete;
@@ -55,6 +55,16 @@ bool is(TSNode n, const char* type);
 // The grammar's symbol for a node type name (for hot loops that compare
 // ts_node_symbol against a few types).
 TSSymbol symbol_of(const char* type);
+
+inline bool has_symbol(TSNode n, TSSymbol s) { return !ts_node_is_null(n) && ts_node_symbol(n) == s; }
+
+// is(n, "type") with the symbol looked up once per use site: the analysis
+// asks this for most nodes it visits.
+#define IS(node, type)                                                           \
+    ::recipe::analyzer::has_symbol((node), [] {                                  \
+        static const TSSymbol recipe_symbol = ::recipe::analyzer::symbol_of(type); \
+        return recipe_symbol;                                                    \
+    }())
 
 // walk() without std::function, for the passes over whole files.
 template <typename Enter, typename Leave>

@@ -27,9 +27,9 @@ std::string base_name(const std::string& key) { return key.substr(0, key.find('[
 // `iz = 1 - iz`, `iz ^= 1`, `iz = !iz`, `iz = (iz + 1) % 2`, `iz = iz ? 0 : 1`.
 std::string toggled_variable(TSNode e, const std::string& src) {
     e = strip_parens(e);
-    if (!is(e, "assignment_expression")) return {};
+    if (!IS(e, "assignment_expression")) return {};
     TSNode l = strip_parens(field(e, "left"));
-    if (!is(l, "identifier")) return {};
+    if (!IS(l, "identifier")) return {};
     std::string v(text(l, src));
     std::string op(text(field(e, "operator"), src));
     std::string r = squeeze(text(strip_parens(field(e, "right")), src));
@@ -60,11 +60,11 @@ public:
     TimeLoop build(const std::vector<LoopNest*>& nests) {
         TimeLoop tl;
         tl.span = span_of(t_.node);
-        if (is(t_.node, "for_statement")) {
+        if (IS(t_.node, "for_statement")) {
             tl.form = TimeLoop::Form::For;
             for_count(tl);
         } else {
-            tl.form = is(t_.node, "while_statement") ? TimeLoop::Form::While : TimeLoop::Form::DoWhile;
+            tl.form = IS(t_.node, "while_statement") ? TimeLoop::Form::While : TimeLoop::Form::DoWhile;
             while_count(tl);
         }
         exchange(tl, nests);
@@ -96,7 +96,7 @@ private:
         } else {
             auto v = value(span);
             tl.iterations.expr = "(" + span.to_string() + ")/" + std::to_string(h.stride);
-            if (v) tl.iterations.value = *v <= 0 ? 0 : (*v + h.stride - 1) / h.stride;
+            if (v) tl.iterations.value = *v <= 0 ? 0 : *v / h.stride + (*v % h.stride != 0);
         }
     }
 
@@ -104,22 +104,22 @@ private:
     void while_count(TimeLoop& tl) {
         TSNode cond = strip_parens(field(t_.node, "condition"));
         tl.condition = squeeze(text(cond, src_));
-        if (!is(cond, "binary_expression")) return;
+        if (!IS(cond, "binary_expression")) return;
         std::string op(text(field(cond, "operator"), src_));
         TSNode l = strip_parens(field(cond, "left")), r = field(cond, "right");
         int pre = 0;  // ++it < N counts from the incremented value
-        if (is(l, "update_expression") && text(field(l, "operator"), src_) == "++") {
+        if (IS(l, "update_expression") && text(field(l, "operator"), src_) == "++") {
             pre = text(ts_node_child(l, 0), src_) == "++" ? 1 : 0;
             l = strip_parens(field(l, "argument"));
         }
-        if (!is(l, "identifier") || (op != "<" && op != "<=" && op != "!=")) return;
+        if (!IS(l, "identifier") || (op != "<" && op != "<=" && op != "!=")) return;
         std::string v(text(l, src_));
-        bool stepped = pre != 0 || is(strip_parens(field(cond, "left")), "update_expression");
+        bool stepped = pre != 0 || IS(strip_parens(field(cond, "left")), "update_expression");
         walk(field(t_.node, "body"), [&](TSNode n) {
-            if (is(n, "update_expression") && text(field(n, "operator"), src_) == "++" &&
+            if (IS(n, "update_expression") && text(field(n, "operator"), src_) == "++" &&
                 text(strip_parens(field(n, "argument")), src_) == v)
                 stepped = true;
-            if (is(n, "assignment_expression") && text(strip_parens(field(n, "left")), src_) == v) {
+            if (IS(n, "assignment_expression") && text(strip_parens(field(n, "left")), src_) == v) {
                 std::string rhs = squeeze(text(field(n, "right"), src_));
                 if (text(field(n, "operator"), src_) == "+=" && rhs == "1") stepped = true;
                 else return false;
@@ -144,7 +144,7 @@ private:
         if (!lo.ok() || !hi.ok() || lo.has_vars() || hi.has_vars()) return;
         Poly count = hi.constant - lo.constant - Poly::constant(pre);
         if (op == "<=") count = count + Poly::constant(1);
-        if (is(t_.node, "do_statement") && pre == 0 && is(strip_parens(field(cond, "left")), "update_expression"))
+        if (IS(t_.node, "do_statement") && pre == 0 && IS(strip_parens(field(cond, "left")), "update_expression"))
             count = count + Poly::constant(1);  // do { } while (it++ < N) runs once more
         tl.iterations = Extent{value(count), count.to_string()};
     }
@@ -166,7 +166,7 @@ private:
         std::string toggle;
         walk(body, [&](TSNode n) {
             if (!toggle.empty()) return false;
-            if (is(n, "for_statement")) return false;
+            if (IS(n, "for_statement")) return false;
             std::string v = toggled_variable(n, src_);
             if (!v.empty()) toggle = v;
             return true;

@@ -6,7 +6,7 @@ namespace recipe::analyzer {
 
 void check_early_exit(const NestFacts& f, std::vector<Diagnostic>& out) {
     for (TSNode n : f.body.early_exits) {
-        std::string what = is(n, "break_statement") ? "break" : is(n, "return_statement") ? "return" : "goto";
+        std::string what = IS(n, "break_statement") ? "break" : IS(n, "return_statement") ? "return" : "goto";
         out.push_back(reason("early-exit", n, "'" + what + "' leaves the loop early; every iteration must run to its end"));
     }
 }

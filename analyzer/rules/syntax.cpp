@@ -10,7 +10,7 @@ void check_syntax(const NestFacts& f, std::vector<Diagnostic>& out) {
     TSNode first = outer;
     walk(outer, [&](TSNode n) {
         if (!ts_node_has_error(n) && !ts_node_is_missing(n)) return false;
-        if (ts_node_is_missing(n) || is(n, "ERROR")) {
+        if (ts_node_is_missing(n) || IS(n, "ERROR")) {
             first = n;
             return false;
         }

@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "analyzer/source_text.h"
+#include "analyzer/syntax_tree.h"
 #include "tests/unit/analyzer/analyzer_test_util.h"
 
 using namespace recipe::analyzer;
@@ -170,4 +172,47 @@ TEST_CASE("a 10 MB file is analysed whole", "[analyzer]") {
     const LoopNest& kernel_nest = p.nests[p.nests.size() - 3];
     CHECK(kernel_nest.accepted);
     CHECK(kernel_nest.input_arrays.at(0).stencil == Offsets{{-1, -1}, {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {1, 1}});
+}
+
+TEST_CASE("large files analysed on two threads give the same Program as on one", "[analyzer]") {
+    // Every sample many times over, with unique names: well over the size
+    // where parsing and analysis are split.
+    std::string code;
+    for (int copy = 0; code.size() < (700u << 10); ++copy) {
+        for (const char* name : {"emboss.c", "hotspot.c", "poisson2d.c", "sor1d.c", "blur_rows.c"}) {
+            std::string k = read_text(sample_path(name));
+            for (const char* fn : {"emboss", "simulate", "jacobi", "sor", "box_blur", "alloc_rows", "main"}) {
+                std::string call = std::string(fn) + "(";
+                for (std::size_t at = 0; (at = k.find(call, at)) != std::string::npos; at += call.size() + 8) {
+                    bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(k[at - 1])) || k[at - 1] == '_');
+                    if (word_start) k.insert(at + std::strlen(fn), "_" + std::to_string(copy));
+                }
+            }
+            code += k + "\n";
+        }
+    }
+    AnalyzeOptions one;
+    one.parallel = false;
+    Program a = analyze_source("big.c", code, {});
+    Program b = analyze_source("big.c", code, one);
+    REQUIRE(a.nests.size() > 1000);
+    REQUIRE(a.nests.size() == b.nests.size());
+    int accepted = 0;
+    for (std::size_t i = 0; i < a.nests.size(); ++i) {
+        CHECK(a.nests[i].function == b.nests[i].function);
+        CHECK(a.nests[i].accepted == b.nests[i].accepted);
+        CHECK(a.nests[i].span.begin_byte == b.nests[i].span.begin_byte);
+        CHECK(a.nests[i].reasons.size() == b.nests[i].reasons.size());
+        accepted += a.nests[i].accepted;
+    }
+    CHECK(accepted > 0);
+    CHECK(a.diagnostics.size() == b.diagnostics.size());
+}
+
+TEST_CASE("files are cut for parallel parsing only between top-level constructs", "[analyzer]") {
+    std::string code = "int a;\n/* x\nint b; */\nvoid f(void) {\n  int c;\n}\n#if X\nint d;\n#endif\nint e;\n";
+    std::size_t cut = top_level_cut(code, 8);
+    CHECK(code.substr(cut, 6) == "void f");
+    CHECK(code.substr(top_level_cut(code, code.find("int c")), 5) == "int e");
+    CHECK(top_level_cut("void f(void) {\n  int c;\n", 5) == 0);
 }
