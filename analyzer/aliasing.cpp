@@ -64,7 +64,7 @@ public:
         if (!d) return std::nullopt;
         bool array = !d->levels.empty() && d->levels[0].kind == DeclLevel::Kind::Array && !d->is_param;
         if (array) return std::set<std::string>{(d->is_global ? "global:" : "local:") + name + "@" + std::to_string(d->at)};
-        if (d->is_global) return std::nullopt;
+        if (d->is_global) return global_allocated(name, *d, depth);
         if (!d->is_param) return sources_allocated(f, name, at, depth);
         // A parameter: changed in the function other than by a swap, or
         // called from nowhere in the file, means unknown.
@@ -132,6 +132,34 @@ public:
         }
         if (!allocated) return std::nullopt;
         return std::set<std::string>{"allocation:" + name + "@" + std::to_string(d->at)};
+    }
+
+    // A global pointer that every function of the file only ever sets to an
+    // allocation (or NULL) is its own object.
+    Objects global_allocated(const std::string& name, const VarDecl& d, int depth) {
+        if (d.levels.empty() || d.levels[0].kind != DeclLevel::Kind::Pointer) return std::nullopt;
+        if (!is_null(d.value)) {
+            std::string_view v = text(strip_parens_and_casts(d.value), src_);
+            if (v != "NULL" && v != "0" && v != "nullptr" && !is_allocation(nullptr, d.value, depth)) return std::nullopt;
+        }
+        bool allocated = !is_null(d.value) && is_allocation(nullptr, d.value, depth);
+        for (const FunctionInfo& g : ctx_.defs().functions()) {
+            for (const Assignment& a : ctx_.assignments(&g)) {
+                if (a.name != name) continue;
+                // A local of the same name shadows the global.
+                const VarDecl* seen = ctx_.scope(&g).find(name, ts_node_start_byte(a.node));
+                if (seen && !seen->is_global) continue;
+                if (ctx_.in_swap(&g, a.node)) continue;
+                if (IS(a.node, "pointer_expression")) {
+                    if (out_allocated(a.node)) { allocated = true; continue; }
+                    return std::nullopt;
+                }
+                if (is_null(a.value) || !is_allocation(&g, a.value, depth)) return std::nullopt;
+                allocated = true;
+            }
+        }
+        if (!allocated) return std::nullopt;
+        return std::set<std::string>{"global-allocation:" + name};
     }
 
     // `&p` as the first argument of cudaMallocHost / posix_memalign.

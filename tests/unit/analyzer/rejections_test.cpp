@@ -127,3 +127,36 @@ int main(void) {
 )");
     CHECK(rule_ids(nest_in(s, "step")) == std::vector<std::string>{"possible-aliasing"});
 }
+
+TEST_CASE("global pointers set only from allocations are distinct", "[analyzer]") {
+    Program p = analyze_text(R"(
+#include <stdlib.h>
+#define N 1024
+float *in, *out;
+static void step(void) {
+    for (int i = 1; i < N - 1; i++) out[i] = in[i - 1] + in[i + 1];
+}
+int main(void) {
+    in = malloc(N * sizeof *in);
+    out = calloc(N, sizeof *out);
+    step();
+    return 0;
+}
+)");
+    CHECK(nest_in(p, "step").accepted);
+    Program q = analyze_text(R"(
+#include <stdlib.h>
+#define N 1024
+float *in, *out;
+static void step(void) {
+    for (int i = 1; i < N - 1; i++) out[i] = in[i - 1] + in[i + 1];
+}
+int main(void) {
+    in = malloc(N * sizeof *in);
+    out = in + 1;
+    step();
+    return 0;
+}
+)");
+    CHECK(rule_ids(nest_in(q, "step")) == std::vector<std::string>{"possible-aliasing"});
+}
