@@ -15,7 +15,11 @@ using analyzer::LoopNest;
 
 std::string format_ms(double ms) { return fixed(ms, std::fabs(ms) >= 1 ? 2 : 3); }
 std::string format_speedup(double f) { return fixed(f, 2) + "×"; }
-std::string format_mib(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 1); }
+std::string format_bytes(double bytes) {
+    if (bytes < 1024.0 * 1024.0) return fixed(bytes / 1024.0, 1) + " KiB";
+    if (bytes < 1024.0 * 1024.0 * 1024.0) return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB";
+    return fixed(bytes / (1024.0 * 1024.0 * 1024.0), 2) + " GiB";
+}
 
 std::string format_tile(const Index3& tile, int dims) {
     std::string s;
@@ -364,8 +368,8 @@ km::data why_view(const Ctx& x, const NestOutcome& n) {
     for (int i = 0; i < dims; ++i) points *= best.problem.extents[static_cast<std::size_t>(i)];
     std::string problem = "The nest computes " + format_tile(best.problem.extents, dims) + " = " + std::to_string(points) + " points";
     if (best.problem.time_steps > 1) problem += " in each of " + std::to_string(best.problem.time_steps) + " steps";
-    problem += "; the plan moves " + format_mib(static_cast<double>(best.h2d.bytes)) + " MiB in and " +
-               format_mib(static_cast<double>(best.d2h.bytes)) + " MiB out. Predicted on " + x.r.platform.name +
+    problem += "; the plan moves " + format_bytes(static_cast<double>(best.h2d.bytes)) + " in and " +
+               format_bytes(static_cast<double>(best.d2h.bytes)) + " out. Predicted on " + x.r.platform.name +
                ", best first (the search ranked " + std::to_string(plan.candidates_evaluated) + " plans):";
     d.set("problem", problem);
     const std::size_t shown = std::min<std::size_t>(plan.ranked.size(), 5);
@@ -408,11 +412,11 @@ km::data why_view(const Ctx& x, const NestOutcome& n) {
         v.set("ms", format_ms(p.second));
     }));
     d.set("h2d_copies", std::to_string(best.h2d.copies));
-    d.set("h2d_mib", format_mib(static_cast<double>(best.h2d.bytes)));
+    d.set("h2d_size", format_bytes(static_cast<double>(best.h2d.bytes)));
     d.set("d2h_copies", std::to_string(best.d2h.copies));
-    d.set("d2h_mib", format_mib(static_cast<double>(best.d2h.bytes)));
-    d.set("device_mib", format_mib(static_cast<double>(best.device_bytes)));
-    d.set("host_mib", best.host_bytes > 0 ? km::data(format_mib(static_cast<double>(best.host_bytes))) : km::data(false));
+    d.set("d2h_size", format_bytes(static_cast<double>(best.d2h.bytes)));
+    d.set("device_size", format_bytes(static_cast<double>(best.device_bytes)));
+    d.set("host_size", best.host_bytes > 0 ? km::data(format_bytes(static_cast<double>(best.host_bytes))) : km::data(false));
     switch (best.kernel_source) {
         case advisor::KernelSource::Measured: d.set("kernel_source", "measured on " + x.r.platform.name + " (the platform profile's kernel table)"); break;
         case advisor::KernelSource::UserGiven: d.set("kernel_source", "as given with `--kernel-ms`"); break;

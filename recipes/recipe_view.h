@@ -14,7 +14,7 @@ namespace recipe::recipes {
 // Number formats shared by the recipe and the summary.
 std::string format_ms(double ms);
 std::string format_speedup(double factor);
-std::string format_mib(double bytes);
+std::string format_bytes(double bytes);  // "16.0 KiB", "244.1 MiB", "1.50 GiB"
 std::string format_tile(const Index3& tile, int dims);  // "8000 × 250"
 
 // The command line that made the outputs, with file names only.

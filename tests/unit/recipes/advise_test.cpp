@@ -1,0 +1,135 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "recipes/advise.h"
+
+using namespace recipe::recipes;
+
+namespace {
+
+const char* kTwoNests = R"(#include <stdlib.h>
+#define N 4096
+
+static void smooth(const float *in, float *out)
+{
+    int i;
+    for (i = 1; i < N - 1; i++)
+        out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0f;
+}
+
+static void sweep(float *a)
+{
+    int i;
+    for (i = 1; i < N - 1; i++)
+        a[i] = (a[i - 1] + a[i + 1]) / 2.0f;  /* in place: a loop-carried dependence */
+}
+
+int main(void)
+{
+    float *in = malloc(N * sizeof *in);
+    float *out = calloc(N, sizeof *out);
+    smooth(in, out);
+    sweep(out);
+    free(in);
+    free(out);
+    return 0;
+}
+)";
+
+AdviseResult run(MemoryFileSystem& fs, const std::string& source, AdviseOptions options = {}) {
+    fs.files["src/two.c"] = source;
+    options.input = "src/two.c";
+    if (options.platform.empty()) options.platform = "h200";
+    AdviseResult r;
+    std::string error;
+    REQUIRE(advise(fs, options, &r, &error));
+    return r;
+}
+
+const OutputFile* file(const AdviseResult& r, const std::string& name) {
+    for (const auto& f : r.files)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("advise converts the accepted nest and explains the rejected one", "[recipes]") {
+    MemoryFileSystem fs;
+    const AdviseResult r = run(fs, kTwoNests);
+    REQUIRE(r.nests.size() == 2);
+    CHECK(r.nests[0].verdict == Verdict::Converted);
+    CHECK(r.nests[1].verdict == Verdict::Rejected);
+    CHECK(r.wrote_cu);
+    std::vector<std::string> names;
+    for (const auto& f : r.files) names.push_back(f.name);
+    CHECK(names == std::vector<std::string>{"two.recipe.md", "two.cu", "two.plan.json", "two.nest1.tile-size.svg",
+                                            "two.nest1.pipeline.svg"});
+    // Rejections are reported like a compiler's warnings, with the path as given.
+    REQUIRE_FALSE(r.diagnostics.empty());
+    CHECK(r.diagnostics[0].rfind("src/two.c:15:", 0) == 0);
+    CHECK(r.diagnostics[0].find(": warning: ") != std::string::npos);
+    CHECK(r.diagnostics[0].find("[doacross]") != std::string::npos);
+
+    const std::string& recipe = file(r, "two.recipe.md")->content;
+    // No template syntax or placeholder is left, and no value rendered empty
+    // (an empty code span or table cell is a variable the view did not set).
+    for (const char* left : {"{{#", "{{/", "{{^", "<%", "%>", "TODO", "<recipe>", " `` ", "``,", "|  |", " ms ms"}) {
+        INFO(left);
+        CHECK(recipe.find(left) == std::string::npos);
+    }
+    CHECK(recipe.find("## Nest 1: `smooth()`, lines 7–8") != std::string::npos);
+    CHECK(recipe.find("| 8:9 | `out[i]` | `out(i)` |") != std::string::npos);
+    CHECK(recipe.find("### Why it is not converted") != std::string::npos);
+    CHECK(recipe.find("**What would make it legal:**") != std::string::npos);
+    CHECK(recipe.find("![Predicted run time against tile size") != std::string::npos);
+
+    const std::string& cu = file(r, "two.cu")->content;
+    CHECK(cu.find("__global__ void smooth_kernel(recipe::Tile tile, recipe::InView<float> in, recipe::OutView<float> out)") != std::string::npos);
+    CHECK(cu.find("        out(i) = (in(i - 1) + in(i) + in(i + 1)) / 3.0f;\n") == std::string::npos);  // re-indented in the kernel
+    CHECK(cu.find("    out(i) = (in(i - 1) + in(i) + in(i + 1)) / 3.0f;\n") != std::string::npos);
+    // The rejected nest and everything else stays as written, C++ fixes aside.
+    CHECK(cu.find("        a[i] = (a[i - 1] + a[i + 1]) / 2.0f;  /* in place: a loop-carried dependence */") != std::string::npos);
+    CHECK(cu.find("float *in = (float *)malloc(N * sizeof *in);") != std::string::npos);
+    CHECK(cu.find("cfg.space = {{1, 0, 0}, {N - 1, 1, 1}};") != std::string::npos);
+    // The input itself is never written.
+    CHECK(fs.files.at("src/two.c") == kTwoNests);
+    CHECK(fs.writes == 0);
+}
+
+TEST_CASE("advise with nothing to convert writes a recipe and no .cu", "[recipes]") {
+    MemoryFileSystem fs;
+    const AdviseResult r = run(fs, "int main(void) { int s = 0, i; for (i = 0; i < 10; i++) s += i; return s; }\n");
+    CHECK_FALSE(r.wrote_cu);
+    CHECK(file(r, "two.cu") == nullptr);
+    REQUIRE(file(r, "two.recipe.md") != nullptr);
+    CHECK(file(r, "two.recipe.md")->content.find("No `.cu` file was written") != std::string::npos);
+}
+
+TEST_CASE("-D values reach the compile command and the recipe's caveats", "[recipes]") {
+    MemoryFileSystem fs;
+    AdviseOptions o;
+    o.defines = {{"N", "1000"}};
+    const AdviseResult r = run(fs, kTwoNests, o);
+    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native -I\"$RECIPE_INCLUDE\" -DN=1000 two.cu -o two");
+    const std::string& recipe = file(r, "two.recipe.md")->content;
+    CHECK(recipe.find("The plan is for `N = 1000` (from `-D`)") != std::string::npos);
+    CHECK(recipe.find("recipe advise two.c --platform h200 -D N=1000") != std::string::npos);
+}
+
+TEST_CASE("advise reports unreadable input and unknown platforms as user errors", "[recipes]") {
+    MemoryFileSystem fs;
+    AdviseOptions o;
+    o.input = "missing.c";
+    o.platform = "h200";
+    AdviseResult r;
+    std::string error;
+    CHECK_FALSE(advise(fs, o, &r, &error));
+    CHECK(error == "missing.c: cannot open: No such file or directory");
+    fs.files["a.c"] = "int main(void) { return 0; }\n";
+    o.input = "a.c";
+    o.platform = "no-such-gpu";
+    CHECK_FALSE(advise(fs, o, &r, &error));
+    CHECK(error.find("no-such-gpu") != std::string::npos);
+}
