@@ -53,7 +53,9 @@ const char* kPalette[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
 
 std::string scheme_label(const advisor::SchemeCurve& c) {
     std::string s = advisor::to_string(c.scheme);
-    if (c.scheme != advisor::Scheme::Naive)
+    if (c.scheme == advisor::Scheme::Streams || c.scheme == advisor::Scheme::Hybrid)
+        s += std::string(" (") + to_string(c.copy) + ", a stream per tile)";
+    else if (c.scheme != advisor::Scheme::Naive && c.scheme != advisor::Scheme::Mapped)
         s += std::string(" (") + to_string(c.copy) + ", " + std::to_string(c.streams) + " streams)";
     return s;
 }
@@ -83,6 +85,12 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     if (max_e <= 0) min_e = max_e = 1;
     double lo = std::floor(std::log10(min_e)), hi = std::ceil(std::log10(max_e));
     if (hi <= lo) hi = lo + 1;
+    // A scheme far slower than naive would squash the interesting part (the
+    // curves near the best and naive) into the bottom: the axis stops at 2.5x
+    // naive and what lies above is clipped (a note says so).
+    const double top_ms = std::max(plan.naive.total_ms, plan.ranked.empty() ? 0.0 : plan.ranked[0].total_ms) * 2.5;
+    const bool clipped = top_ms > 0 && max_ms > top_ms;
+    if (clipped) max_ms = top_ms;
     const double y_step = nice_step(max_ms > 0 ? max_ms : 1, 6);
     const double y_max = std::ceil((max_ms > 0 ? max_ms * 1.05 : 1) / y_step) * y_step;
     auto px = [&](double e) { return f.left + (std::log10(e) - lo) / (hi - lo) * (f.right - f.left); };
@@ -102,6 +110,17 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     view.set("x_title_y", fixed(f.bottom + 40, 1));
     view.set("y_title", "predicted run time (ms)");
     view.set("y_title_y", fixed((f.top + f.bottom) / 2, 1));
+    view.set("plot_width", fixed(f.right - f.left, 1));
+    view.set("plot_height", fixed(f.bottom - f.top, 1));
+    if (clipped) {
+        km::data note;
+        note.set("text", "curves above " + ms_label(y_max, y_step) + " ms leave the chart");
+        note.set("x", fixed(f.right, 1));
+        note.set("y", fixed(f.top - 6, 1));
+        view.set("clip_note", note);
+    } else {
+        view.set("clip_note", false);
+    }
 
     km::data xt{km::data::type::list};
     for (double k = lo; k <= hi + 1e-9; ++k) {
