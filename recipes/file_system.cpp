@@ -61,8 +61,11 @@ bool RealFileSystem::write_atomically(const std::string& path, const std::string
         *error = path + ": cannot write: " + std::strerror(errno);
         return false;
     }
+    // No fsync: rename() already makes the switch atomic for readers, and
+    // syncing every output would cost more than generating it (compilers do
+    // not sync their outputs either).
     const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size();
-    const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+    const bool flushed = std::fflush(f) == 0;
     const int saved_errno = errno;
     const bool closed = std::fclose(f) == 0;
     if (!written || !flushed || !closed) {
