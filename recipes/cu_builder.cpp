@@ -134,8 +134,8 @@ std::vector<std::string> block_dims(const advisor::Prediction& p) {
 std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx) {
     km::data v;
     v.set("source_file", ctx.source_file);
-    v.set("first_line", std::to_string(c.first_line));
-    v.set("last_line", std::to_string(c.last_line));
+    v.set("first_line", std::to_string(c.nest_first_line));
+    v.set("last_line", std::to_string(c.nest_last_line));
     v.set("function", c.function);
     v.set("kernel", c.kernel_name);
     v.set("inputs", array_list(c.inputs));

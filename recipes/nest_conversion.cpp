@@ -432,6 +432,8 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     c->replace_end = replaced.end_byte;
     c->first_line = replaced.begin.line;
     c->last_line = replaced.end.line;
+    c->nest_first_line = nest.span.begin.line;
+    c->nest_last_line = nest.span.end.line;
     c->indent = line_indent(src, replaced.begin_byte);
     TSNode fn = enclosing_function(t, nest.span.begin_byte);
     if (ts_node_is_null(fn)) throw Failure{"the nest is not inside a function"};

@@ -80,6 +80,7 @@ struct NestConversion {
     std::string indent;               // of the replaced statement's first line
     std::uint32_t kernel_at = 0;      // start of the line of the enclosing function
     int first_line = 0, last_line = 0;  // of the replaced statement
+    int nest_first_line = 0, nest_last_line = 0;  // of the loop nest itself
 
     // Iterative stencil (a time loop with a pointer swap): recipe::iterate.
     bool iterative = false;

@@ -29,7 +29,7 @@
 
 static const float AMBIENT = 80.0f;
 
-// The body of the loop nest at hotspot.c:31-46 in simulate(), one GPU
+// The body of the loop nest at hotspot.c:32-42 in simulate(), one GPU
 // thread per iteration point. Arrays are read and written through the library's
 // views, in the C program's own (global) coordinates, x first.
 __global__ void simulate_kernel(recipe::Tile tile, recipe::InView<float> temp, recipe::InView<float> power, recipe::OutView<float> next, float step_cap, float ry_inv, float rx_inv, float rz_inv)

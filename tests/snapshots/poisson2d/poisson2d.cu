@@ -21,7 +21,7 @@
 #define ITERATIONS 100
 #endif
 
-// The body of the loop nest at poisson2d.c:22-32 in jacobi(), one GPU
+// The body of the loop nest at poisson2d.c:24-27 in jacobi(), one GPU
 // thread per iteration point. Arrays are read and written through the library's
 // views, in the C program's own (global) coordinates, x first.
 __global__ void jacobi_kernel(recipe::Tile tile, recipe::InView<double> u, recipe::InView<double> f, recipe::OutView<double> unew, double h2)
