@@ -179,7 +179,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     const std::string compile = recipe::recipes::compile_command(
-        recipe::recipes::join_path(dir, result.stem + ".cu"), recipe::recipes::join_path(dir, result.stem), options.defines,
+        recipe::recipes::join_path(dir, result.stem + ".cu"), recipe::recipes::join_path(dir, result.stem), result.nvcc_defines,
         recipe::recipes::library_include_dir());
     if (format == "json") out << summary_json(result, written, compile).dump(2) << "\n";
     else print_text(result, written, compile, out);

@@ -78,6 +78,18 @@ std::string names_list(const std::vector<std::string>& names) {
     return s;
 }
 
+std::vector<std::pair<std::string, std::string>> nvcc_defines(const CTree& tree,
+                                                             const std::vector<std::pair<std::string, std::string>>& defines) {
+    std::set<std::string> names;
+    walk(tree.root(), [&](TSNode n) {
+        if (is(n, "preproc_def") || is(n, "preproc_function_def")) names.emplace(tree.text(field(n, "name")));
+    });
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& d : defines)
+        if (names.count(d.first)) out.push_back(d);
+    return out;
+}
+
 // Plans one accepted nest and converts it; fills the outcome's verdict.
 void plan_and_convert(const CTree& tree, const MacroTable& macros, const advisor::Platform& platform,
                       const AdviseOptions& options, std::set<std::string>* taken, NestOutcome* out) {
@@ -126,13 +138,16 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     const std::string cu_file = r->stem + ".cu";
     const std::string recipe_file = r->stem + ".recipe.md";
     const std::string plan_file = r->stem + ".plan.json";
-    r->compile_command = compile_command(cu_file, r->stem, options.defines, "\"$RECIPE_INCLUDE\"");
 
     for (const auto& d : r->program.diagnostics)
         r->diagnostics.push_back(warning_line(options.input, d.pos, analyzer::to_string(d.severity), d.message, d.rule_id));
 
     const CTree tree(r->source);
     const MacroTable macros = function_macros(tree);
+    // -D reaches nvcc only for the file's macros: a -D naming a variable set
+    // the size for the analysis, and would break the program as a macro.
+    r->nvcc_defines = nvcc_defines(tree, options.defines);
+    r->compile_command = compile_command(cu_file, r->stem, r->nvcc_defines, "\"$RECIPE_INCLUDE\"");
     std::set<std::string> taken;
     r->nests.reserve(r->program.nests.size());
     for (const auto& nest : r->program.nests) {

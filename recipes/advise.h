@@ -60,6 +60,7 @@ struct AdviseResult {
     std::vector<OutputFile> files;
     std::vector<std::string> diagnostics;  // `file:line:col: warning: ... [rule]` lines for stderr
     std::string compile_command;           // as the recipe gives it
+    std::vector<std::pair<std::string, std::string>> nvcc_defines;  // the -D that name macros of the file
     bool wrote_cu = false;
     int accepted() const;
 };

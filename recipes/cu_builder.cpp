@@ -116,7 +116,7 @@ std::vector<std::string> tile_exprs(const NestConversion& c, const advisor::Pred
     for (int d = 0; d < 3; ++d) {
         const auto du = static_cast<std::size_t>(d);
         if (d >= c.dims) out.push_back("1");
-        else if (p.config.tile[du] >= p.problem.extents[du]) out.push_back(c.extents[du]);
+        else if (p.config.tile[du] >= p.problem.extents[du]) out.push_back(c.extents_code[du]);
         else out.push_back(std::to_string(p.config.tile[du]));
     }
     return out;
@@ -166,9 +166,9 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
     v.set("recipe_file", ctx.recipe_file);
     v.set("indent", c.indent);
     v.set("scheme", library_scheme(p.config.scheme));
-    v.set("extents", text_list({c.extents[0], c.extents[1], c.extents[2]}));
-    v.set("space_begin", text_list({c.space_begin[0], c.space_begin[1], c.space_begin[2]}));
-    v.set("space_end", text_list({c.space_end[0], c.space_end[1], c.space_end[2]}));
+    v.set("extents", text_list({c.extents_code[0], c.extents_code[1], c.extents_code[2]}));
+    v.set("space_begin", text_list({c.space_begin_code[0], c.space_begin_code[1], c.space_begin_code[2]}));
+    v.set("space_end", text_list({c.space_end_code[0], c.space_end_code[1], c.space_end_code[2]}));
     v.set("tile", text_list(tile_exprs(c, p)));
     v.set("copy", library_copy(p.config.copy));
     v.set("streams", std::to_string(p.config.streams));

@@ -1,6 +1,7 @@
 #include "recipes/nest_conversion.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "recipes/c_declarations.h"
@@ -187,6 +188,36 @@ std::set<std::string> object_macros(const CTree& t) {
         if (is(n, "preproc_def") || is(n, "preproc_function_def")) names.emplace(t.text(field(n, "name")));
     });
     return names;
+}
+
+// `expr` as an initialiser of std::int64_t in a braced list: literals,
+// macros and variables of signed integer types stay as written; anything
+// else (size_t, unsigned, unknown names) is cast, or the list would narrow.
+std::string int64_code(const CTree& t, const std::string& expr, const std::set<std::string>& macros, std::uint32_t at) {
+    static const std::set<std::string> kSigned = {"int", "short", "char", "signed", "long", "long int", "long long",
+                                                  "long long int", "signed int", "short int", "signed char",
+                                                  "int64_t", "int32_t", "int16_t", "int8_t", "ptrdiff_t"};
+    bool safe = true;
+    for (std::size_t i = 0; i < expr.size() && safe;) {
+        if (std::isalpha(static_cast<unsigned char>(expr[i])) || expr[i] == '_') {
+            std::size_t j = i;
+            while (j < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[j])) || expr[j] == '_')) ++j;
+            const std::string id = expr.substr(i, j - i);
+            i = j;
+            if (macros.count(id)) continue;
+            Declaration d;
+            safe = find_declaration(t, id, at, &d) && kSigned.count(without_const(d.type));
+        } else if (std::isdigit(static_cast<unsigned char>(expr[i]))) {
+            std::size_t j = i;
+            while (j < expr.size() && std::isalnum(static_cast<unsigned char>(expr[j]))) ++j;
+            const std::string lit = expr.substr(i, j - i);
+            safe = lit.find_first_of("uU") == std::string::npos;  // 10u is unsigned
+            i = j;
+        } else {
+            ++i;
+        }
+    }
+    return safe ? expr : "static_cast<std::int64_t>(" + expr + ")";
 }
 
 // Checks that the time loop's body does nothing but run the nest, swap the
@@ -379,6 +410,12 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     });
     c->body = reindent(apply_edits(body_text, body_edits), "    ", true);
     c->wraps_continue = contains_identifier(body_text, "continue");
+    if (c->wraps_continue)
+        for (auto& o : c->outputs)
+            if (!o.inout) {
+                o.inout = true;
+                o.inout_reason = "a `continue` in the body can skip the write to `" + o.name + "`";
+            }
 
     // Scalars: what the body reads from outside itself becomes a kernel
     // parameter; what it assigns (an inner loop's counter declared outside
@@ -424,6 +461,13 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         if (is_pointer_or_array(type))
             throw Failure{"the body reads `" + name + "` (" + type + "), memory that is not one of the nest's arrays"};
         c->scalars.push_back({name, type});
+    }
+
+    c->macros_used = macros_defined;
+    for (std::size_t d = 0; d < 3; ++d) {
+        c->extents_code[d] = int64_code(t, c->extents[d], macros_defined, nest.span.begin_byte);
+        c->space_begin_code[d] = int64_code(t, c->space_begin[d], macros_defined, nest.span.begin_byte);
+        c->space_end_code[d] = int64_code(t, c->space_end[d], macros_defined, nest.span.begin_byte);
     }
 
     // Where the call goes and where the kernel goes.

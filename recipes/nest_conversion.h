@@ -74,6 +74,12 @@ struct NestConversion {
     std::array<std::string, 3> extents{"1", "1", "1"};  // host expressions, x first
     std::array<std::string, 3> space_begin{"0", "0", "0"};
     std::array<std::string, 3> space_end{"1", "1", "1"};
+    // The same as C++ initialisers of std::int64_t: expressions of unsigned
+    // or unknown type are cast (a braced list does not narrow implicitly).
+    std::array<std::string, 3> extents_code{"1", "1", "1"};
+    std::array<std::string, 3> space_begin_code{"0", "0", "0"};
+    std::array<std::string, 3> space_end_code{"1", "1", "1"};
+    std::set<std::string> macros_used;  // object-like macros of the file (for -D on the nvcc line)
 
     // Source replaced by the library call, and where the kernel goes.
     std::uint32_t replace_begin = 0, replace_end = 0;

@@ -508,10 +508,24 @@ km::data caveats_view(const Ctx& x, const NestOutcome& n) {
     }
     if (!x.o.defines.empty()) {
         std::string l;
-        for (std::size_t i = 0; i < x.o.defines.size(); ++i)
+        std::vector<std::string> variables;
+        for (std::size_t i = 0; i < x.o.defines.size(); ++i) {
             l += (i ? ", " : "") + ("`" + x.o.defines[i].first + " = " + x.o.defines[i].second + "`");
+            const bool macro = std::any_of(x.r.nvcc_defines.begin(), x.r.nvcc_defines.end(),
+                                           [&](const auto& m) { return m.first == x.o.defines[i].first; });
+            if (!macro) variables.push_back(x.o.defines[i].first);
+        }
         km::data df;
         df.set("list", l);
+        df.set("macros", !x.r.nvcc_defines.empty());
+        if (!variables.empty()) {
+            km::data v;
+            v.set("names", and_list(variables));
+            v.set("verb", variables.size() == 1 ? "is a variable" : "are variables");
+            df.set("variables", v);
+        } else {
+            df.set("variables", false);
+        }
         d.set("defines", df);
     } else {
         d.set("defines", false);

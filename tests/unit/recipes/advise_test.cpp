@@ -133,3 +133,45 @@ TEST_CASE("advise reports unreadable input and unknown platforms as user errors"
     CHECK_FALSE(advise(fs, o, &r, &error));
     CHECK(error.find("no-such-gpu") != std::string::npos);
 }
+
+TEST_CASE("unsigned sizes are cast, `continue` keeps working, -D of a variable stays off the nvcc line", "[recipes]") {
+    const char* src = R"(#include <stdlib.h>
+
+void blur(const float *in, float *out, size_t w, size_t h, float k)
+{
+    for (size_t y = 1; y < h - 1; y++) {
+        for (size_t x = 1; x < w - 1; x++) {
+            if (x == 5)
+                continue;
+            out[y * w + x] = k * (in[y * w + x - 1] + in[y * w + x + 1]);
+        }
+    }
+}
+
+int main(void)
+{
+    size_t w = 1000, h = 800;
+    float *in = calloc(w * h, sizeof *in);
+    float *out = calloc(w * h, sizeof *out);
+    blur(in, out, w, h, 0.5f);
+    free(in);
+    free(out);
+    return 0;
+}
+)";
+    MemoryFileSystem fs;
+    AdviseOptions o;
+    o.defines = {{"w", "1000"}, {"h", "800"}};
+    const AdviseResult r = run(fs, src, o);
+    REQUIRE(r.nests.size() == 1);
+    REQUIRE(r.nests[0].verdict == Verdict::Converted);
+    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native -I\"$RECIPE_INCLUDE\" two.cu -o two");
+    const std::string& cu = file(r, "two.cu")->content;
+    CHECK(cu.find("cfg.space = {{1, 1, 0}, {static_cast<std::int64_t>(w - 1), static_cast<std::int64_t>(h - 1), 1}};") != std::string::npos);
+    CHECK(cu.find("    const size_t x = static_cast<size_t>(tile.x());\n") != std::string::npos);
+    CHECK(cu.find("    do {  // `continue` ends this point's work, as it ended the loop iteration\n        if (x == 5)\n            continue;\n") != std::string::npos);
+    // The write can be skipped, so the untouched points must come back unchanged.
+    CHECK(cu.find("recipe::outputs(recipe::inout(out)), ") != std::string::npos);
+    const std::string& recipe = file(r, "two.recipe.md")->content;
+    CHECK(recipe.find("`w` and `h` are variables of the program, not macros") != std::string::npos);
+}
