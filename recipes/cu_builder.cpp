@@ -173,7 +173,15 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
     v.set("copy", library_copy(p.config.copy));
     v.set("streams", std::to_string(p.config.streams));
     v.set("block", text_list(block_dims(p)));
-    v.set("host", library_host(p.host_strategy));
+    // A plan made with --host-memory pinned for arrays the file does not
+    // allocate page-locked registers them instead: the library leaves arrays
+    // that are pinned alone, and mapped schemes cannot reach pageable memory.
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
+    v.set("host", assumed ? "Register" : library_host(p.host_strategy));
+    v.set("host_assumed", assumed);
     v.set("config_name", c.function + " (" + ctx.source_file + ":" + std::to_string(c.first_line) + ")");
     v.set("platform", ctx.platform);
     const auto& ph = p.phases;

@@ -308,6 +308,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         r.name = a.name;
         r.element_type = without_const(a.element_type);
         r.layout = a.layout;
+        r.pinned = a.pinned_host;
         switch (a.layout) {
             case ArrayLayout::Flat: r.host_pointer = a.name; break;
             case ArrayLayout::MultiDim: {

@@ -45,6 +45,7 @@ struct ArrayRole {
     Halo halo;                 // inputs: the stencil's reach
     bool inout = false;        // outputs the kernel also reads, or writes on some points only
     std::string inout_reason;
+    bool pinned = false;       // the analyzer saw it allocated page-locked
     bool flatten = false;      // rows reached through pointers: gathered into one block
     std::string flat_name;     // the block holding the rows
 };

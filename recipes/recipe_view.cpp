@@ -331,8 +331,12 @@ km::data conversion_view(const Ctx& x, const NestOutcome& n) {
     km::data cf = flag(copy_flag(p.config.copy));
     cf.set("whole_rows", whole_rows);
     d.set("copy_explanation", explain(x.t, "explain_copy.md", cf));
-    d.set("host", host_text(p.host_strategy));
-    d.set("host_explanation", explain(x.t, "explain_host.md", flag(host_flag(p.host_strategy))));
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
+    d.set("host", assumed ? "registered" : host_text(p.host_strategy));
+    d.set("host_explanation", explain(x.t, "explain_host.md", flag(assumed ? "assumed_pinned" : host_flag(p.host_strategy))));
     std::vector<const ArrayRole*> gathered;
     bool scatters = false;
     for (const auto& a : c.inputs)
@@ -455,12 +459,23 @@ km::data caveats_view(const Ctx& x, const NestOutcome& n) {
     const auto& best = *n.chosen();
     const NestConversion& c = n.conversion;
     km::data d;
+    std::vector<std::string> names;
+    for (const auto& a : best.problem.inputs) names.push_back(a.name);
+    for (const auto& a : best.problem.outputs)
+        if (std::find(names.begin(), names.end(), a.name) == names.end()) names.push_back(a.name);
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    if (best.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned) {
+        km::data ap;
+        ap.set("arrays_phrase", and_list(names));
+        ap.set("them", names.size() == 1 ? "it" : "them");
+        d.set("assumed_pinned", ap);
+    } else {
+        d.set("assumed_pinned", false);
+    }
     if (best.host_strategy != advisor::HostStrategy::AlreadyPinned) {
         km::data pg;
-        std::vector<std::string> names;
-        for (const auto& a : best.problem.inputs) names.push_back(a.name);
-        for (const auto& a : best.problem.outputs)
-            if (std::find(names.begin(), names.end(), a.name) == names.end()) names.push_back(a.name);
         pg.set("arrays_phrase", and_list(names));
         pg.set("array_verb", names.size() == 1 ? "is" : "are");
         pg.set("them", names.size() == 1 ? "it" : "them");
