@@ -596,8 +596,11 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
     v.set("command", command_line(o, r.source_file, r.platform.name));
     v.set("nest_count", std::to_string(r.nests.size()));
     v.set("nest_noun", r.nests.size() == 1 ? "nest" : "nests");
-    v.set("accepted_count", std::to_string(r.accepted()));
-    v.set("rejected_count", std::to_string(static_cast<int>(r.nests.size()) - r.accepted()));
+    const int accepted = r.accepted();
+    v.set("any_accepted", accepted > 0);
+    v.set("accepted_phrase", accepted == static_cast<int>(r.nests.size())
+                                 ? (accepted == 1 ? std::string("It is") : accepted == 2 ? std::string("Both are") : "All " + std::to_string(accepted) + " are")
+                                 : std::to_string(accepted) + (accepted == 1 ? " is" : " are"));
     v.set("has_cu", r.wrote_cu);
     v.set("cu_file", x.cu_file);
     v.set("plan_file", x.plan_file);
