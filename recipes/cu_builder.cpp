@@ -1,5 +1,7 @@
 #include "recipes/cu_builder.h"
 
+#include <set>
+
 #include "recipes/c_tree.h"
 #include "recipes/source_rewriter.h"
 #include "recipes/svg_charts.h"
@@ -248,6 +250,11 @@ std::string render_cu(const TemplateStore& t, const CTree& file, const std::vect
         const auto& c = *n.conversion;
         edits.push_back({c.replace_begin, c.replace_end, render_call(t, c, *n.chosen, ctx, taken)});
     }
+    std::set<std::uint32_t> marked;
+    for (const auto& n : nests)
+        for (const auto& f : n.conversion->device_functions)
+            for (const std::uint32_t at : f.insert_at)
+                if (marked.insert(at).second) edits.push_back({at, at, "__host__ __device__ "});
     for (const auto& f : fixes) {
         edits.push_back(f.edit);
         edits.insert(edits.end(), f.extra.begin(), f.extra.end());

@@ -403,12 +403,41 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     c->body_first_line = static_cast<int>(ts_node_start_point(body_node).row) + 1 + (is(body_node, "compound_statement") ? 1 : 0);
     c->body_last_line = static_cast<int>(ts_node_end_point(body_node).row) + 1 - (is(body_node, "compound_statement") ? 1 : 0);
     if (c->body_last_line < c->body_first_line) c->body_last_line = c->body_first_line;
-    walk(body_node, [&](TSNode n) {
-        if (!is(n, "call_expression")) return;
-        const std::string fn(t.text(field(n, "function")));
-        if (kInexactMath.count(fn) && std::find(c->inexact_calls.begin(), c->inexact_calls.end(), fn) == c->inexact_calls.end())
-            c->inexact_calls.push_back(fn);
-    });
+    // Calls: math that rounds differently on the GPU, and this file's own
+    // functions, which must become __host__ __device__ (with what they call).
+    std::map<std::string, TSNode> defined;
+    std::map<std::string, std::vector<std::uint32_t>> prototypes;
+    for (TSNode top : named_children(t.root())) {
+        const bool def = is(top, "function_definition");
+        if (!def && !is(top, "declaration")) continue;
+        TSNode d = field(top, "declarator");
+        while (is(d, "pointer_declarator")) d = field(d, "declarator");
+        if (!is(d, "function_declarator")) continue;
+        const std::string name(t.text(declared_name(d)));
+        if (def) defined[name] = top;
+        prototypes[name].push_back(ts_node_start_byte(top));
+    }
+    std::vector<TSNode> scan{body_node};
+    std::set<std::string> seen_fns;
+    while (!scan.empty()) {
+        const TSNode node = scan.back();
+        scan.pop_back();
+        walk(node, [&](TSNode n) {
+            if (!is(n, "call_expression")) return;
+            const std::string fn(t.text(field(n, "function")));
+            if (kInexactMath.count(fn) && std::find(c->inexact_calls.begin(), c->inexact_calls.end(), fn) == c->inexact_calls.end())
+                c->inexact_calls.push_back(fn);
+            const auto def = defined.find(fn);
+            if (def == defined.end() || !seen_fns.insert(fn).second) return;
+            if (fn == nest.function) throw Failure{"the body calls `" + fn + "`, the function the nest is in"};
+            NestConversion::DeviceFunction f;
+            f.name = fn;
+            f.line = static_cast<int>(ts_node_start_point(def->second).row) + 1;
+            f.insert_at = prototypes[fn];
+            c->device_functions.push_back(f);
+            scan.push_back(field(def->second, "body"));
+        });
+    }
     c->body = reindent(apply_edits(body_text, body_edits), "    ", true);
     c->wraps_continue = contains_identifier(body_text, "continue");
     if (c->wraps_continue)

@@ -68,6 +68,14 @@ struct NestConversion {
     bool wraps_continue = false;  // `continue` kept working by a do { } while (0)
     int body_first_line = 0, body_last_line = 0;
     int function_line = 0;
+    // Functions of this file the body calls (directly or through each other):
+    // the .cu marks them __host__ __device__ so the kernel can call them.
+    struct DeviceFunction {
+        std::string name;
+        int line = 0;
+        std::vector<std::uint32_t> insert_at;  // starts of the definition and of its prototypes
+    };
+    std::vector<DeviceFunction> device_functions;
     // Math functions the body calls whose CUDA versions round differently
     // from the C library's (sinf, expf, ...): converting changes the results.
     std::vector<std::string> inexact_calls;

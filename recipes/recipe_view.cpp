@@ -276,6 +276,11 @@ km::data conversion_view(const Ctx& x, const NestOutcome& n) {
         v.set("axis", std::string(1, i.axis));
     }));
     d.set("wraps_continue", c.wraps_continue);
+    d.set("has_device_functions", !c.device_functions.empty());
+    d.set("device_functions", list_of(c.device_functions, [](km::data& v, const NestConversion::DeviceFunction& f) {
+        v.set("name", f.name);
+        v.set("line", std::to_string(f.line));
+    }));
     d.set("accesses", list_of(c.accesses, [](km::data& v, const AccessChange& a) {
         v.set("line", std::to_string(a.pos.line));
         v.set("column", std::to_string(a.pos.column));

@@ -175,3 +175,40 @@ int main(void)
     const std::string& recipe = file(r, "two.recipe.md")->content;
     CHECK(recipe.find("`w` and `h` are variables of the program, not macros") != std::string::npos);
 }
+
+TEST_CASE("functions the body calls become __host__ __device__; a nest the model cannot plan says why", "[recipes]") {
+    const char* src = R"(#include <stdlib.h>
+#define N 1000
+#define M 500
+float twice(float v);
+float scale(float v) { return twice(v) + 1.0f; }
+float twice(float v) { return v * 2.0f; }
+void f(const float *in, float *out, float *small)
+{
+    int i;
+    for (i = 0; i < N; i += 2)
+        out[i] = in[i];
+    for (i = 0; i < M; i++)
+        small[i] = scale(in[i]);
+}
+int main(void)
+{
+    float *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out), *small = malloc(M * sizeof *small);
+    f(in, out, small);
+    return 0;
+}
+)";
+    MemoryFileSystem fs;
+    const AdviseResult r = run(fs, src);
+    REQUIRE(r.nests.size() == 2);
+    CHECK(r.nests[0].verdict == Verdict::NotPlanned);
+    CHECK(r.nests[0].why.find("stride 2") != std::string::npos);
+    REQUIRE(r.nests[1].verdict == Verdict::Converted);
+    const std::string& cu = file(r, "two.cu")->content;
+    CHECK(cu.find("__host__ __device__ float twice(float v);\n__host__ __device__ float scale(float v)") != std::string::npos);
+    CHECK(cu.find("__host__ __device__ float twice(float v) { return v * 2.0f; }") != std::string::npos);
+    CHECK(cu.find("        out[i] = in[i];") != std::string::npos);  // the unplanned nest stays as written
+    const std::string& recipe = file(r, "two.recipe.md")->content;
+    CHECK(recipe.find("**Not planned:** the analyzer accepts this nest, but") != std::string::npos);
+    CHECK(recipe.find("mark `scale`, `twice` `__host__ __device__`") != std::string::npos);
+}
