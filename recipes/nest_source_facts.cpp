@@ -1,0 +1,195 @@
+#include "recipes/nest_source_facts.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "recipes/c_declarations.h"
+#include "recipes/source_rewriter.h"
+
+namespace recipe::recipes::facts {
+
+TSNode node_for(const CTree& t, const analyzer::SourceSpan& s) { return t.node_at(s.begin_byte, s.end_byte); }
+
+// The start of the line holding `at`.
+std::uint32_t line_start(std::string_view src, std::uint32_t at) {
+    while (at > 0 && src[at - 1] != '\n') --at;
+    return at;
+}
+
+bool only_blanks_before(std::string_view src, std::uint32_t at) {
+    for (std::uint32_t i = line_start(src, at); i < at; ++i)
+        if (src[i] != ' ' && src[i] != '\t') return false;
+    return true;
+}
+
+// `E + 1`, parenthesising E where + would bind into it.
+std::string plus_one(const CTree& t, TSNode e) {
+    const std::string text(t.text(e));
+    if (is(e, "identifier") || is(e, "number_literal") || is(e, "call_expression") ||
+        is(e, "parenthesized_expression") || is(e, "subscript_expression"))
+        return text + " + 1";
+    if (is(e, "binary_expression")) {
+        const std::string_view op = t.text(field(e, "operator"));
+        if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") return text + " + 1";
+    }
+    return "(" + text + ") + 1";
+}
+
+
+// Lower bound (inclusive), upper bound (exclusive) and declared type of a
+// for loop's counter, read from the for statement as written.
+Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& lp) {
+    Bounds b;
+    const TSNode init = field(loop, "initializer");
+    if (is(init, "declaration")) {
+        for (TSNode c : named_children(init))
+            if (is(c, "init_declarator") && t.text(declared_name(field(c, "declarator"))) == lp.var) {
+                b.lower = std::string(t.text(field(c, "value")));
+                b.type = abstract_type(t, init, field(c, "declarator"));
+            }
+    } else if (is(init, "assignment_expression") && t.text(field(init, "left")) == lp.var) {
+        b.lower = std::string(t.text(field(init, "right")));
+    }
+    const TSNode cond = field(loop, "condition");
+    if (is(cond, "binary_expression")) {
+        const std::string_view op = t.text(field(cond, "operator"));
+        const TSNode l = field(cond, "left"), r = field(cond, "right");
+        if (t.text(l) == lp.var) {
+            if (op == "<" || op == "!=") b.upper = std::string(t.text(r));
+            if (op == "<=") b.upper = plus_one(t, r);
+        } else if (t.text(r) == lp.var) {
+            if (op == ">") b.upper = std::string(t.text(l));
+            if (op == ">=") b.upper = plus_one(t, l);
+        }
+    }
+    if (b.lower.empty()) b.lower = !lp.lower.expr.empty() ? lp.lower.expr : std::to_string(lp.lower.value.value_or(0));
+    if (b.upper.empty() && (lp.upper.value || !lp.upper.expr.empty()))
+        b.upper = lp.upper.value ? std::to_string(*lp.upper.value) : lp.upper.expr;
+    if (b.type.empty()) {
+        Declaration d;
+        b.type = find_declaration(t, lp.var, ts_node_start_byte(loop), &d) ? d.type : "long";
+    }
+    return b;
+}
+
+std::string without_const(std::string type) {
+    for (const std::string q : {"const ", "volatile "}) {
+        for (auto at = type.find(q); at != std::string::npos; at = type.find(q)) type.erase(at, q.size());
+    }
+    return type;
+}
+
+bool is_pointer_or_array(const std::string& type) {
+    return type.find('*') != std::string::npos || type.find('[') != std::string::npos;
+}
+
+// Whether a write at `n` happens only on some paths through the body.
+bool conditional_write(TSNode n, TSNode body) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p)) {
+        const std::string_view ty = type_of(p);
+        if (ty == "if_statement" || ty == "conditional_expression" || ty == "for_statement" ||
+            ty == "while_statement" || ty == "do_statement" || ty == "switch_statement" || ty == "case_statement")
+            return true;
+    }
+    return false;
+}
+
+std::string extent_text(const analyzer::Extent& e) {
+    if (!e.expr.empty()) return e.expr;
+    if (e.value) return std::to_string(*e.value);
+    return "";
+}
+
+bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b) {
+    if (a.value && b.value) return *a.value == *b.value;
+    auto squeeze = [](std::string s) {
+        s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == ' ' || c == '(' || c == ')'; }), s.end());
+        return s;
+    };
+    return squeeze(a.expr) == squeeze(b.expr);
+}
+
+Halo stencil_halo(const analyzer::ArrayProperties& a) {
+    Halo h;
+    auto widen = [&](const std::vector<int>& off) {
+        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
+            h.lo[d] = std::max<std::int64_t>(h.lo[d], -off[d]);
+            h.hi[d] = std::max<std::int64_t>(h.hi[d], off[d]);
+        }
+    };
+    for (const auto& off : a.stencil) widen(off);
+    for (const auto& acc : a.accesses) widen(acc.offset);
+    return h;
+}
+
+std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken) {
+    std::string name = want;
+    for (int i = 2; taken->count(name) || contains_identifier(t.source(), name); ++i) name = want + "_" + std::to_string(i);
+    taken->insert(name);
+    return name;
+}
+
+// Names the body declares itself (block-scoped variables, inner loop counters).
+std::set<std::string> declared_in(const CTree& t, TSNode body) {
+    std::set<std::string> names;
+    walk(body, [&](TSNode n) {
+        if (!is(n, "declaration")) return;
+        for (TSNode c : named_children(n)) {
+            const TSNode d = is(c, "init_declarator") ? field(c, "declarator") : c;
+            const TSNode id = declared_name(d);
+            if (!ts_node_is_null(id) && !is(c, "type_qualifier") && !is(c, "storage_class_specifier")) names.emplace(t.text(id));
+        }
+    });
+    return names;
+}
+
+std::set<std::string> assigned_in(const CTree& t, TSNode body) {
+    std::set<std::string> names;
+    walk(body, [&](TSNode n) {
+        TSNode target{};
+        if (is(n, "assignment_expression")) target = field(n, "left");
+        if (is(n, "update_expression")) target = field(n, "argument");
+        if (is(target, "identifier")) names.emplace(t.text(target));
+    });
+    return names;
+}
+
+std::set<std::string> object_macros(const CTree& t) {
+    std::set<std::string> names;
+    walk(t.root(), [&](TSNode n) {
+        if (is(n, "preproc_def") || is(n, "preproc_function_def")) names.emplace(t.text(field(n, "name")));
+    });
+    return names;
+}
+
+// `expr` as an initialiser of std::int64_t in a braced list: literals,
+// macros and variables of signed integer types stay as written; anything
+// else (size_t, unsigned, unknown names) is cast, or the list would narrow.
+std::string int64_code(const CTree& t, const std::string& expr, const std::set<std::string>& macros, std::uint32_t at) {
+    static const std::set<std::string> kSigned = {"int", "short", "char", "signed", "long", "long int", "long long",
+                                                  "long long int", "signed int", "short int", "signed char",
+                                                  "int64_t", "int32_t", "int16_t", "int8_t", "ptrdiff_t"};
+    bool safe = true;
+    for (std::size_t i = 0; i < expr.size() && safe;) {
+        if (std::isalpha(static_cast<unsigned char>(expr[i])) || expr[i] == '_') {
+            std::size_t j = i;
+            while (j < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[j])) || expr[j] == '_')) ++j;
+            const std::string id = expr.substr(i, j - i);
+            i = j;
+            if (macros.count(id)) continue;
+            Declaration d;
+            safe = find_declaration(t, id, at, &d) && kSigned.count(without_const(d.type));
+        } else if (std::isdigit(static_cast<unsigned char>(expr[i]))) {
+            std::size_t j = i;
+            while (j < expr.size() && std::isalnum(static_cast<unsigned char>(expr[j]))) ++j;
+            const std::string lit = expr.substr(i, j - i);
+            safe = lit.find_first_of("uU") == std::string::npos;  // 10u is unsigned
+            i = j;
+        } else {
+            ++i;
+        }
+    }
+    return safe ? expr : "static_cast<std::int64_t>(" + expr + ")";
+}
+
+}  // namespace recipe::recipes::facts

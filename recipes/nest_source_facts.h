@@ -1,0 +1,55 @@
+// nest_source_facts.h — what the generator reads off the source around a
+// loop nest with tree-sitter: loop bounds and counter types as written, the
+// names a body declares or assigns, the file's macros, whether a write is
+// conditional, C++ forms of size expressions. Used by nest_conversion.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "analyzer/program.h"
+#include "recipe/tile_geometry.h"
+#include "recipes/c_tree.h"
+
+namespace recipe::recipes::facts {
+
+// The node spanning exactly `s`, or a null node.
+TSNode node_for(const CTree& t, const analyzer::SourceSpan& s);
+// The start of the line holding `at`.
+std::uint32_t line_start(std::string_view src, std::uint32_t at);
+bool only_blanks_before(std::string_view src, std::uint32_t at);
+// `E + 1`, parenthesising E where + would bind into it.
+std::string plus_one(const CTree& t, TSNode e);
+
+struct Bounds {
+    std::string lower, upper, type;  // upper "" when unreadable
+};
+// Lower bound (inclusive), upper bound (exclusive) and declared type of a
+// for loop's counter, read from the for statement as written.
+Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& lp);
+
+std::string without_const(std::string type);
+bool is_pointer_or_array(const std::string& type);
+// Whether a write at `n` happens only on some paths through `body`.
+bool conditional_write(TSNode n, TSNode body);
+// An extent as host code: its expression, else its value; "" when unknown.
+std::string extent_text(const analyzer::Extent& e);
+bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);
+// The reach of an array's stencil and access offsets, per side.
+Halo stencil_halo(const analyzer::ArrayProperties& a);
+// `want`, or `want_2`, ... : not in `taken` nor an identifier of the file.
+std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken);
+// Names the body declares itself (block-scoped variables, inner loop counters).
+std::set<std::string> declared_in(const CTree& t, TSNode body);
+// Names the body assigns or increments.
+std::set<std::string> assigned_in(const CTree& t, TSNode body);
+// The file's #define names.
+std::set<std::string> object_macros(const CTree& t);
+// `expr` as an initialiser of std::int64_t in a braced list: literals,
+// macros and variables of signed integer types stay as written; anything
+// else (size_t, unsigned, unknown names) is cast, or the list would narrow.
+std::string int64_code(const CTree& t, const std::string& expr, const std::set<std::string>& macros, std::uint32_t at);
+
+}  // namespace recipe::recipes::facts

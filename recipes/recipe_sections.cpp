@@ -1,0 +1,421 @@
+#include "recipes/recipe_sections.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "recipes/cu_builder.h"
+#include "recipes/recipe_text.h"
+#include "recipes/recipe_view.h"
+#include "recipes/svg_charts.h"
+
+namespace recipe::recipes {
+
+namespace km = kainjow::mustache;
+using analyzer::LoopNest;
+using namespace text;
+
+km::data nest_description_view(const NestOutcome& n) {
+    const LoopNest& nest = *n.nest;
+    km::data d;
+    d.set("nest_first_line", std::to_string(nest.span.begin.line));
+    d.set("nest_last_line", std::to_string(nest.span.end.line));
+    d.set("dims", std::to_string(nest.dimensionality));
+    d.set("kind", analyzer::to_string(nest.kind));
+    std::vector<std::size_t> order(nest.iteration_space.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return nest.iteration_space[a].depth < nest.iteration_space[b].depth; });
+    static const char* axes[] = {"x", "y", "z"};
+    d.set("loops", list_of(order, [&](km::data& l, std::size_t i) {
+        const auto& lp = nest.iteration_space[i];
+        const bool conv = n.conversion.ok;
+        l.set("var", lp.var);
+        l.set("lower", conv ? "`" + n.conversion.space_begin[i] + "`" : extent_text(lp.lower));
+        l.set("upper", conv ? "`" + n.conversion.space_end[i] + "`" : extent_text(lp.upper));
+        if (conv && lp.upper.value) l.set("upper", "`" + n.conversion.space_end[i] + "` = " + std::to_string(*lp.upper.value));
+        l.set("line", std::to_string(lp.span.begin.line));
+        l.set("contiguous", i == 0);
+        l.set("axis", i < 3 ? axes[i] : "?");
+    }));
+    if (nest.time_loop) {
+        km::data tl;
+        tl.set("first_line", std::to_string(nest.time_loop->span.begin.line));
+        tl.set("last_line", std::to_string(nest.time_loop->span.end.line));
+        tl.set("steps", "`" + (nest.time_loop->iterations.expr.empty() ? std::to_string(nest.time_loop->iterations.value.value_or(0)) : nest.time_loop->iterations.expr) + "`");
+        const auto& arrays = nest.time_loop->arrays;
+        tl.set("read", n.conversion.ok && n.conversion.iterative ? n.conversion.read_array : (arrays.size() > 0 ? arrays[0] : "?"));
+        tl.set("written", n.conversion.ok && n.conversion.iterative ? n.conversion.written_array : (arrays.size() > 1 ? arrays[1] : "?"));
+        d.set("time_loop", tl);
+    } else {
+        d.set("time_loop", false);
+    }
+    std::vector<const analyzer::ArrayProperties*> arrays;
+    std::set<std::string> outs;
+    for (const auto& a : nest.output_arrays) outs.insert(a.name);
+    for (const auto& a : nest.input_arrays)
+        if (!outs.count(a.name)) arrays.push_back(&a);
+    for (const auto& a : nest.output_arrays) arrays.push_back(&a);
+    d.set("arrays", list_of(arrays, [&](km::data& a, const analyzer::ArrayProperties* p) {
+        bool read_too = p->reads_own_element;
+        for (const auto& in : nest.input_arrays) read_too = read_too || (outs.count(p->name) && in.name == p->name);
+        a.set("name", p->name);
+        a.set("role", !outs.count(p->name) ? "input" : read_too ? "output, also read" : "output");
+        a.set("type", p->element_type);
+        a.set("layout", analyzer::to_string(p->layout));
+        std::string ext;
+        for (std::size_t i = 0; i < p->size.size(); ++i) ext += (i ? " × " : "") + extent_text(p->size[i]);
+        a.set("extents", ext);
+        Halo h = halo_of(*p);
+        if (const auto* c = n.chosen())
+            for (const auto& u : c->problem.inputs)
+                if (u.name == p->name) h = u.halo;
+        a.set("reach", outs.count(p->name) ? "–" : reach_text(h, nest.dimensionality));
+    }));
+    return d;
+}
+
+km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
+    const NestConversion& c = n.conversion;
+    const advisor::Prediction& p = *n.chosen();
+    km::data d;
+    d.set("body_first_line", std::to_string(c.body_first_line));
+    d.set("body_last_line", std::to_string(c.body_last_line));
+    d.set("kernel", c.kernel_name);
+    d.set("function", c.function);
+    d.set("function_line", std::to_string(c.function_line));
+    std::vector<std::string> views;
+    for (const auto& a : c.inputs) views.push_back("recipe::InView<" + a.element_type + "> " + a.name);
+    for (const auto& a : c.outputs) views.push_back("recipe::OutView<" + a.element_type + "> " + a.name);
+    d.set("views", list_of(views, [](km::data& v, const std::string& s) { v.set("decl", s); }));
+    d.set("has_scalars", !c.scalars.empty());
+    auto var = [](km::data& v, const KernelVariable& k) {
+        v.set("name", k.name);
+        v.set("type", k.type);
+    };
+    d.set("scalars", list_of(c.scalars, var));
+    d.set("has_locals", !c.locals.empty());
+    d.set("locals", list_of(c.locals, var));
+    d.set("index_vars", list_of(c.index_vars, [](km::data& v, const IndexVar& i) {
+        v.set("name", i.name);
+        v.set("axis", std::string(1, i.axis));
+    }));
+    d.set("wraps_continue", c.wraps_continue);
+    d.set("has_device_functions", !c.device_functions.empty());
+    d.set("device_functions", list_of(c.device_functions, [](km::data& v, const NestConversion::DeviceFunction& f) {
+        v.set("name", f.name);
+        v.set("line", std::to_string(f.line));
+    }));
+    d.set("accesses", list_of(c.accesses, [](km::data& v, const AccessChange& a) {
+        v.set("line", std::to_string(a.pos.line));
+        v.set("column", std::to_string(a.pos.column));
+        v.set("before", cell(a.before));
+        v.set("after", cell(a.after));
+    }));
+    CuContext ctx{x.result.source_file, x.cu_file, x.recipe_file, x.result.platform.name, x.result.compile_command};
+    std::string kernel = render_kernel(x.templates, c, ctx);
+    while (!kernel.empty() && kernel.back() == '\n') kernel.pop_back();
+    d.set("kernel_code", kernel);
+    NestConversion flat = c;
+    flat.indent.clear();
+    std::set<std::string> taken;
+    d.set("call_code", render_call(x.templates, flat, p, ctx, &taken));
+    d.set("replace_first_line", std::to_string(c.first_line));
+    d.set("replace_last_line", std::to_string(c.last_line));
+
+    const std::string scheme = advisor::to_string(p.config.scheme);
+    d.set("scheme", scheme);
+    km::data sf = flag(scheme);
+    sf.set("iterative", c.iterative);
+    d.set("scheme_explanation", explain(x.templates, "explain_scheme.md", sf));
+    d.set("tile", format_tile(p.config.tile, c.dims));
+    const bool whole_rows = c.dims >= 2 && p.config.tile[0] >= p.problem.extents[0];
+    const bool whole_planes = c.dims == 3 && whole_rows && p.config.tile[1] >= p.problem.extents[1];
+    if (p.config.scheme == advisor::Scheme::Naive || p.config.scheme == advisor::Scheme::Mapped)
+        d.set("tile_note", "the whole space: this scheme does not tile");
+    else if (whole_planes)
+        d.set("tile_note", "whole x-y planes of the loops' bounds");
+    else if (whole_rows)
+        d.set("tile_note", "whole rows of the loops' bounds");
+    else
+        d.set("tile_note", false);
+    d.set("tiles", std::to_string(p.tiles));
+    d.set("tile_noun", p.tiles == 1 ? "tile" : "tiles");
+    const auto block = block_dims(p);
+    std::string b = block[0];
+    for (int i = 1; i < c.dims; ++i) b += " × " + block[static_cast<std::size_t>(i)];
+    d.set("block", b);
+    d.set("occupancy", fixed(p.occupancy * 100, 0) + "%");
+    d.set("streams", std::to_string(p.config.streams));
+    const bool own_streams = p.config.scheme == advisor::Scheme::Streams || p.config.scheme == advisor::Scheme::Hybrid;
+    d.set("streams_explanation", own_streams ? km::data("ignored: every tile gets a stream of its own") : km::data(false));
+    std::vector<std::string> pads;
+    for (const auto& a : c.inputs) {
+        const std::string reach = reach_text(a.halo, c.dims);
+        if (reach != "none") pads.push_back("`" + a.name + "` " + reach + " elements below / above");
+    }
+    std::string padding;
+    for (std::size_t i = 0; i < pads.size(); ++i) padding += (i ? "; " : "") + pads[i];
+    d.set("padding", pads.empty() ? "none (no input is read at an offset)" : padding + ", copied with each tile and clipped at the arrays' edges");
+    d.set("copy", to_string(p.config.copy));
+    km::data cf = flag(copy_flag(p.config.copy));
+    cf.set("whole_rows", whole_rows);
+    d.set("copy_explanation", explain(x.templates, "explain_copy.md", cf));
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
+    d.set("host", assumed ? "registered" : host_text(p.host_strategy));
+    d.set("host_explanation", explain(x.templates, "explain_host.md", flag(assumed ? "assumed_pinned" : host_flag(p.host_strategy))));
+    std::vector<const ArrayRole*> gathered;
+    bool scatters = false;
+    for (const auto& a : c.inputs)
+        if (a.flatten) gathered.push_back(&a);
+    for (const auto& a : c.outputs)
+        if (a.flatten) gathered.push_back(&a), scatters = true;
+    if (!gathered.empty()) {
+        km::data g;
+        g.set("gathered", list_of(gathered, [](km::data& v, const ArrayRole* a) { v.set("name", a->name); }));
+        g.set("gathered_verb", gathered.size() == 1 ? "is" : "are");
+        g.set("pointer_type", gathered.front()->element_type + " **");
+        g.set("scatters", scatters);
+        d.set("gathers", g);
+    } else {
+        d.set("gathers", false);
+    }
+    std::vector<const ArrayRole*> inouts;
+    for (const auto& a : c.outputs)
+        if (a.inout) inouts.push_back(&a);
+    d.set("inouts", list_of(inouts, [](km::data& v, const ArrayRole* a) {
+        v.set("name", a->name);
+        v.set("reason", a->inout_reason);
+    }));
+    return d;
+}
+
+km::data why_view(const RecipeContext& x, const NestOutcome& n) {
+    const advisor::Plan& plan = n.plan;
+    const advisor::Prediction& best = plan.ranked.front();
+    const int dims = best.problem.dims;
+    km::data d;
+    std::int64_t points = 1;
+    for (int i = 0; i < dims; ++i) points *= best.problem.extents[static_cast<std::size_t>(i)];
+    std::string problem = "The nest computes " + format_tile(best.problem.extents, dims) + " = " + std::to_string(points) + " points";
+    if (best.problem.time_steps > 1) problem += " in each of " + std::to_string(best.problem.time_steps) + " steps";
+    problem += "; the plan moves " + format_bytes(static_cast<double>(best.h2d.bytes)) + " in and " +
+               format_bytes(static_cast<double>(best.d2h.bytes)) + " out. Predicted on " + x.result.platform.name +
+               ", best first (the search ranked " + std::to_string(plan.candidates_evaluated) + " plans):";
+    d.set("problem", problem);
+    const std::size_t shown = std::min<std::size_t>(plan.ranked.size(), 5);
+    std::vector<const advisor::Prediction*> rows;
+    for (std::size_t i = 0; i < shown; ++i) rows.push_back(&plan.ranked[i]);
+    rows.push_back(&plan.naive);
+    km::data ranked{km::data::type::list};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& p = *rows[i];
+        const bool naive = i + 1 == rows.size();
+        km::data r;
+        r.set("rank", naive ? "naive" : std::to_string(i + 1));
+        r.set("scheme", advisor::to_string(p.config.scheme));
+        r.set("tile", naive || p.config.scheme == advisor::Scheme::Mapped ? "whole space" : format_tile(p.config.tile, dims));
+        r.set("copy", p.config.scheme == advisor::Scheme::Mapped ? "–" : to_string(p.config.copy));
+        r.set("streams", naive ? "1" : std::to_string(p.config.streams));
+        r.set("host", host_text(p.host_strategy));
+        r.set("ms", format_ms(p.total_ms));
+        r.set("speedup", format_speedup(plan.naive.total_ms / p.total_ms));
+        ranked.push_back(r);
+    }
+    d.set("ranked", ranked);
+    d.set("speedup", format_speedup(plan.speedup));
+    d.set("naive_ms", format_ms(plan.naive.total_ms));
+    d.set("best_ms", format_ms(best.total_ms));
+    d.set("dominant", dominant_text(best.dominant));
+    d.set("dominant_explanation", explain(x.templates, "explain_dominant.md", flag(dominant_flag(best.dominant))));
+    const auto& ph = best.phases;
+    std::vector<std::pair<std::string, double>> phases = {
+        {"allocation and frees", ph.alloc + ph.free},
+        {"page-locking the arrays (cudaHostRegister)", ph.host_register},
+        {"releasing them (cudaHostUnregister)", ph.host_unregister},
+        {"host staging (memcpy into page-locked buffers)", ph.staging},
+        {"copies in (host to GPU)", ph.h2d},
+        {"kernel", ph.kernel},
+        {"copies out (GPU to host)", ph.d2h}};
+    phases.erase(std::remove_if(phases.begin(), phases.end(), [](const auto& p) { return p.second <= 0; }), phases.end());
+    d.set("phases", list_of(phases, [](km::data& v, const std::pair<std::string, double>& p) {
+        v.set("name", p.first);
+        v.set("ms", format_ms(p.second));
+    }));
+    d.set("h2d_copies", std::to_string(best.h2d.copies));
+    d.set("h2d_size", format_bytes(static_cast<double>(best.h2d.bytes)));
+    d.set("d2h_copies", std::to_string(best.d2h.copies));
+    d.set("d2h_size", format_bytes(static_cast<double>(best.d2h.bytes)));
+    d.set("device_size", format_bytes(static_cast<double>(best.device_bytes)));
+    d.set("host_size", best.host_bytes > 0 ? km::data(format_bytes(static_cast<double>(best.host_bytes))) : km::data(false));
+    switch (best.kernel_source) {
+        case advisor::KernelSource::Measured: d.set("kernel_source", "measured on " + x.result.platform.name + " (the platform profile's kernel table)"); break;
+        case advisor::KernelSource::UserGiven: d.set("kernel_source", "as given with `--kernel-ms`"); break;
+        case advisor::KernelSource::Estimate:
+            d.set("kernel_source", "estimated from the nest's operation counts and the GPU's memory bandwidth; time the kernel (e.g. with `RECIPE_REPORT=1`) and pass `--kernel-ms` for a sharper plan");
+            break;
+    }
+    std::vector<std::string> within;
+    for (const auto& t : plan.tiles_within_tolerance) {
+        if (within.size() == 8) {
+            within.push_back("…");
+            break;
+        }
+        within.push_back(format_tile(t, dims));
+    }
+    std::string w;
+    for (std::size_t i = 0; i < within.size(); ++i) w += (i ? ", " : "") + within[i];
+    d.set("tiles_within", within.size() > 1 ? km::data(w) : km::data(false));
+    d.set("tolerance", fixed(plan.tolerance * 100, 0) + "%");
+    if (plan.break_even_extents)
+        d.set("break_even", "below about " + format_tile(*plan.break_even_extents, dims) + " points (" +
+                                fixed(plan.break_even_scale.value_or(1) * 100, 0) +
+                                "% of this size in each tiled dimension) the naive port is as fast as pipelining.");
+    else
+        d.set("break_even", false);
+    std::vector<std::string> notes = plan.notes;
+    for (const auto& s : best.notes)
+        if (std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
+    d.set("notes", list_of(notes, [](km::data& v, const std::string& s) { v.set("text", s); }));
+    d.set("tile_chart", n.tile_chart);
+    d.set("timeline_chart", n.timeline_chart);
+    return d;
+}
+
+km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
+    const auto& best = *n.chosen();
+    const NestConversion& c = n.conversion;
+    km::data d;
+    std::vector<std::string> names;
+    for (const auto& a : best.problem.inputs) names.push_back(a.name);
+    for (const auto& a : best.problem.outputs)
+        if (std::find(names.begin(), names.end(), a.name) == names.end()) names.push_back(a.name);
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    if (best.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned) {
+        km::data ap;
+        ap.set("arrays_phrase", and_list(names));
+        ap.set("them", names.size() == 1 ? "it" : "them");
+        d.set("assumed_pinned", ap);
+    } else {
+        d.set("assumed_pinned", false);
+    }
+    if (best.host_strategy != advisor::HostStrategy::AlreadyPinned) {
+        km::data pg;
+        pg.set("arrays_phrase", and_list(names));
+        pg.set("array_verb", names.size() == 1 ? "is" : "are");
+        pg.set("them", names.size() == 1 ? "it" : "them");
+        const bool mapped = best.config.scheme == advisor::Scheme::Mapped || best.config.scheme == advisor::Scheme::Hybrid;
+        pg.set("mapped", mapped);
+        pg.set(host_flag(best.host_strategy), !mapped);
+        const double cost = best.host_strategy == advisor::HostStrategy::Stage ? best.phases.staging
+                                                                               : best.phases.host_register + best.phases.host_unregister;
+        pg.set("cost", format_ms(cost));
+        d.set("pageable", pg);
+    } else {
+        d.set("pageable", false);
+    }
+    d.set("edge_tiles", best.tiles > 1);
+    if (c.ok && c.iterative) {
+        km::data it;
+        it.set("written", c.written_array);
+        it.set("read", c.read_array);
+        it.set("steps", "`" + c.steps + "`");
+        d.set("iterative", it);
+    } else {
+        d.set("iterative", false);
+    }
+    std::vector<std::string> inouts, gathers;
+    for (const auto& a : c.outputs)
+        if (a.inout) inouts.push_back(a.name);
+    for (const auto& a : c.inputs)
+        if (a.flatten) gathers.push_back(a.name);
+    for (const auto& a : c.outputs)
+        if (a.flatten) gathers.push_back(a.name);
+    if (c.ok && !inouts.empty()) {
+        km::data io;
+        io.set("names", and_list(inouts));
+        io.set("verb", inouts.size() == 1 ? "is" : "are");
+        d.set("inout", io);
+    } else {
+        d.set("inout", false);
+    }
+    if (c.ok && !gathers.empty()) {
+        km::data g;
+        g.set("names", and_list(gathers));
+        d.set("gather", g);
+    } else {
+        d.set("gather", false);
+    }
+    if (!x.options.defines.empty()) {
+        std::string l;
+        std::vector<std::string> variables;
+        for (std::size_t i = 0; i < x.options.defines.size(); ++i) {
+            l += (i ? ", " : "") + ("`" + x.options.defines[i].first + " = " + x.options.defines[i].second + "`");
+            const bool macro = std::any_of(x.result.nvcc_defines.begin(), x.result.nvcc_defines.end(),
+                                           [&](const auto& m) { return m.first == x.options.defines[i].first; });
+            if (!macro) variables.push_back(x.options.defines[i].first);
+        }
+        km::data df;
+        df.set("list", l);
+        df.set("macros", !x.result.nvcc_defines.empty());
+        if (!variables.empty()) {
+            km::data v;
+            v.set("names", and_list(variables));
+            v.set("verb", variables.size() == 1 ? "is a variable" : "are variables");
+            df.set("variables", v);
+        } else {
+            df.set("variables", false);
+        }
+        d.set("defines", df);
+    } else {
+        d.set("defines", false);
+    }
+    return d;
+}
+
+namespace {
+
+// `file:line:col: warning: message [rule]`, the source line and a caret.
+std::string diagnostic_block(const std::string& file, const std::string& source, const analyzer::Diagnostic& dg) {
+    std::string s = file + ":" + std::to_string(dg.pos.line) + ":" + std::to_string(dg.pos.column) + ": " +
+                    analyzer::to_string(dg.severity) + ": " + dg.message + " [" + dg.rule_id + "]";
+    std::size_t at = 0;
+    for (int l = 1; l < dg.pos.line && at != std::string::npos; ++l) at = source.find('\n', at) + 1;
+    if (at == std::string::npos || at > source.size() || dg.pos.line < 1) return s;
+    const std::string line = source.substr(at, source.find('\n', at) - at);
+    const std::string number = std::to_string(dg.pos.line);
+    s += "\n " + number + " | " + line + "\n " + std::string(number.size(), ' ') + " | ";
+    for (int i = 1; i < dg.pos.column && static_cast<std::size_t>(i) <= line.size(); ++i) s += line[static_cast<std::size_t>(i - 1)] == '\t' ? '\t' : ' ';
+    return s + "^";
+}
+
+}  // namespace
+
+km::data rejected_view(const RecipeContext& x, const NestOutcome& n) {
+    km::data d;
+    std::vector<std::string> blocks;
+    std::vector<std::string> rules;
+    for (const auto& dg : n.nest->reasons) {
+        if (dg.severity == analyzer::Severity::Note) continue;
+        blocks.push_back(diagnostic_block(x.result.source_file, x.result.source, dg));
+        if (std::find(rules.begin(), rules.end(), dg.rule_id) == rules.end()) rules.push_back(dg.rule_id);
+    }
+    d.set("diagnostics", list_of(blocks, [](km::data& v, const std::string& s) { v.set("text", s); }));
+    std::vector<std::string> advice;
+    for (const auto& rule : rules) {
+        km::data f = flag(rule);
+        f.set("array", n.nest->dependences.empty() ? std::string("the array") : n.nest->dependences.front().array);
+        std::string a = explain(x.templates, "rejection_advice.md", f);
+        if (a.empty()) a = explain(x.templates, "rejection_advice.md", flag("other"));
+        advice.push_back(a);
+    }
+    for (auto& a : advice) a[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a[0])));
+    d.set("advice", list_of(advice, [](km::data& v, const std::string& s) { v.set("text", s); }));
+    return d;
+}
+
+}  // namespace recipe::recipes

@@ -1,0 +1,28 @@
+// recipe_sections.h — the views of one nest's part of the recipe: what the
+// nest is, the conversion steps, why this plan, caveats, and for a rejected
+// nest the diagnostics and what would make it legal.
+#pragma once
+
+#include <string>
+
+#include <kainjow/mustache.hpp>
+
+#include "recipes/advise.h"
+#include "recipes/template_store.h"
+
+namespace recipe::recipes {
+
+struct RecipeContext {
+    const TemplateStore& templates;
+    const AdviseResult& result;
+    const AdviseOptions& options;
+    std::string cu_file, recipe_file, plan_file;
+};
+
+kainjow::mustache::data nest_description_view(const NestOutcome& n);
+kainjow::mustache::data conversion_view(const RecipeContext& x, const NestOutcome& n);
+kainjow::mustache::data why_view(const RecipeContext& x, const NestOutcome& n);
+kainjow::mustache::data caveats_view(const RecipeContext& x, const NestOutcome& n);
+kainjow::mustache::data rejected_view(const RecipeContext& x, const NestOutcome& n);
+
+}  // namespace recipe::recipes
