@@ -210,15 +210,18 @@ std::string render_timeline_chart(const TemplateStore& templates, const std::vec
                                   std::int64_t total_tiles, const std::string& title) {
     const int width = 780;
     // Lanes in pipeline order; only the engines that appear.
+    // Events of no tile (tile < 0: allocation and registration before the
+    // pipeline, unregistration after) get a lane of their own.
+    auto lane_of = [](const advisor::TimelineEvent& e) { return e.tile < 0 ? std::string("setup") : e.engine; };
     static const std::vector<std::pair<std::string, std::string>> kLanes = {
-        {"host", "host staging"}, {"H2D", "copy in (H2D)"}, {"kernel", "kernel"}, {"D2H", "copy out (D2H)"}};
+        {"setup", "setup, teardown"}, {"host", "host staging"}, {"H2D", "copy in (H2D)"}, {"kernel", "kernel"}, {"D2H", "copy out (D2H)"}};
     static const std::map<std::string, std::string> kColors = {
-        {"host", "#8c564b"}, {"H2D", "#1f77b4"}, {"kernel", "#2ca02c"}, {"D2H", "#ff7f0e"}};
+        {"setup", "#9a9a9a"}, {"host", "#8c564b"}, {"H2D", "#1f77b4"}, {"kernel", "#2ca02c"}, {"D2H", "#ff7f0e"}};
     std::vector<std::pair<std::string, std::string>> lanes;
     for (const auto& l : kLanes)
-        if (std::any_of(events.begin(), events.end(), [&](const auto& e) { return e.engine == l.first; })) lanes.push_back(l);
+        if (std::any_of(events.begin(), events.end(), [&](const auto& e) { return lane_of(e) == l.first; })) lanes.push_back(l);
     for (const auto& e : events)
-        if (std::none_of(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == e.engine; }))
+        if (std::none_of(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == lane_of(e); }))
             lanes.push_back({e.engine, e.engine});
     const double lane_h = 34, left = 130, right = width - 30.0, top = 60;
     const double bottom = top + lane_h * static_cast<double>(std::max<std::size_t>(1, lanes.size()));
@@ -276,20 +279,22 @@ std::string render_timeline_chart(const TemplateStore& templates, const std::vec
     km::data bars{km::data::type::list};
     for (const auto& e : events) {
         const double x0 = px(e.start_ms), x1 = px(e.end_ms);
-        const double y = lane_y[e.engine] + 5;
+        const std::string lane_key = lane_of(e);
+        const double y = lane_y[lane_key] + 5;
         km::data b;
         b.set("x", fixed(x0, 2));
         b.set("y", fixed(y, 1));
         b.set("w", fixed(std::max(0.5, x1 - x0), 2));
         b.set("h", fixed(lane_h - 10, 1));
-        const auto color = kColors.find(e.engine);
+        const auto color = kColors.find(lane_key);
         b.set("color", color != kColors.end() ? color->second : "#7f7f7f");
-        const auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == e.engine; });
+        const auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == lane_key; });
         b.set("lane", lane->second);
-        b.set("tile", std::to_string(e.tile));
+        b.set("tile", e.tile < 0 ? km::data(false) : km::data("tile " + std::to_string(e.tile)));
+        b.set("label", e.tile < 0 ? std::string() : std::to_string(e.tile));
         b.set("start", fixed(e.start_ms, 3));
         b.set("end", fixed(e.end_ms, 3));
-        b.set("show_label", x1 - x0 >= 14);
+        b.set("show_label", e.tile >= 0 && x1 - x0 >= 14);
         b.set("text_x", fixed((x0 + x1) / 2, 1));
         b.set("text_y", fixed(y + (lane_h - 10) / 2 + 4, 1));
         bars.push_back(b);
