@@ -133,10 +133,14 @@ private:
             for (const auto& a : facts_.body.accesses)
                 for (const auto& ix : a.index)
                     if (ix.vars.count(v))
-                        for (const auto& [other, coef] : ix.vars)
+                        for (const auto& entry : ix.vars) {
+                            // A named reference, not a structured binding: clang 14
+                            // does not let lambdas capture structured bindings.
+                            const std::string& other = entry.first;
                             if (other != v && facts_.headers.size() && std::any_of(facts_.headers.begin(), facts_.headers.end(),
                                                                                     [&](const LoopHeader& h) { return h.var == other; }))
                                 return true;
+                        }
             return false;
         };
         std::size_t keep = n;
