@@ -53,6 +53,12 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
                                  ? (accepted == 1 ? std::string("It is") : accepted == 2 ? std::string("Both are") : "All " + std::to_string(accepted) + " are")
                                  : std::to_string(accepted) + (accepted == 1 ? " is" : " are"));
     v.set("has_cu", r.wrote_cu);
+    std::vector<std::string> file_diags;
+    for (const auto& dg : r.program.diagnostics)
+        file_diags.push_back(r.source_file + ":" + std::to_string(dg.pos.line) + ":" + std::to_string(dg.pos.column) + ": " +
+                             analyzer::to_string(dg.severity) + ": " + dg.message + " [" + dg.rule_id + "]");
+    v.set("has_file_diagnostics", !file_diags.empty());
+    v.set("file_diagnostics", list_of(file_diags, [](km::data& d, const std::string& s) { d.set("text", s); }));
     v.set("cu_file", x.cu_file);
     v.set("plan_file", x.plan_file);
     std::vector<const NestOutcome*> converted;

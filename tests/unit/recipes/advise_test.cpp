@@ -212,3 +212,22 @@ int main(void)
     CHECK(recipe.find("**Not planned:** the analyzer accepts this nest, but") != std::string::npos);
     CHECK(recipe.find("mark `scale`, `twice` `__host__ __device__`") != std::string::npos);
 }
+
+TEST_CASE("syntax errors reach stderr and the recipe; the valid nests are still advised", "[recipes]") {
+    const char* src = R"(#define N 100
+void f(const float *in, float *out)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        out[i] = in[i] * 2.0f;
+}
+int g( { return 0; }
+)";
+    MemoryFileSystem fs;
+    const AdviseResult r = run(fs, src);
+    REQUIRE_FALSE(r.program.diagnostics.empty());
+    CHECK(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const std::string& d) { return d.rfind("src/two.c:8:", 0) == 0; }));
+    const std::string& recipe = file(r, "two.recipe.md")->content;
+    CHECK(recipe.find("the analyzer reports on the file as a whole") != std::string::npos);
+    CHECK(recipe.find("two.c:8:") != std::string::npos);
+}
