@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <future>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -90,9 +92,9 @@ std::vector<std::pair<std::string, std::string>> nvcc_defines(const CTree& tree,
     return out;
 }
 
-// Plans one accepted nest and converts it; fills the outcome's verdict.
-void plan_and_convert(const CTree& tree, const MacroTable& macros, const advisor::Platform& platform,
-                      const AdviseOptions& options, std::set<std::string>* taken, NestOutcome* out) {
+// The advisor's search for one accepted nest (thread-safe: it reads only
+// its arguments). Sets planned, plan, timeline, or the NotPlanned verdict.
+void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, NestOutcome* out) {
     advisor::SearchOptions search;
     search.model.host_memory = options.host_memory;
     search.model.kernel_ms = options.kernel_ms;
@@ -104,6 +106,12 @@ void plan_and_convert(const CTree& tree, const MacroTable& macros, const advisor
         return;
     }
     out->planned = true;
+    out->timeline = advisor::timeline(out->plan.ranked.front(), platform, 8);
+}
+
+// Converts a planned nest; fills the outcome's verdict. Sequential: kernel
+// names are made unique in nest order.
+void convert_planned(const CTree& tree, const MacroTable& macros, std::set<std::string>* taken, NestOutcome* out) {
     const advisor::Prediction& best = out->plan.ranked.front();
     std::vector<std::pair<std::string, Halo>> halos;
     for (const auto& a : best.problem.inputs) halos.emplace_back(a.name, a.halo);
@@ -149,10 +157,19 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     r->nvcc_defines = nvcc_defines(tree, options.defines);
     r->compile_command = compile_command(cu_file, r->stem, r->nvcc_defines, "\"$RECIPE_INCLUDE\"");
     std::set<std::string> taken;
-    r->nests.reserve(r->program.nests.size());
-    for (const auto& nest : r->program.nests) {
-        NestOutcome out;
-        out.nest = &nest;
+    r->nests.resize(r->program.nests.size());
+    for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &r->program.nests[i];
+    // The searches are independent: several accepted nests are planned on
+    // threads of their own (the results do not depend on the order).
+    {
+        std::vector<std::future<void>> searches;
+        for (auto& out : r->nests)
+            if (out.nest->accepted)
+                searches.push_back(std::async(std::launch::async, plan_nest, std::cref(r->platform), std::cref(options), &out));
+        for (auto& f : searches) f.get();
+    }
+    for (auto& out : r->nests) {
+        const auto& nest = *out.nest;
         if (!nest.accepted) {
             out.verdict = Verdict::Rejected;
             for (const auto& d : nest.reasons) {
@@ -160,20 +177,18 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
                 if (out.why.empty()) out.why = d.message;
                 r->diagnostics.push_back(warning_line(options.input, d.pos, "warning", d.message, d.rule_id));
             }
-        } else {
-            plan_and_convert(tree, macros, r->platform, options, &taken, &out);
-            if (out.verdict != Verdict::Converted)
-                r->diagnostics.push_back(warning_line(options.input, nest.span.begin, "warning",
-                                                      "loop nest not converted into " + cu_file + ": " + out.why,
-                                                      to_string(out.verdict)));
+            continue;
         }
         if (out.planned) {
+            convert_planned(tree, macros, &taken, &out);
             const std::string base = r->stem + ".nest" + std::to_string(nest.id);
             out.tile_chart = base + ".tile-size.svg";
             out.timeline_chart = base + ".pipeline.svg";
-            out.timeline = advisor::timeline(out.plan.ranked.front(), r->platform, 8);
         }
-        r->nests.push_back(std::move(out));
+        if (out.verdict != Verdict::Converted)
+            r->diagnostics.push_back(warning_line(options.input, nest.span.begin, "warning",
+                                                  "loop nest not converted into " + cu_file + ": " + out.why,
+                                                  to_string(out.verdict)));
     }
 
     // The .cu: converted nests, and the C++ fixes outside them.
