@@ -130,14 +130,10 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("tile", format_tile(p.config.tile, c.dims));
     const bool whole_rows = c.dims >= 2 && p.config.tile[0] >= p.problem.extents[0];
     const bool whole_planes = c.dims == 3 && whole_rows && p.config.tile[1] >= p.problem.extents[1];
-    if (p.config.scheme == advisor::Scheme::Naive || p.config.scheme == advisor::Scheme::Mapped)
-        d.set("tile_note", "the whole space: this scheme does not tile");
-    else if (whole_planes)
-        d.set("tile_note", "whole x-y planes of the loops' bounds");
-    else if (whole_rows)
-        d.set("tile_note", "whole rows of the loops' bounds");
-    else
-        d.set("tile_note", false);
+    const bool untiled = p.config.scheme == advisor::Scheme::Naive || p.config.scheme == advisor::Scheme::Mapped;
+    d.set("tile_untiled", untiled);
+    d.set("tile_planes", !untiled && whole_planes);
+    d.set("tile_rows", !untiled && !whole_planes && whole_rows);
     d.set("tiles", std::to_string(p.tiles));
     d.set("tile_noun", p.tiles == 1 ? "tile" : "tiles");
     const auto block = block_dims(p);
@@ -147,15 +143,17 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("occupancy", fixed(p.occupancy * 100, 0) + "%");
     d.set("streams", std::to_string(p.config.streams));
     const bool own_streams = p.config.scheme == advisor::Scheme::Streams || p.config.scheme == advisor::Scheme::Hybrid;
-    d.set("streams_explanation", own_streams ? km::data("ignored: every tile gets a stream of its own") : km::data(false));
-    std::vector<std::string> pads;
+    d.set("own_streams", own_streams);
+    std::vector<std::pair<std::string, std::string>> pads;
     for (const auto& a : c.inputs) {
         const std::string reach = reach_text(a.halo, c.dims);
-        if (reach != "none") pads.push_back("`" + a.name + "` " + reach + " elements below / above");
+        if (reach != "none") pads.emplace_back(a.name, reach);
     }
-    std::string padding;
-    for (std::size_t i = 0; i < pads.size(); ++i) padding += (i ? "; " : "") + pads[i];
-    d.set("padding", pads.empty() ? "none (no input is read at an offset)" : padding + ", copied with each tile and clipped at the arrays' edges");
+    d.set("has_padding", !pads.empty());
+    d.set("padding", list_of(pads, [](km::data& v, const std::pair<std::string, std::string>& pad) {
+        v.set("name", pad.first);
+        v.set("reach", pad.second);
+    }));
     d.set("copy", to_string(p.config.copy));
     km::data cf = flag(copy_flag(p.config.copy));
     cf.set("whole_rows", whole_rows);
@@ -199,12 +197,13 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     km::data d;
     std::int64_t points = 1;
     for (int i = 0; i < dims; ++i) points *= best.problem.extents[static_cast<std::size_t>(i)];
-    std::string problem = "The nest computes " + format_tile(best.problem.extents, dims) + " = " + std::to_string(points) + " points";
-    if (best.problem.time_steps > 1) problem += " in each of " + std::to_string(best.problem.time_steps) + " steps";
-    problem += "; the plan moves " + format_bytes(static_cast<double>(best.h2d.bytes)) + " in and " +
-               format_bytes(static_cast<double>(best.d2h.bytes)) + " out. Predicted on " + x.result.platform.name +
-               ", best first (the search ranked " + std::to_string(plan.candidates_evaluated) + " plans):";
-    d.set("problem", problem);
+    d.set("space", format_tile(best.problem.extents, dims));
+    d.set("points", std::to_string(points));
+    d.set("time_steps", best.problem.time_steps > 1 ? km::data(std::to_string(best.problem.time_steps)) : km::data(false));
+    d.set("h2d_total", format_bytes(static_cast<double>(best.h2d.bytes)));
+    d.set("d2h_total", format_bytes(static_cast<double>(best.d2h.bytes)));
+    d.set("platform", x.result.platform.name);
+    d.set("candidates", std::to_string(plan.candidates_evaluated));
     const std::size_t shown = std::min<std::size_t>(plan.ranked.size(), 5);
     std::vector<const advisor::Prediction*> rows;
     for (std::size_t i = 0; i < shown; ++i) rows.push_back(&plan.ranked[i]);
@@ -250,13 +249,9 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("d2h_size", format_bytes(static_cast<double>(best.d2h.bytes)));
     d.set("device_size", format_bytes(static_cast<double>(best.device_bytes)));
     d.set("host_size", best.host_bytes > 0 ? km::data(format_bytes(static_cast<double>(best.host_bytes))) : km::data(false));
-    switch (best.kernel_source) {
-        case advisor::KernelSource::Measured: d.set("kernel_source", "measured on " + x.result.platform.name + " (the platform profile's kernel table)"); break;
-        case advisor::KernelSource::UserGiven: d.set("kernel_source", "as given with `--kernel-ms`"); break;
-        case advisor::KernelSource::Estimate:
-            d.set("kernel_source", "estimated from the nest's operation counts and the GPU's memory bandwidth; time the kernel (e.g. with `RECIPE_REPORT=1`) and pass `--kernel-ms` for a sharper plan");
-            break;
-    }
+    d.set("kernel_measured", best.kernel_source == advisor::KernelSource::Measured);
+    d.set("kernel_given", best.kernel_source == advisor::KernelSource::UserGiven);
+    d.set("kernel_estimated", best.kernel_source == advisor::KernelSource::Estimate);
     std::vector<std::string> within;
     for (const auto& t : plan.tiles_within_tolerance) {
         if (within.size() == 8) {
@@ -269,12 +264,14 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     for (std::size_t i = 0; i < within.size(); ++i) w += (i ? ", " : "") + within[i];
     d.set("tiles_within", within.size() > 1 ? km::data(w) : km::data(false));
     d.set("tolerance", fixed(plan.tolerance * 100, 0) + "%");
-    if (plan.break_even_extents)
-        d.set("break_even", "below about " + format_tile(*plan.break_even_extents, dims) + " points (" +
-                                fixed(plan.break_even_scale.value_or(1) * 100, 0) +
-                                "% of this size in each tiled dimension) the naive port is as fast as pipelining.");
-    else
+    if (plan.break_even_extents) {
+        km::data be;
+        be.set("extents", format_tile(*plan.break_even_extents, dims));
+        be.set("percent", fixed(plan.break_even_scale.value_or(1) * 100, 0));
+        d.set("break_even", be);
+    } else {
         d.set("break_even", false);
+    }
     std::vector<std::string> notes = plan.notes;
     for (const auto& s : best.notes)
         if (std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
