@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
+#include <thread>
 
 
 namespace recipe::analyzer {
@@ -85,10 +87,56 @@ FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::
 
 void FileDefinitions::collect() {
     const std::string& src = source();
+    std::vector<TSNode> calls;
+    std::vector<TSNode> roots = tree_.roots();
+    if (roots.size() == 2) {
+        // The second half into a scratch object, then appended: every list
+        // keeps source order, and the maps keep the first definition (as one
+        // pass would, since each add_* keeps the first it sees).
+        FileDefinitions second(tree_, NoCollect{});
+        std::vector<TSNode> calls2;
+        std::exception_ptr failure;
+        std::thread worker([&] {
+            try {
+                second.collect_root(roots[1], calls2);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        });
+        try {
+            collect_root(roots[0], calls);
+        } catch (...) {
+            worker.join();
+            throw;
+        }
+        worker.join();
+        if (failure) std::rethrow_exception(failure);
+        for (auto& [name, mac] : second.macros_) macros_.emplace(name, std::move(mac));
+        for (auto& [name, e] : second.enumerators_) enumerators_.emplace(name, std::move(e));
+        for (auto& [name, t] : second.typedefs_) typedefs_.emplace(name, std::move(t));
+        for (auto& f : second.functions_) functions_.push_back(std::move(f));
+        globals_.insert(globals_.end(), second.globals_.begin(), second.globals_.end());
+        loops_.insert(loops_.end(), second.loops_.begin(), second.loops_.end());
+        for (auto& [name, v] : second.consts_) consts_.emplace(name, std::move(v));  // after the first half's, in order
+        calls.insert(calls.end(), calls2.begin(), calls2.end());
+    } else {
+        for (TSNode root : roots) collect_root(root, calls);
+    }
+    // functions_ is in source order (a preorder walk), as function_at needs.
+    for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
+    for (TSNode call : calls) {
+        TSNode callee = field(call, "function");
+        if (!IS(callee, "identifier")) continue;
+        std::string name(text(callee, src));
+        if (function_index_.count(name)) calls_[name].push_back(call);
+    }
+}
+
+void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
+    const std::string& src = source();
+    std::vector<std::pair<TSNode, TSNode>> const_decls;  // declaration, enclosing function (or null)
     std::vector<TSNode> functions;  // enclosing function_definition nodes
     std::vector<int> owners;        // their index in functions_ (-1: not recorded)
-    std::vector<std::pair<TSNode, TSNode>> const_decls;  // declaration, enclosing function (or null)
-    std::vector<TSNode> calls;
     int loop_depth = 0;
     static const TSSymbol kFor = symbol_of("for_statement"), kWhile = symbol_of("while_statement"),
                           kDo = symbol_of("do_statement");
@@ -96,7 +144,6 @@ void FileDefinitions::collect() {
         TSSymbol s = ts_node_symbol(n);
         return s == kFor || s == kWhile || s == kDo;
     };
-    for (TSNode root : tree_.roots())
     walk_tree(
         root,
         [&](TSNode n) {
@@ -159,15 +206,7 @@ void FileDefinitions::collect() {
                 owners.pop_back();
             }
         });
-    // functions_ is in source order (a preorder walk), as function_at needs.
-    for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
     for (const auto& [decl, fn] : const_decls) add_consts(decl, fn);
-    for (TSNode call : calls) {
-        TSNode callee = field(call, "function");
-        if (!IS(callee, "identifier")) continue;
-        std::string name(text(callee, src));
-        if (function_index_.count(name)) calls_[name].push_back(call);
-    }
 }
 
 void FileDefinitions::add_macro(TSNode def) {

@@ -109,6 +109,11 @@ private:
     // One pass over the tree collects everything above (queries would take
     // one pass each, and the tree of a large file is the analysis's cost).
     void collect();
+    // The pass over one root; a large file has two (syntax_tree.h), walked
+    // on two threads, the second into a scratch FileDefinitions.
+    struct NoCollect {};
+    FileDefinitions(const SyntaxTree& tree, NoCollect) : tree_(tree) {}
+    void collect_root(TSNode root, std::vector<TSNode>& calls);
     void add_macro(TSNode def);
     void add_enumerators(TSNode list);
     void add_typedef(TSNode def);
