@@ -1,12 +1,51 @@
 #include "analyzer/report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace recipe::analyzer {
 
 namespace {
+
+// The report is built by appending to a string: a large file's report has
+// ~150,000 lines, and ostream insertion pays a sentry per piece. Integers
+// print as ostream prints them (decimal, no padding); bool and char-sized
+// integers are refused, since ostream would print them differently.
+class Text {
+public:
+    Text& operator<<(std::string_view s) {
+        buf_.append(s);
+        return *this;
+    }
+    Text& operator<<(const char* s) {
+        buf_.append(s);
+        return *this;
+    }
+    Text& operator<<(const std::string& s) {
+        buf_.append(s);
+        return *this;
+    }
+    Text& operator<<(char c) {
+        buf_.push_back(c);
+        return *this;
+    }
+    template <class T>
+        requires std::is_integral_v<T>
+    Text& operator<<(T v) {
+        static_assert(!std::is_same_v<T, bool> && sizeof(T) > 1, "ostream prints these differently");
+        char tmp[24];
+        auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+        buf_.append(tmp, r.ptr);
+        return *this;
+    }
+    std::string& str() { return buf_; }
+
+private:
+    std::string buf_;
+};
 
 class Lines {
 public:
@@ -31,7 +70,7 @@ private:
 };
 
 std::string diagnostic(const std::string& file, const Lines* lines, const Diagnostic& d) {
-    std::ostringstream os;
+    Text os;
     os << file << ":" << d.pos.line << ":" << d.pos.column << ": " << to_string(d.severity) << ": " << d.message << " ["
        << d.rule_id << "]\n";
     if (!lines) return os.str();
@@ -59,7 +98,7 @@ std::string sizes(const std::vector<Extent>& size) {
     return s;
 }
 
-void array_line(std::ostream& os, const char* role, const ArrayProperties& a) {
+void array_line(Text& os, const char* role, const ArrayProperties& a) {
     os << "  " << role << " " << a.name << ": " << (a.element_type.empty() ? "?" : a.element_type) << " ("
        << a.bytes_per_element << " bytes), " << to_string(a.layout);
     if (!a.linear_index.empty()) os << " [" << a.linear_index << "]";
@@ -96,7 +135,13 @@ std::string format_report(const Program& p, std::string_view source) {
     return os.str();
 }
 
-void write_report(std::ostream& os, const Program& p, std::string_view source) {
+void write_report(std::ostream& out, const Program& p, std::string_view source) {
+    constexpr std::size_t kFlushBytes = 64 * 1024;
+    Text os;
+    auto flush = [&] {
+        out.write(os.str().data(), static_cast<std::streamsize>(os.str().size()));
+        os.str().clear();
+    };
     Lines lines(source);
     for (const auto& d : p.diagnostics) os << diagnostic(p.file, &lines, d);
     int accepted = 0;
@@ -143,7 +188,9 @@ void write_report(std::ostream& os, const Program& p, std::string_view source) {
         os << "  per iteration: " << n.ops.adds << " add, " << n.ops.muls << " mul, " << n.ops.divs << " div, "
            << n.ops.other << " other; " << n.ops.reads << " reads, " << n.ops.writes << " writes\n";
         for (const auto& d : n.reasons) os << diagnostic(p.file, &lines, d);
+        if (os.str().size() >= kFlushBytes) flush();
     }
+    flush();
 }
 
 }  // namespace recipe::analyzer
