@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 namespace recipe::analyzer {
@@ -127,6 +128,19 @@ SyntaxTree::SyntaxTree(std::string source, bool parallel) : source_(std::move(so
 }
 
 SyntaxTree::~SyntaxTree() {
+    // Freeing a tree visits every node: a large file's two halves are freed
+    // side by side, as they were parsed.
+    if (trees_.size() == 2) {
+        std::thread worker;
+        try {
+            worker = std::thread([t = trees_[1]] { ts_tree_delete(t); });
+        } catch (const std::system_error&) {
+            ts_tree_delete(trees_[1]);  // no thread to be had: one after the other
+        }
+        ts_tree_delete(trees_[0]);
+        if (worker.joinable()) worker.join();
+        return;
+    }
     for (TSTree* t : trees_) ts_tree_delete(t);
 }
 
