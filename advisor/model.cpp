@@ -390,6 +390,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     shape.buffers = static_cast<int>(std::max<std::int64_t>(1, streams_used));
     shape.streams_in_order = !thesis;
     shape.serial_host = !thesis;
+    shape.engine_floors = !thesis;
 
     const double whole_kernel = kernel_.launch_ms(volume(p.space.extents()), pred.occupancy);
     const std::int64_t steps = std::max<std::int64_t>(1, p.time_steps);

@@ -66,7 +66,13 @@ double thesis_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes&
     // Shutdown: kernel and out overlap, then the last tile goes out alone.
     const double shutdown = max(last.kernel, last.out) + last.out;
     // (n - 2) steady steps: all tiles' steps less the first and last tile's.
-    return startup + steady_sum(tiles, step) - step(first) - step(last) + shutdown;
+    const double formula = startup + steady_sum(tiles, step) - step(first) - step(last) + shutdown;
+    if (!s.engine_floors) return formula;
+    const double all_in = steady_sum(tiles, [](const StepTimes& t) { return t.in; });
+    const double all_kernel = steady_sum(tiles, [](const StepTimes& t) { return t.kernel; });
+    const double all_out = steady_sum(tiles, [](const StepTimes& t) { return t.out; });
+    return max({formula, all_in + last.kernel + last.out, first.in + all_kernel + last.out,
+                first.in + first.kernel + all_out});
 }
 
 double thesis_buffered_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,

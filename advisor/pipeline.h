@@ -38,6 +38,14 @@ struct PipelineShape {
     // the other, so a staged tile's host time is their sum (the thesis's
     // buffered step takes only the packing).
     bool serial_host = false;
+    // Each engine's own work is a floor under the pipeline: the copy-out
+    // engine cannot finish before the first tile is in and computed and then
+    // every tile's output has gone out (likewise for the other engines). The
+    // thesis's formula prices the step where the last kernel runs with the
+    // LAST tile's output, which is far too little when that tile is a thin
+    // edge tile; these floors keep such predictions physical. Equal to the
+    // formula for identical tiles.
+    bool engine_floors = false;
 };
 
 // thesis §6.4.4: an input and an output copy at the same time take
