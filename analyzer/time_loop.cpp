@@ -154,7 +154,17 @@ private:
         for (const LoopNest* n : nests)
             for (const auto& a : bases_of(*n, true, true)) used.insert(base_name(a));
         TSNode body = field(t_.node, "body");
-        for (const Swap& s : swaps_under(body, src_)) {
+        // The function's swaps (found once per function) that lie inside the
+        // body: the same ones, in the same order, as a walk over the body.
+        std::vector<Swap> inside;
+        if (!fn_) {
+            inside = swaps_under(body, src_);
+        } else if (!is_null(body)) {
+            std::uint32_t b = ts_node_start_byte(body), e = ts_node_end_byte(body);
+            for (const Swap& s : ctx_.swaps(fn_))
+                if (ts_node_start_byte(s.first) >= b && ts_node_end_byte(s.last) <= e) inside.push_back(s);
+        }
+        for (const Swap& s : inside) {
             if (used.count(s.a) && used.count(s.b)) {
                 tl.exchange = TimeLoop::Exchange::PointerSwap;
                 tl.arrays = {s.a, s.b};
