@@ -8,6 +8,7 @@
 #include "advisor/plan.h"
 #include "advisor/request.h"
 #include "cli/command.h"
+#include "cli/model_options.h"
 
 namespace {
 
@@ -63,25 +64,11 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
 
     ModelOptions model;
-    if (args.count("host-memory")) {
-        const std::string h = args["host-memory"].as<std::string>();
-        if (h == "pinned") model.host_memory = HostMemory::Pinned;
-        else if (h == "pageable") model.host_memory = HostMemory::Pageable;
-        else return fail(err, "--host-memory must be pinned or pageable, not '" + h + "'");
-    }
-    if (args.count("kernel-ms")) {
-        const double k = args["kernel-ms"].as<double>();
-        if (!(k > 0)) return fail(err, "--kernel-ms must be a positive number of milliseconds");
-        model.kernel_ms = k;
-    }
     std::vector<std::pair<std::string, std::string>> defines;
-    if (args.count("D"))
-        for (const auto& d : args["D"].as<std::vector<std::string>>()) {
-            std::pair<std::string, std::string> def;
-            std::string e;
-            if (!parse_define(d, &def, &e)) return fail(err, e);
-            defines.push_back(def);
-        }
+    {
+        std::string e;
+        if (!cli::parse_model_options(args, &model, &defines, &e)) return fail(err, e);
+    }
 
     Platform platform;
     std::string error;

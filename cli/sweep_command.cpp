@@ -10,6 +10,7 @@
 #include "advisor/request.h"
 #include "advisor/tile_shapes.h"
 #include "cli/command.h"
+#include "cli/model_options.h"
 
 namespace {
 
@@ -89,25 +90,11 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     const int streams = args["streams"].as<int>();
     if (streams < 1) return fail(err, "--streams must be at least 1");
     ModelOptions model;
-    if (args.count("host-memory")) {
-        const std::string h = args["host-memory"].as<std::string>();
-        if (h == "pinned") model.host_memory = HostMemory::Pinned;
-        else if (h == "pageable") model.host_memory = HostMemory::Pageable;
-        else return fail(err, "--host-memory must be pinned or pageable, not '" + h + "'");
-    }
-    if (args.count("kernel-ms")) {
-        const double k = args["kernel-ms"].as<double>();
-        if (!(k > 0)) return fail(err, "--kernel-ms must be a positive number of milliseconds");
-        model.kernel_ms = k;
-    }
     std::vector<std::pair<std::string, std::string>> defines;
-    if (args.count("D"))
-        for (const auto& d : args["D"].as<std::vector<std::string>>()) {
-            std::pair<std::string, std::string> def;
-            std::string e;
-            if (!parse_define(d, &def, &e)) return fail(err, e);
-            defines.push_back(def);
-        }
+    {
+        std::string e;
+        if (!cli::parse_model_options(args, &model, &defines, &e)) return fail(err, e);
+    }
     Platform platform;
     std::string error;
     if (!find_platform(args["platform"].as<std::string>(), &platform, &error)) return fail(err, error);

@@ -1,0 +1,35 @@
+#include "cli/model_options.h"
+
+#include "advisor/request.h"
+
+namespace recipe::cli {
+
+bool parse_model_options(const cxxopts::ParseResult& args, advisor::ModelOptions* model,
+                         std::vector<std::pair<std::string, std::string>>* defines, std::string* error) {
+    if (args.count("host-memory")) {
+        const std::string h = args["host-memory"].as<std::string>();
+        if (h == "pinned") model->host_memory = advisor::HostMemory::Pinned;
+        else if (h == "pageable") model->host_memory = advisor::HostMemory::Pageable;
+        else {
+            *error = "--host-memory must be pinned or pageable, not '" + h + "'";
+            return false;
+        }
+    }
+    if (args.count("kernel-ms")) {
+        const double k = args["kernel-ms"].as<double>();
+        if (!(k > 0)) {
+            *error = "--kernel-ms must be a positive number of milliseconds";
+            return false;
+        }
+        model->kernel_ms = k;
+    }
+    if (args.count("D"))
+        for (const auto& d : args["D"].as<std::vector<std::string>>()) {
+            std::pair<std::string, std::string> def;
+            if (!advisor::parse_define(d, &def, error)) return false;
+            defines->push_back(def);
+        }
+    return true;
+}
+
+}  // namespace recipe::cli
