@@ -1,5 +1,6 @@
 // model_options.h — the options `recipe predict` and `recipe sweep` share
-// (-D, --host-memory, --kernel-ms), parsed in one place.
+// (--platform, -D, --host-memory, --kernel-ms, --kernel, --nest), declared
+// and parsed in one place.
 #pragma once
 
 #include <string>
@@ -11,6 +12,10 @@
 #include "advisor/plan.h"
 
 namespace recipe::cli {
+
+// Declares the shared options: --platform, -D, --host-memory, --kernel-ms,
+// --kernel and --nest.
+void add_model_options(cxxopts::Options& opts);
 
 // Fills `model` and `defines` from the parsed options; false with `error`
 // (a one-line message without the "recipe: error: " prefix) on a bad value.

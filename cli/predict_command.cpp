@@ -25,19 +25,14 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     opts.positional_help("FILE.c");
     opts.add_options()
         ("file", "C file", cxxopts::value<std::string>())
-        ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
         ("scheme", "naive, basic, scalable, buffered, streams, mapped or hybrid", cxxopts::value<std::string>())
         ("tile", "tile size, x first, e.g. 400x400x25 (not for naive or mapped)", cxxopts::value<std::string>())
         ("copy", "row-by-row, merged or strided", cxxopts::value<std::string>()->default_value("merged"))
         ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"))
-        ("D", "define NAME=VALUE for sizes", cxxopts::value<std::vector<std::string>>())
-        ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
-        ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
-        ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
-        ("nest", "only the nest with this id", cxxopts::value<int>())
         ("timeline", "include the pipeline timeline (with --json)")
         ("json", "print JSON")
         ("h,help", "show this help");
+    cli::add_model_options(opts);
     opts.parse_positional({"file"});
     cxxopts::ParseResult args;
     try {

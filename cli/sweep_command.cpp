@@ -63,17 +63,12 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     opts.positional_help("FILE.c");
     opts.add_options()
         ("file", "C file", cxxopts::value<std::string>())
-        ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
         ("tiles", "tile shape with one varying size marked '*', e.g. 400x*x25 (default: whole rows/planes)", cxxopts::value<std::string>()->default_value(""))
         ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"))
-        ("D", "define NAME=VALUE for sizes", cxxopts::value<std::vector<std::string>>())
-        ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
-        ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
-        ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
-        ("nest", "only the nest with this id", cxxopts::value<int>())
         ("csv", "print CSV")
         ("json", "print JSON")
         ("h,help", "show this help");
+    cli::add_model_options(opts);
     opts.parse_positional({"file"});
     cxxopts::ParseResult args;
     try {
