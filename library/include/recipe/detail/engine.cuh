@@ -208,7 +208,12 @@ public:
             }
         }
         device_.allocate(device.size(), where());
-        pinned_.allocate(pinned.size(), where());
+        if (staging_) {
+            int n = cfg_.host_threads;
+            if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+            threads_ = std::make_unique<CopyThreads>(n);
+        }
+        pinned_.allocate(pinned.size(), where(), [this](char* block, std::size_t bytes) { touch_pages(block, bytes, *threads_); });
         for (std::size_t i = 0; i < arrays_.size(); ++i) {
             ArrayDesc& a = arrays_[i];
             if (a.mapped) continue;
@@ -222,11 +227,6 @@ public:
         in_ready_.create(static_cast<std::size_t>(streams_n_), false, where());
         done_.create(static_cast<std::size_t>(streams_n_), false, where());
         join_.create(static_cast<std::size_t>(streams_n_), false, where());
-        if (staging_) {
-            int n = cfg_.host_threads;
-            if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
-            threads_ = std::make_unique<CopyThreads>(n);
-        }
         int device_id = 0;
         check(cudaGetDevice(&device_id), "cudaGetDevice", where());
         check(cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, device_id), "cudaDeviceGetAttribute", where());
@@ -386,9 +386,21 @@ public:
         if (list.empty()) return;
         check(cudaEventSynchronize(done_[static_cast<std::size_t>(s)]), "cudaEventSynchronize",
               where_tile(list.front().tile));
-        for (const Pending& p : list)
-            host_pack(arrays_[p.array], p.box, arrays_[p.array].stage[static_cast<std::size_t>(s)], false);
-        list.clear();
+        unpack_pending(s);
+    }
+
+    // Staging: unpacks slot s's last tile only if the GPU has finished it
+    // (a query, never a wait). Waiting here for the tile issued just before
+    // the newest one stalled the host, the staged pipeline's bottleneck, for
+    // the whole copy-kernel-copy of that tile on every tile (~60 us of each
+    // ~260 us on an H200); wait_slot_free() unpacks it anyway, one pack later.
+    void unpack_slot_if_done(int s) {
+        auto& list = pending_[static_cast<std::size_t>(s)];
+        if (list.empty()) return;
+        const cudaError_t state = cudaEventQuery(done_[static_cast<std::size_t>(s)]);
+        if (state == cudaErrorNotReady) return;
+        check(state, "cudaEventQuery", where_tile(list.front().tile));
+        unpack_pending(s);
     }
 
     // Before packing a new tile into slot s: its previous tile's copies from
@@ -397,6 +409,13 @@ public:
         if (!staging_ || !slot_used_[static_cast<std::size_t>(s)]) return;
         unpack_slot(s);
         check(cudaEventSynchronize(done_[static_cast<std::size_t>(s)]), "cudaEventSynchronize", where_tile(k));
+    }
+
+    void unpack_pending(int s) {
+        auto& list = pending_[static_cast<std::size_t>(s)];
+        for (const Pending& p : list)
+            host_pack(arrays_[p.array], p.box, arrays_[p.array].stage[static_cast<std::size_t>(s)], false);
+        list.clear();
     }
 
     void mark_done(int s, std::int64_t k) {

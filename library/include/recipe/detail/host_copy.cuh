@@ -130,4 +130,17 @@ inline void copy_segments(const std::vector<Segment>& segments, CopyThreads& thr
     });
 }
 
+// Writes one byte in every page of [block, block + bytes), the pages split
+// evenly over the threads, so that the kernel faults them in (and zeroes
+// them) on all threads at once rather than inside cudaHostRegister.
+inline void touch_pages(char* block, std::size_t bytes, CopyThreads& threads) {
+    constexpr std::size_t kPage = 4096;
+    const std::size_t pages = (bytes + kPage - 1) / kPage;
+    threads.run([&](int i, int n) {
+        const std::size_t from = pages * static_cast<std::size_t>(i) / static_cast<std::size_t>(n);
+        const std::size_t to = pages * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(n);
+        for (std::size_t p = from; p < to; ++p) block[p * kPage] = 0;
+    });
+}
+
 }  // namespace recipe::detail

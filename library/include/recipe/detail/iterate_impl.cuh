@@ -100,7 +100,7 @@ T* run_iterations(const Config& cfg, std::int64_t steps, void (*kernel)(KP...), 
         e.mark(entry, PhaseEvents::kOutDone, s);
         if (e.staging()) {
             e.mark_done(s, k);
-            if (k + 1 >= streams) e.unpack_slot(static_cast<int>((k + 1) % streams));
+            if (k + 1 >= streams) e.unpack_slot_if_done(static_cast<int>((k + 1) % streams));
         }
     }
     if (steps >= 2) {
@@ -137,7 +137,7 @@ T* run_iterations(const Config& cfg, std::int64_t steps, void (*kernel)(KP...), 
             e.mark(entry, PhaseEvents::kOutDone, s);
             if (e.staging()) {
                 e.mark_done(s, k);
-                if (k + 1 >= streams) e.unpack_slot(static_cast<int>((k + 1) % streams));
+                if (k + 1 >= streams) e.unpack_slot_if_done(static_cast<int>((k + 1) % streams));
             }
         }
     }

@@ -105,9 +105,9 @@ Measured run_pass(const Config& cfg, void (*kernel)(KP...), Inputs<I...> ins, Ou
         e.mark(k, PhaseEvents::kOutDone, s);
         if (e.staging()) {
             e.mark_done(s, k);
-            // Move the oldest tile in flight out of its pinned buffers while
-            // the GPU works on the newer ones.
-            if (k + 1 >= streams) e.unpack_slot(static_cast<int>((k + 1) % streams));
+            // Move the oldest tile in flight out of its pinned buffers if
+            // the GPU is done with it; never wait for it here.
+            if (k + 1 >= streams) e.unpack_slot_if_done(static_cast<int>((k + 1) % streams));
         }
     }
     e.finish(tiles);

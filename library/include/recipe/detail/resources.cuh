@@ -16,6 +16,10 @@
 
 #include "recipe/error.cuh"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace recipe::detail {
 
 // One cudaMalloc holding several buffers, each 256-byte aligned.
@@ -47,8 +51,14 @@ private:
 // One page-aligned host block holding every staging buffer, page-locked with
 // cudaHostRegister: on an H200 host registering 10 MB costs ~0.4 ms where
 // cudaMallocHost costs ~3 ms (recipe-profile's hostRegister / mallocFreeHost).
+// Registering fresh memory makes the kernel fault in and zero every page on
+// the one calling thread, so the block is first touched by `touch` (the
+// staging threads, in parallel); blocks of 4 MiB and more are 2 MiB aligned
+// and offered to transparent huge pages, which cuts the faults 512-fold.
 class PinnedBlock {
 public:
+    static constexpr std::size_t kHuge = std::size_t(2) << 20;
+
     PinnedBlock() = default;
     PinnedBlock(const PinnedBlock&) = delete;
     PinnedBlock& operator=(const PinnedBlock&) = delete;
@@ -56,12 +66,18 @@ public:
         if (registered_) cudaHostUnregister(base_);
         std::free(base_);
     }
-    template <class Context>
-    void allocate(std::size_t bytes, const Context& where) {
+    // touch(char* first, std::size_t bytes) writes every page of the block.
+    template <class Context, class Touch>
+    void allocate(std::size_t bytes, const Context& where, const Touch& touch) {
         if (bytes == 0) return;
-        const std::size_t size = (bytes + 4095) / 4096 * 4096;
-        base_ = std::aligned_alloc(4096, size);
+        const std::size_t align = bytes >= 2 * kHuge ? kHuge : 4096;
+        const std::size_t size = (bytes + align - 1) / align * align;
+        base_ = std::aligned_alloc(align, size);
         if (!base_) throw Error("recipe: out of host memory for " + std::to_string(size) + " bytes of staging buffers in " + where());
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (align == kHuge) madvise(base_, size, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
+        touch(static_cast<char*>(base_), size);
         check(cudaHostRegister(base_, size, cudaHostRegisterDefault), "cudaHostRegister", where);
         registered_ = true;
     }
