@@ -228,6 +228,26 @@ double host_copy_ms(const std::vector<CopyGroup>& groups, const Measurements& ta
     return ms / std::max(1.0, speedup);
 }
 
+// Host-side packing priced by the library's own staging (profile
+// "stagingTile", measured inside a staged run, so the copy engines' use of
+// host memory is in it): each group's bytes at the rate of a tile box of its
+// size, plus "stagingRowNs" per row.
+double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& pf, TransferStats* stats) {
+    double ms = 0;
+    for (const CopyGroup& g : groups) {
+        const std::int64_t rows = g.count * g.height * g.depth;
+        const double box_bytes = static_cast<double>(g.width_bytes * g.height * g.depth);
+        const double pair_ms = pf.staging_tile.ms(box_bytes);  // pack + unpack of one such box
+        ms += static_cast<double>(rows * g.width_bytes) * (box_bytes > 0 ? pair_ms / (2 * box_bytes) : 0) +
+              static_cast<double>(rows) * pf.staging_row_ns * 1e-6;
+        if (stats) {
+            stats->bytes += rows * g.width_bytes;
+            stats->copies += rows;
+        }
+    }
+    return ms;
+}
+
 std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace
@@ -287,9 +307,12 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
             }
             // Staged (library README): pack the box densely into a pinned
             // buffer on the host, then copy the packed box to its placement.
+            const auto host_groups =
+                copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, box}, a.elem_bytes, config.copy);
             (in ? cc.t.buffer_in : cc.t.buffer_out) +=
-                host_copy_ms(copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, box}, a.elem_bytes, config.copy),
-                             stage_table, pack_speedup, thesis ? 0.0 : pf.host_copy_row_ns, &cc.staged);
+                !thesis && !pf.staging_tile.empty()
+                    ? library_staging_ms(host_groups, pf, &cc.staged)
+                    : host_copy_ms(host_groups, stage_table, pack_speedup, thesis ? 0.0 : pf.host_copy_row_ns, &cc.staged);
             const Index3 device_extents = scheme == Scheme::Buffered ? box : placement;
             device_ms += price(copy_groups_for(box_of(box), box, DeviceLayout{{0, 0, 0}, device_extents}, a.elem_bytes,
                                                device_method),
@@ -557,13 +580,27 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
         for (auto b : device_allocs) pred.device_bytes += aligned(b);
         for (auto b : host_allocs) pred.host_bytes += aligned(b);
         if (pred.host_bytes > 0) pred.host_bytes = (pred.host_bytes + 4095) / 4096 * 4096;
-        if (pred.device_bytes > 0) pred.phases.alloc += pf.malloc_free_device.ms(static_cast<double>(pred.device_bytes));
-        if (pred.host_bytes > 0)
-            pred.phases.alloc += pf.host_register.ms(static_cast<double>(pred.host_bytes)) +
-                                 pf.host_unregister.ms(static_cast<double>(pred.host_bytes));
-        // Measured from the library's alloc phase: the run's own setup and
-        // teardown, and a stream with its events per stream in flight.
-        pred.phases.alloc += (pf.run_setup_ns + static_cast<double>(streams_used) * pf.stream_setup_ns) * 1e-6;
+        if (!pf.library_setup.empty()) {
+            // The library's alloc phase as recipe-profile measured it: a
+            // one-stream run with a device block of this size, then each
+            // further stream.
+            const double block = std::max(static_cast<double>(pred.device_bytes), pf.library_setup.bytes.front());
+            pred.phases.alloc += pf.library_setup.ms(block) +
+                                 static_cast<double>(std::max<std::int64_t>(0, streams_used - 1)) * pf.stream_setup_ns * 1e-6;
+        } else {
+            if (pred.device_bytes > 0)
+                pred.phases.alloc += pf.malloc_free_device.ms(static_cast<double>(pred.device_bytes));
+            // Estimated from the library's alloc phase: the run's own setup
+            // and teardown, and a stream with its events per stream in flight.
+            pred.phases.alloc += (pf.run_setup_ns + static_cast<double>(streams_used) * pf.stream_setup_ns) * 1e-6;
+        }
+        if (pred.host_bytes > 0) {
+            if (!pf.staging_setup.empty())
+                pred.phases.alloc += pf.staging_setup.ms(static_cast<double>(pred.host_bytes));
+            else
+                pred.phases.alloc += pf.host_register.ms(static_cast<double>(pred.host_bytes)) +
+                                     pf.host_unregister.ms(static_cast<double>(pred.host_bytes));
+        }
     }
     if (host == HostStrategy::Register) {
         for (const auto& a : arrays) {

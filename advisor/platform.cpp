@@ -148,7 +148,8 @@ const std::set<std::string>& known_fields() {
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
-        "runSetupNs", "streamSetupNs", "hostCopyRowNs"};
+        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile",
+        "stagingRowNs"};
     return fields;
 }
 
@@ -285,6 +286,10 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         !r.number(root, "runSetupNs", "runSetupNs", false, &p->run_setup_ns) ||
         !r.number(root, "streamSetupNs", "streamSetupNs", false, &p->stream_setup_ns) ||
         !r.number(root, "hostCopyRowNs", "hostCopyRowNs", false, &p->host_copy_row_ns) ||
+        !r.measurements("librarySetup", false, &p->library_setup) ||
+        !r.measurements("stagingSetup", false, &p->staging_setup) ||
+        !r.measurements("stagingTile", false, &p->staging_tile) ||
+        !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||

@@ -124,6 +124,14 @@ struct Platform {
     // its memcpy cold (a new page of the user's array), at this many ns on
     // one thread beyond its bytes. 0 when not given.
     double host_copy_row_ns = 0;
+    // The library's own costs, measured by recipe-profile running the
+    // library (tools/profiler/library_costs.cuh; docs/model.md, "Library
+    // costs"). When present they replace the estimates above. Empty / 0
+    // when not measured.
+    Measurements library_setup;  // alloc phase of a one-stream pinned run, by device block bytes
+    Measurements staging_setup;  // staging threads + pinned staging block, got and released, by bytes
+    Measurements staging_tile;   // host time to pack one tile of b bytes and unpack one, inside a staged run
+    double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;

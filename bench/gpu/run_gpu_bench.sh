@@ -12,7 +12,8 @@
 #   bench/gpu/run_gpu_bench.sh report OUTDIR    anywhere: docs/results-h200.md from OUTDIR
 #
 # run writes OUTDIR/profile.json (recipe-profile), bounds.tsv (kernel and
-# whole-array copy times), configs.tsv (every configuration with its
+# whole-array copy times), link.txt (link_bench: duplex, a raw-CUDA pipeline
+# floor, host staging rates, staging blocks, library setup), configs.tsv (every configuration with its
 # prediction, the advisor's choices marked) and measured.tsv.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,6 +39,7 @@ run)
     FLAGS=(-std=c++17 -O3 -arch=sm_90 -Ilibrary/include)
     "$NVCC" "${FLAGS[@]}" tools/profiler/recipe_profile.cu -o "$T/recipe-profile" &
     "$NVCC" "${FLAGS[@]}" bench/gpu/pipeline_bench.cu -o "$T/pipeline_bench" &
+    "$NVCC" "${FLAGS[@]}" bench/gpu/link_bench.cu -o "$T/link_bench" &
     wait
     nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.mem \
         --format=csv | tee "$OUTDIR/device.txt"
@@ -46,6 +48,8 @@ run)
     "$T/recipe-profile" -o "$OUTDIR/profile.json" --name h200 --description "$desc"
     echo "== bounds"
     "$T/pipeline_bench" --bounds | tee "$OUTDIR/bounds.tsv"
+    echo "== the link and the library's own costs"
+    "$T/link_bench" | tee "$OUTDIR/link.txt"
     echo "== plans"
     "$PLAN" "$OUTDIR/profile.json" "$OUTDIR/bounds.tsv" >"$OUTDIR/configs.tsv"
     echo "$(($(wc -l <"$OUTDIR/configs.tsv") - 1)) configurations"

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "library_costs.cuh"
 #include "sample_kernels.cuh"
 
 namespace {
@@ -213,7 +214,7 @@ int main(int argc, char** argv) {
     }
 
     Progress p;
-    p.steps = 19;
+    p.steps = 20;
     int dev = 0;
     CK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -297,7 +298,14 @@ int main(int argc, char** argv) {
     double both = 0, in_alone = 0, out_alone = 0;
     {
         std::vector<double> tb, ti, to;
-        for (int r = 0; r < 5; ++r) {
+        // The link and the GPU idle before this step: warm them up with the
+        // measured copies themselves, then take medians of 11.
+        for (int r = 0; r < 3; ++r) {
+            CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, dup, cudaMemcpyHostToDevice, s1));
+            CK(cudaMemcpyAsync(buf.pinned_b, buf.device_b, dup, cudaMemcpyDeviceToHost, s2));
+            CK(cudaDeviceSynchronize());
+        }
+        for (int r = 0; r < (quick ? 5 : 11); ++r) {
             ti.push_back(host_ns(1, [&] {
                 CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, dup, cudaMemcpyHostToDevice, s1));
                 CK(cudaStreamSynchronize(s1));
@@ -551,10 +559,18 @@ int main(int argc, char** argv) {
     p.end(fmt(kernels[0].ns.back() / 1e6, "%.3f ms") + " / " + fmt(kernels[1].ns.back() / 1e6, "%.3f ms") + " / " +
           fmt(kernels[2].ns.back() / 1e6, "%.3f ms at full size"));
 
+    // ---- the library's own costs (run through the library itself)
+    p.begin("library: setup per run and stream, staging block, staging per tile");
     CK(cudaStreamDestroy(s1));
     CK(cudaStreamDestroy(s2));
     CK(cudaFree(buf.device_a));
     CK(cudaFree(buf.device_b));
+    const profiler::LibraryCosts lib = profiler::measure_library_costs(buf.pinned_a, buf.pinned_b, buf.pageable, quick);
+    p.end("setup " + fmt(lib.setup_ns[2] / 1e6, "%.3f ms") + " at 10 MB, stream " + fmt(lib.stream_setup_ns, "%.0f ns") +
+          ", staging block " + fmt(lib.staging_setup_ns[2] / 1e6, "%.2f ms") + " at 10 MB, staging " +
+          fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " at 4 MiB tiles, row " +
+          fmt(lib.staging_row_ns, "%.1f ns"));
+
     CK(cudaFreeHost(buf.pinned_a));
     CK(cudaFreeHost(buf.pinned_b));
     std::free(buf.pageable);
@@ -594,6 +610,14 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"pageableHostToPinnedHost\": %s,\n", json_array(pageable_to_pinned).c_str());
     std::fprintf(f, "  \"hostCopyParallelSpeedup\": %.3f,\n", speedup);
     std::fprintf(f, "  \"stridedCopy\": {\"perRowNs\": %.4f, \"perCallNs\": %.1f},\n", per_row, per_call);
+    auto sized = [](const std::vector<double>& b, const std::vector<double>& ns) {
+        return "{\"bytes\": " + json_array(b) + ", \"ns\": " + json_array(ns) + "}";
+    };
+    std::fprintf(f, "  \"librarySetup\": %s,\n", sized(lib.setup_bytes, lib.setup_ns).c_str());
+    std::fprintf(f, "  \"streamSetupNs\": %.0f,\n", lib.stream_setup_ns);
+    std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
+    std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
+    std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
     std::fprintf(f, "  \"peakGflops\": %.0f,\n", gflops);
@@ -627,6 +651,12 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"hostUnregister\": \"%s; cudaHostUnregister, host clock, median\",\n", how.c_str());
     std::fprintf(f, "    \"pageableHostToPinnedHost\": \"%s; memcpy from malloc'd memory into a pinned buffer, one thread\",\n", how.c_str());
     std::fprintf(f, "    \"hostCopyParallelSpeedup\": \"%s; 256 MiB pageable -> pinned with %d threads (the library's staging threads) vs one\",\n", how.c_str(), threads);
+    const std::string lib_how = how + "; the library's own run (recipe::run, tools/profiler/library_costs.cuh)";
+    std::fprintf(f, "    \"librarySetup\": \"%s: alloc phase (setup + teardown) of a one-stream pinned scalable run against its device block's bytes, median\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"streamSetupNs\": \"%s: alloc phase with 65 streams minus 1 stream, over 64\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"stagingSetup\": \"%s: %d staging threads and the pinned staging block (touched in parallel, registered), got and released, median\",\n", lib_how.c_str(), lib.staging_threads);
+    std::fprintf(f, "    \"stagingTile\": \"%s: host staging time per tile (pack one tile of these bytes, unpack one) in a staged scalable run of 256 MiB, 2 streams\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"stagingRowNs\": \"%s: extra host staging time per row, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
     std::fprintf(f, "    \"deviceBandwidthGBs\": \"%s; 1 GB device-to-device copy, bytes read + written\",\n", how.c_str());

@@ -1,0 +1,179 @@
+// library_costs.cuh — the costs of the pipelining library's own machinery,
+// measured by running the library (recipe::run), so that the model prices
+// what the emitted program really does: its setup and teardown per run, per
+// stream, its pinned staging block, and its host staging of tiles while the
+// copy engines run (docs/model.md, "Library costs").
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <recipe/recipe.cuh>
+
+#include "sample_kernels.cuh"
+
+namespace profiler {
+
+struct LibraryCosts {
+    // librarySetup: alloc phase (setup + teardown) of a one-stream pinned run
+    // against the bytes of its device block.
+    std::vector<double> setup_bytes, setup_ns;
+    double stream_setup_ns = 0;  // each further stream, with its events
+    // stagingSetup: staging threads and the pinned staging block, got and released.
+    std::vector<double> staging_setup_bytes, staging_setup_ns;
+    // stagingTile: host time to pack one tile of b bytes and unpack one of b
+    // bytes, inside a staged run (the copy engines busy meanwhile).
+    std::vector<double> staging_tile_bytes, staging_tile_ns;
+    double staging_row_ns = 0;  // each further row of a strided tile box
+    int staging_threads = 0;
+};
+
+namespace detail {
+
+inline double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+inline recipe::Config config_1d(std::int64_t n, std::int64_t tile, int streams, recipe::HostMemory host) {
+    recipe::Config c;
+    c.scheme = recipe::Scheme::Scalable;
+    c.extents = {n, 1, 1};
+    c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
+    c.tile = {tile, 1, 1};
+    c.copy = recipe::CopyMethod::Merged;
+    c.streams = streams;
+    c.block = dim3(256, 1, 1);
+    c.host = host;
+    c.measure = true;
+    c.name = "recipe-profile";
+    return c;
+}
+
+// One pass of a copy through the library (moving average of radius 0).
+inline recipe::Measured run_1d(const recipe::Config& c, const float* in, float* out) {
+    return recipe::run(c, samples::moving_average, recipe::inputs(recipe::input(in)), recipe::outputs(recipe::output(out)),
+                       0, 1);
+}
+
+// Median over `reps` runs after one warm-up of what `pick` takes from a run.
+inline double median_run(int reps, const std::function<recipe::Measured()>& run,
+                         const std::function<double(const recipe::Measured&)>& pick) {
+    run();
+    std::vector<double> v;
+    for (int r = 0; r < reps; ++r) v.push_back(pick(run()));
+    return median_of(v);
+}
+
+}  // namespace detail
+
+// pinned_a/pinned_b: pinned host buffers, pageable: a malloc'd, touched
+// buffer; each at least 1 GB.
+inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* pageable, bool quick) {
+    using detail::config_1d;
+    using detail::median_run;
+    using detail::run_1d;
+    LibraryCosts lc;
+    const int reps = quick ? 3 : 5;
+    auto alloc_of = [](const recipe::Measured& m) { return m.alloc * 1e6; };
+
+    // Setup and teardown against the device block: one stream, two tiles.
+    const float* pin_in = reinterpret_cast<const float*>(pinned_a);
+    float* pin_out = reinterpret_cast<float*>(pinned_b);
+    for (double bytes : {1e5, 1e6, 1e7, 1e8, 1e9}) {
+        const std::int64_t tile = static_cast<std::int64_t>(bytes / 8);  // one input and one output tile buffer
+        const recipe::Config c = config_1d(2 * tile, tile, 1, recipe::HostMemory::Pinned);
+        lc.setup_bytes.push_back(bytes);
+        lc.setup_ns.push_back(median_run(bytes >= 1e9 ? 3 : reps, [&] { return run_1d(c, pin_in, pin_out); }, alloc_of));
+    }
+    {
+        const std::int64_t n = 1 << 20, tile = 1 << 14;
+        const recipe::Config one = config_1d(n, tile, 1, recipe::HostMemory::Pinned);
+        const recipe::Config many = config_1d(n, tile, 65, recipe::HostMemory::Pinned);
+        const double a1 = median_run(reps, [&] { return run_1d(one, pin_in, pin_out); }, alloc_of);
+        const double a65 = median_run(reps, [&] { return run_1d(many, pin_in, pin_out); }, alloc_of);
+        lc.stream_setup_ns = std::max(0.0, (a65 - a1) / 64);
+    }
+
+    // The staging block: threads and pinned block as a staged run gets them.
+    lc.staging_threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+    for (double bytes : {1e5, 1e6, 1e7, 1e8, 1e9}) {
+        std::vector<double> t;
+        for (int r = 0; r < (bytes >= 1e9 ? 3 : reps); ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            {
+                recipe::detail::CopyThreads threads(lc.staging_threads);
+                recipe::detail::PinnedBlock block;
+                auto where = [] { return std::string("recipe-profile"); };
+                block.allocate(static_cast<std::size_t>(bytes), where, [&](char* p, std::size_t n) {
+                    recipe::detail::touch_pages(p, n, threads);
+                });
+                block.release(where);
+            }
+            t.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
+        }
+        lc.staging_setup_bytes.push_back(bytes);
+        lc.staging_setup_ns.push_back(detail::median_of(t));
+    }
+
+    // Host staging per tile, whole rows: 256 MiB of pageable floats through
+    // a staged run, tiles of 256 KiB .. 64 MiB.
+    const std::int64_t n = std::int64_t(64) << 20;
+    const float* in = reinterpret_cast<const float*>(pageable);
+    float* out = reinterpret_cast<float*>(pageable + (std::size_t(512) << 20));
+    for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22,
+                              std::int64_t(1) << 24}) {
+        const recipe::Config c = config_1d(n, tile, 2, recipe::HostMemory::Staged);
+        const double per_tile = median_run(
+            quick ? 1 : 3, [&] { return run_1d(c, in, out); },
+            [](const recipe::Measured& m) { return m.staging * 1e6 / static_cast<double>(m.tiles); });
+        lc.staging_tile_bytes.push_back(static_cast<double>(tile) * sizeof(float));
+        lc.staging_tile_ns.push_back(per_tile);
+    }
+
+    // The cost of a row: an 8192 x 8192 image in tiles 128 floats wide, so
+    // every tile box is 8192 rows of 512-520 B.
+    {
+        const std::int64_t W = 8192, H = 8192, tw = 128;
+        recipe::Config c;
+        c.scheme = recipe::Scheme::Scalable;
+        c.extents = {W, H, 1};
+        c.space = recipe::Box{{0, 0, 0}, {W, H, 1}};
+        c.tile = {tw, H, 1};
+        c.copy = recipe::CopyMethod::Strided;
+        c.streams = 2;
+        c.block = dim3(32, 8, 1);
+        c.host = recipe::HostMemory::Staged;
+        c.measure = true;
+        c.name = "recipe-profile";
+        const recipe::Halo halo{{1, 1, 0}, {1, 1, 0}};
+        const double per_tile = median_run(
+            quick ? 1 : 3,
+            [&] {
+                return recipe::run(c, samples::emboss, recipe::inputs(recipe::input(in, halo)),
+                                   recipe::outputs(recipe::output(out)), static_cast<int>(W), static_cast<int>(H), 1);
+            },
+            [](const recipe::Measured& m) { return m.staging * 1e6 / static_cast<double>(m.tiles); });
+        // Whole-row rate at this tile's bytes, interpolated in log(bytes).
+        const double tile_bytes = static_cast<double>(tw) * H * sizeof(float);
+        const auto& b = lc.staging_tile_bytes;
+        const auto& t = lc.staging_tile_ns;
+        std::size_t i = 0;
+        while (i + 2 < b.size() && b[i + 1] < tile_bytes) ++i;
+        const double f = (std::log(tile_bytes) - std::log(b[i])) / (std::log(b[i + 1]) - std::log(b[i]));
+        const double rate = (t[i] / b[i]) * (1 - f) + (t[i + 1] / b[i + 1]) * f;  // ns per byte of a pack + unpack pair
+        const double bytes = (static_cast<double>(tw + 2) + tw) / 2 * H * sizeof(float);
+        lc.staging_row_ns = std::max(0.0, (per_tile - bytes * rate) / (2.0 * H));
+    }
+    return lc;
+}
+
+}  // namespace profiler
