@@ -228,10 +228,11 @@ double host_copy_ms(const std::vector<CopyGroup>& groups, const Measurements& ta
     return ms / std::max(1.0, speedup);
 }
 
-// Host-side packing priced by the library's own staging (profile
-// "stagingTile", measured inside a staged run, so the copy engines' use of
-// host memory is in it): each group's bytes at the rate of a tile box of its
-// size, plus "stagingRowNs" per row.
+// Host-side packing priced by the library's own staged pipeline (profile
+// "stagingTile": a staged run's time per tile, so the copy engines slowed by
+// the packing, which shares the host's memory with them, are in it): each
+// group's bytes at the rate of a tile box of its size, plus "stagingRowNs"
+// per row. This makes the host the staged pipeline's pace, as measured.
 double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& pf, TransferStats* stats) {
     double ms = 0;
     for (const CopyGroup& g : groups) {
