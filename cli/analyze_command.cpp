@@ -67,8 +67,12 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return cli::kExitUsage;
         }
         analyzer::Program program = analyzer::analyze_source(file, source, opts);
-        if (args.count("json")) out << analyzer::to_json(program).dump(2) << "\n";
-        else analyzer::write_report(out, program, source);
+        if (args.count("json")) {
+            analyzer::write_json(out, program);
+            out << "\n";
+        } else {
+            analyzer::write_report(out, program, source);
+        }
         for (const auto& n : program.nests)
             if (n.accepted) return cli::kExitOk;
         return cli::kExitNothingAccepted;
