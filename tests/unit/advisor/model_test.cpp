@@ -153,6 +153,32 @@ TEST_CASE("pageable host memory: the cheapest of registering, staging and pageab
     CHECK(run(p, pf, c, pinned).host_strategy == HostStrategy::AlreadyPinned);
 }
 
+TEST_CASE("the library's measured costs replace the estimates when the profile has them", "[advisor]") {
+    nlohmann::json j = test::unit_platform_json(2);
+    j["librarySetup"] = {{"bytes", {1e3, 1e9}}, {"ns", {3e5, 3e5}}};                  // 0.3 ms a run
+    j["streamSetupNs"] = 0;
+    j["stagingSetup"] = {{"bytes", {1e3, 1e9}}, {"ns", {2e6, 2e6}}};                  // 2 ms
+    j["stagingTile"] = {{"bytes", {1e6, 1e7}}, {"ns", {2e6, 2e7}}};                   // 1 ns a byte packed or unpacked
+    j["stagingRowNs"] = 0;
+    for (const char* k : {"librarySetup", "streamSetupNs", "stagingSetup", "stagingTile", "stagingRowNs"})
+        j["source"][k] = "made up for the tests";
+    Platform pf;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &pf, &error));
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    Config c = cfg(Scheme::Naive, {1, 1, 1});
+    // pinned: the library's setup (0.3 ms) instead of cudaMalloc's 0.1 ms
+    CHECK(run(p, pf, c).total_ms == Approx(4.01 + 1 + 4.01 + 0.3));
+    // staged: pack 4 MB at 1 ns/B, copy, kernel, copy, unpack 4 MB; the
+    // staging block 2 ms instead of registering (1 ms) and unregistering (0.5 ms)
+    p.pinned_host = false;
+    c.host = HostStrategy::Stage;
+    const Prediction staged = run(p, pf, c);
+    CHECK(staged.total_ms == Approx(4 + 4.01 + 1 + 4.01 + 4 + 0.3 + 2));
+    CHECK(staged.phases.alloc == Approx(2.3));
+    CHECK(staged.phases.staging == Approx(8));
+}
+
 TEST_CASE("iterative stencil: copies overlap only the first and last step", "[advisor]") {
     Problem p = test::unit_problem({1000000, 1, 1}, 1, Halo{{1, 0, 0}, {1, 0, 0}});
     p.time_steps = 10;
