@@ -1,6 +1,7 @@
 #include "analyzer/syntax_tree.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,11 @@ namespace recipe::analyzer {
 namespace {
 
 constexpr std::size_t kParallelParseBytes = 512 * 1024;
+
+// Bumped before any tree is freed: a node remembered from a freed tree must
+// not answer for a new node that happens to reuse its memory.
+std::atomic<std::uint64_t> tree_generation{1};
+
 
 TSPoint point_at(const std::string& s, std::size_t offset) {
     TSPoint p{0, 0};
@@ -128,6 +134,7 @@ SyntaxTree::SyntaxTree(std::string source, bool parallel) : source_(std::move(so
 }
 
 SyntaxTree::~SyntaxTree() {
+    tree_generation.fetch_add(1, std::memory_order_acq_rel);
     // Freeing a tree visits every node: a large file's two halves are freed
     // side by side, as they were parsed.
     if (trees_.size() == 2) {
@@ -215,11 +222,37 @@ static TSFieldId field_id(const char* name) {
     return ts_language_field_id_for_name(tree_sitter_c(), name, static_cast<std::uint32_t>(std::strlen(name)));
 }
 
+namespace {
+
+// ts_node_child_by_field_id scans the node's children (and descends hidden
+// ones) on every call, and the analysis asks the same node for the same
+// field again and again (an index is read by several passes): a small
+// per-thread cache of recent answers, keyed by node and field.
+struct FieldAnswer {
+    const void* id = nullptr;
+    const TSTree* tree = nullptr;
+    std::uint32_t start_byte = 0;
+    TSFieldId field = 0;
+    std::uint64_t generation = 0;
+    TSNode child{};
+};
+constexpr std::size_t kFieldCacheSize = 2048;  // a power of two
+thread_local FieldAnswer field_cache[kFieldCacheSize];
+
+}  // namespace
+
 TSNode field(TSNode n, const char* name) {
     if (ts_node_is_null(n)) return n;
     TSFieldId id = field_id(name);
     if (id == 0) return TSNode{};
-    return ts_node_child_by_field_id(n, id);
+    std::uint64_t generation = tree_generation.load(std::memory_order_acquire);
+    auto key = reinterpret_cast<std::uintptr_t>(n.id);
+    FieldAnswer& a = field_cache[((key >> 4) ^ (key >> 12) ^ (std::uintptr_t{id} * 0x9e37u)) & (kFieldCacheSize - 1)];
+    if (a.id == n.id && a.tree == n.tree && a.start_byte == n.context[0] && a.field == id && a.generation == generation)
+        return a.child;
+    TSNode child = ts_node_child_by_field_id(n, id);
+    a = FieldAnswer{n.id, n.tree, n.context[0], id, generation, child};
+    return child;
 }
 
 SourcePos pos_of(TSNode n) {
@@ -254,64 +287,61 @@ TSNode strip_parens_and_casts(TSNode n) {
     }
 }
 
+namespace {
+
+// The cursors of one thread that are not in use; freed when the thread ends.
+struct CursorPool {
+    std::vector<TSTreeCursor*> idle;
+    CursorPool() = default;
+    CursorPool(const CursorPool&) = delete;
+    CursorPool& operator=(const CursorPool&) = delete;
+    ~CursorPool() {
+        for (TSTreeCursor* c : idle) {
+            ts_tree_cursor_delete(c);
+            delete c;
+        }
+    }
+};
+thread_local CursorPool cursor_pool;
+
+}  // namespace
+
+PooledCursor::PooledCursor(TSNode n) {
+    if (cursor_pool.idle.empty()) {
+        cursor_ = new TSTreeCursor(ts_tree_cursor_new(n));
+        return;
+    }
+    cursor_ = cursor_pool.idle.back();
+    cursor_pool.idle.pop_back();
+    ts_tree_cursor_reset(cursor_, n);  // keeps the stack's memory
+}
+
+PooledCursor::~PooledCursor() { cursor_pool.idle.push_back(cursor_); }
+
 std::vector<TSNode> named_children(TSNode n) {
     std::vector<TSNode> out;
-    if (ts_node_is_null(n)) return out;
-    TSTreeCursor c = ts_tree_cursor_new(n);
-    if (ts_tree_cursor_goto_first_child(&c)) {
-        do {
-            TSNode k = ts_tree_cursor_current_node(&c);
-            if (ts_node_is_named(k)) out.push_back(k);
-        } while (ts_tree_cursor_goto_next_sibling(&c));
-    }
-    ts_tree_cursor_delete(&c);
+    for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
     return out;
 }
 
 std::vector<TSNode> all_children(TSNode n) {
     std::vector<TSNode> out;
     if (ts_node_is_null(n)) return out;
-    TSTreeCursor c = ts_tree_cursor_new(n);
-    if (ts_tree_cursor_goto_first_child(&c)) {
-        do out.push_back(ts_tree_cursor_current_node(&c));
-        while (ts_tree_cursor_goto_next_sibling(&c));
+    PooledCursor pooled(n);
+    TSTreeCursor* c = pooled.get();
+    if (ts_tree_cursor_goto_first_child(c)) {
+        do out.push_back(ts_tree_cursor_current_node(c));
+        while (ts_tree_cursor_goto_next_sibling(c));
     }
-    ts_tree_cursor_delete(&c);
     return out;
 }
 
 void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
-    if (ts_node_is_null(root)) return;
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    for (;;) {
-        bool descend = visit(ts_tree_cursor_current_node(&c));
-        if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
-        bool moved = false;
-        for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(&c)) { moved = true; break; }
-            if (!ts_tree_cursor_goto_parent(&c)) break;
-        }
-        if (!moved) break;
-    }
-    ts_tree_cursor_delete(&c);
+    walk_tree(root, visit, [](TSNode) {});
 }
 
 void walk(TSNode root, const std::function<bool(TSNode)>& enter, const std::function<void(TSNode)>& leave) {
-    if (ts_node_is_null(root)) return;
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (enter(n) && ts_tree_cursor_goto_first_child(&c)) continue;
-        leave(n);
-        bool moved = false;
-        for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(&c)) { moved = true; break; }
-            if (!ts_tree_cursor_goto_parent(&c)) break;
-            leave(ts_tree_cursor_current_node(&c));
-        }
-        if (!moved) break;
-    }
-    ts_tree_cursor_delete(&c);
+    walk_tree(root, enter, leave);
 }
 
 std::string squeeze(std::string_view s) {

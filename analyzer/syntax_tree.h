@@ -66,27 +66,43 @@ inline bool has_symbol(TSNode n, TSSymbol s) { return !ts_node_is_null(n) && ts_
         return recipe_symbol;                                                    \
     }())
 
+// A tree cursor at `n`, borrowed from a pool of the calling thread: a new
+// cursor allocates its stack, and the analysis of a large file starts
+// hundreds of thousands of short walks. Cursors may be nested (a walk
+// inside a walk's visitor); each is given back when it goes out of scope.
+class PooledCursor {
+public:
+    explicit PooledCursor(TSNode n);
+    ~PooledCursor();
+    PooledCursor(const PooledCursor&) = delete;
+    PooledCursor& operator=(const PooledCursor&) = delete;
+    TSTreeCursor* get() const { return cursor_; }
+
+private:
+    TSTreeCursor* cursor_;
+};
+
 // walk() without std::function, for the passes over whole files.
 template <typename Enter, typename Leave>
 void walk_tree(TSNode root, Enter&& enter, Leave&& leave) {
     if (ts_node_is_null(root)) return;
-    TSTreeCursor c = ts_tree_cursor_new(root);
+    PooledCursor pooled(root);
+    TSTreeCursor* c = pooled.get();
     for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (enter(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+        TSNode n = ts_tree_cursor_current_node(c);
+        if (enter(n) && ts_tree_cursor_goto_first_child(c)) continue;
         leave(n);
         bool moved = false;
         for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
+            if (ts_tree_cursor_goto_next_sibling(c)) {
                 moved = true;
                 break;
             }
-            if (!ts_tree_cursor_goto_parent(&c)) break;
-            leave(ts_tree_cursor_current_node(&c));
+            if (!ts_tree_cursor_goto_parent(c)) break;
+            leave(ts_tree_cursor_current_node(c));
         }
         if (!moved) break;
     }
-    ts_tree_cursor_delete(&c);
 }
 std::string_view text(TSNode n, const std::string& source);
 TSNode field(TSNode n, const char* name);
@@ -96,14 +112,18 @@ SourceSpan span_of(TSNode n);
 TSNode strip_parens(TSNode n);
 TSNode strip_parens_and_casts(TSNode n);
 
-// Calls f(child) for each named child, in order, without allocating (for
-// the small nodes of declarations and expressions; large ones should use
-// named_children).
+// Calls f(child) for each named child, in order, without allocating
+// (ts_node_named_child(n, i) would scan the children before i every time).
 template <typename F>
 void for_each_named_child(TSNode n, F&& f) {
     if (ts_node_is_null(n)) return;
-    std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) f(ts_node_named_child(n, i));
+    PooledCursor pooled(n);
+    TSTreeCursor* c = pooled.get();
+    if (!ts_tree_cursor_goto_first_child(c)) return;
+    do {
+        TSNode k = ts_tree_cursor_current_node(c);
+        if (ts_node_is_named(k)) f(k);
+    } while (ts_tree_cursor_goto_next_sibling(c));
 }
 
 // Named children, in order, via a cursor.
