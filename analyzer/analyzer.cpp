@@ -1,12 +1,14 @@
 #include "analyzer/analyzer.h"
 
-#include <exception>
-#include <thread>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "analyzer/context.h"
 #include "analyzer/definitions.h"
 #include "analyzer/nest_builder.h"
 #include "analyzer/nest_finder.h"
+#include "analyzer/parallel.h"
 #include "analyzer/source_text.h"
 #include "analyzer/syntax_errors.h"
 #include "analyzer/syntax_tree.h"
@@ -45,46 +47,48 @@ void analyze_range(AnalysisContext& ctx, const NestSearch& search, std::size_t b
     if (end > begin) finish(search.nests[end - 1].function, end);
 }
 
+// Trees left for the operating system to reclaim at exit
+// (AnalyzeOptions::free_syntax_tree): still reachable from here, so that
+// leak checkers do not report them.
+void keep_until_exit(std::unique_ptr<SyntaxTree> tree) {
+    static std::mutex mutex;
+    static auto* kept = new std::vector<SyntaxTree*>();
+    std::lock_guard<std::mutex> lock(mutex);
+    kept->push_back(tree.release());
+}
+
 }  // namespace
 
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
     Program program;
     program.file = std::string(file_name);
-    SyntaxTree tree{std::string(source), options.parallel};
-    program.diagnostics = syntax_errors(tree);
-    FileDefinitions defs(tree, options.defines);
-    NestSearch search = find_nests(defs);
-    std::size_t n = search.nests.size();
-    program.nests.resize(n);
-    // Two halves, cut between functions (a time loop never spans two).
-    std::size_t cut = n;
-    if (options.parallel && n >= kParallelNests) {
-        cut = n / 2;
-        while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;
-    }
-    if (cut < n) {
-        std::exception_ptr failure;
-        std::thread worker([&] {
-            try {
-                AnalysisContext ctx(program.file, defs, options);
-                analyze_range(ctx, search, cut, n, program.nests);
-            } catch (...) {
-                failure = std::current_exception();
-            }
+    auto tree = std::make_unique<SyntaxTree>(std::string(source), options.parallel, SyntaxTree::Deferred{});
+    {
+        FileDefinitions defs(*tree, options.defines, FileDefinitions::Deferred{});
+        // A part's definitions are collected by the thread that parsed it,
+        // while its tree is still in that core's caches.
+        run_in_parallel(tree->parts(), [&](std::size_t i) {
+            tree->parse_part(i);
+            defs.collect_part(i);
         });
-        try {
-            AnalysisContext ctx(program.file, defs, options);
-            analyze_range(ctx, search, 0, cut, program.nests);
-        } catch (...) {
-            worker.join();
-            throw;
+        defs.finish();
+        program.diagnostics = syntax_errors(*tree);
+        NestSearch search = find_nests(defs, tree->parts());
+        std::size_t n = search.nests.size();
+        program.nests.resize(n);
+        // Two halves, cut between functions (a time loop never spans two).
+        std::size_t cut = n;
+        if (options.parallel && n >= kParallelNests) {
+            cut = n / 2;
+            while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;
         }
-        worker.join();
-        if (failure) std::rethrow_exception(failure);
-    } else {
-        AnalysisContext ctx(program.file, defs, options);
-        analyze_range(ctx, search, 0, n, program.nests);
+        std::size_t bounds[] = {0, cut, n};
+        run_in_parallel(cut < n ? 2 : 1, [&](std::size_t i) {
+            AnalysisContext ctx(program.file, defs, options);
+            analyze_range(ctx, search, bounds[i], bounds[i + 1], program.nests);
+        });
     }
+    if (!options.free_syntax_tree) keep_until_exit(std::move(tree));
     return program;
 }
 

@@ -1,7 +1,7 @@
 #include "analyzer/c_types.h"
 
 #include <map>
-#include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/definitions.h"
@@ -27,7 +27,7 @@ const std::map<std::string, int>& scalar_sizes() {
     return sizes;
 }
 
-bool is_qualifier(const std::string& w) {
+bool is_qualifier(std::string_view w) {
     return w == "const" || w == "volatile" || w == "restrict" || w == "__restrict" || w == "__restrict__" ||
            w == "static" || w == "register" || w == "extern" || w == "inline" || w == "__inline" ||
            w == "_Atomic" || w == "auto";
@@ -36,9 +36,16 @@ bool is_qualifier(const std::string& w) {
 }  // namespace
 
 std::string strip_qualifiers(const std::string& type) {
-    std::istringstream in(type);
-    std::string w, out;
-    while (in >> w) {
+    // Words separated by white space, as `istream >> word` splits them.
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+    std::string out;
+    std::size_t i = 0;
+    while (i < type.size()) {
+        while (i < type.size() && space(type[i])) ++i;
+        std::size_t b = i;
+        while (i < type.size() && !space(type[i])) ++i;
+        if (b == i) break;
+        std::string_view w(type.data() + b, i - b);
         if (is_qualifier(w)) continue;
         if (!out.empty()) out += ' ';
         out += w;

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <exception>
-#include <thread>
 
+#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
@@ -55,6 +54,32 @@ std::string unwrap_parameters(std::string body, const std::vector<std::string>& 
     return body;
 }
 
+// Expressions and the like whose subtrees this pass need not enter unless
+// their text can hold something it records: a call `(`, an assignment `=`,
+// an address `&`, an increment `++`/`--`, or a block `{` (declarations,
+// loops and enums inside GNU statement expressions or compound literals).
+// Subtrees with syntax errors are always entered: a MISSING token has no
+// text.
+bool is_skippable_expression(TSSymbol s) {
+    static const std::vector<TSSymbol> kinds = [] {
+        std::vector<TSSymbol> v;
+        for (const char* t : {"binary_expression", "unary_expression", "subscript_expression", "parenthesized_expression",
+                              "conditional_expression", "cast_expression", "field_expression", "pointer_expression",
+                              "sizeof_expression", "comma_expression", "argument_list", "initializer_list",
+                              "string_literal", "concatenated_string", "char_literal"})
+            v.push_back(symbol_of(t));
+        return v;
+    }();
+    return std::find(kinds.begin(), kinds.end(), s) != kinds.end();
+}
+
+bool may_hold_definitions(TSNode n, const std::string& src) {
+    if (ts_node_has_error(n)) return true;
+    std::string_view t = text(n, src);
+    return t.find_first_of("(=&{") != std::string_view::npos || t.find("++") != std::string_view::npos ||
+           t.find("--") != std::string_view::npos;
+}
+
 TSNode function_declarator_of(TSNode d) {
     for (int guard = 0; guard < 64 && !is_null(d); ++guard) {
         if (IS(d, "function_declarator")) return d;
@@ -80,56 +105,51 @@ std::string declarator_name(TSNode d, const std::string& source) {
 }
 
 FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines)
-    : tree_(tree) {
-    for (const auto& [name, value] : defines) overrides_[name] = value;
-    collect();
+    : FileDefinitions(tree, defines, Deferred{}) {
+    run_in_parallel(tree.parts(), [this](std::size_t i) { collect_part(i); });
+    finish();
 }
 
-void FileDefinitions::collect() {
+FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines,
+                                 Deferred)
+    : tree_(tree) {
+    for (const auto& [name, value] : defines) overrides_[name] = value;
+    part_calls_.resize(tree.parts());
+    part_definitions_.resize(tree.parts());
+    for (std::size_t i = 1; i < tree.parts(); ++i) part_definitions_[i].reset(new FileDefinitions(tree, NoCollect{}));
+}
+
+void FileDefinitions::collect_part(std::size_t i) {
+    FileDefinitions& into = i == 0 ? *this : *part_definitions_[i];
+    into.collect_root(tree_.part_root(i), part_calls_[i]);
+}
+
+void FileDefinitions::finish() {
     const std::string& src = source();
-    std::vector<TSNode> calls;
-    std::vector<TSNode> roots = tree_.roots();
-    if (roots.size() == 2) {
-        // The second half into a scratch object, then appended: every list
-        // keeps source order, and the maps keep the first definition (as one
-        // pass would, since each add_* keeps the first it sees).
-        FileDefinitions second(tree_, NoCollect{});
-        std::vector<TSNode> calls2;
-        std::exception_ptr failure;
-        std::thread worker([&] {
-            try {
-                second.collect_root(roots[1], calls2);
-            } catch (...) {
-                failure = std::current_exception();
-            }
-        });
-        try {
-            collect_root(roots[0], calls);
-        } catch (...) {
-            worker.join();
-            throw;
-        }
-        worker.join();
-        if (failure) std::rethrow_exception(failure);
-        for (auto& [name, mac] : second.macros_) macros_.emplace(name, std::move(mac));
-        for (auto& [name, e] : second.enumerators_) enumerators_.emplace(name, std::move(e));
-        for (auto& [name, t] : second.typedefs_) typedefs_.emplace(name, std::move(t));
-        for (auto& f : second.functions_) functions_.push_back(std::move(f));
-        globals_.insert(globals_.end(), second.globals_.begin(), second.globals_.end());
-        loops_.insert(loops_.end(), second.loops_.begin(), second.loops_.end());
-        for (auto& [name, v] : second.consts_) consts_.emplace(name, std::move(v));  // after the first half's, in order
-        calls.insert(calls.end(), calls2.begin(), calls2.end());
-    } else {
-        for (TSNode root : roots) collect_root(root, calls);
+    // Later parts are appended: every list keeps source order, and the maps
+    // keep the first definition (as one pass would, since each add_* keeps
+    // the first it sees).
+    for (std::size_t i = 1; i < part_definitions_.size(); ++i) {
+        FileDefinitions& part = *part_definitions_[i];
+        for (auto& [name, mac] : part.macros_) macros_.emplace(name, std::move(mac));
+        for (auto& [name, e] : part.enumerators_) enumerators_.emplace(name, std::move(e));
+        for (auto& [name, t] : part.typedefs_) typedefs_.emplace(name, std::move(t));
+        for (auto& f : part.functions_) functions_.push_back(std::move(f));
+        globals_.insert(globals_.end(), part.globals_.begin(), part.globals_.end());
+        loops_.insert(loops_.end(), part.loops_.begin(), part.loops_.end());
+        for (auto& [name, v] : part.consts_) consts_.emplace(name, std::move(v));  // after the earlier parts', in order
     }
+    part_definitions_.clear();
     // functions_ is in source order (a preorder walk), as function_at needs.
     for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
-    for (TSNode call : calls) {
-        TSNode callee = field(call, "function");
-        if (!IS(callee, "identifier")) continue;
-        std::string name(text(callee, src));
-        if (function_index_.count(name)) calls_[name].push_back(call);
-    }
+    for (const auto& calls : part_calls_)
+        for (TSNode call : calls) {
+            TSNode callee = field(call, "function");
+            if (!IS(callee, "identifier")) continue;
+            std::string name(text(callee, src));
+            if (function_index_.count(name)) calls_[name].push_back(call);
+        }
+    part_calls_.clear();
 }
 
 void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
@@ -196,7 +216,7 @@ void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
                 default:
                     break;
             }
-            return true;
+            return !is_skippable_expression(ts_node_symbol(n)) || may_hold_definitions(n, src);
         },
         [&](TSNode n) {
             if (!ts_node_is_named(n)) return;

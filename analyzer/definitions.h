@@ -55,7 +55,16 @@ struct FunctionInfo {
 
 class FileDefinitions {
 public:
+    // Collects the definitions of a parsed tree (its parts side by side).
     FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines);
+    // Collects nothing yet: collect_part(i) takes part i of the tree once it
+    // is parsed (different parts may be collected at the same time, on the
+    // threads that parsed them), and finish() joins the parts up once all
+    // are in. Nothing may be looked up before finish().
+    struct Deferred {};
+    FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines, Deferred);
+    void collect_part(std::size_t i);
+    void finish();
 
     const SyntaxTree& tree() const { return tree_; }
     const std::string& source() const { return tree_.source(); }
@@ -108,11 +117,12 @@ private:
 
     // One pass over the tree collects everything above (queries would take
     // one pass each, and the tree of a large file is the analysis's cost).
-    void collect();
-    // The pass over one root; a large file has two (syntax_tree.h), walked
-    // on two threads, the second into a scratch FileDefinitions.
+    // The pass over one part's root; parts after the first are collected
+    // into scratch FileDefinitions and appended in order by finish().
     struct NoCollect {};
     FileDefinitions(const SyntaxTree& tree, NoCollect) : tree_(tree) {}
+    std::vector<std::unique_ptr<FileDefinitions>> part_definitions_;  // [0] unused: that part is *this
+    std::vector<std::vector<TSNode>> part_calls_;                     // call_expression nodes per part
     void collect_root(TSNode root, std::vector<TSNode>& calls);
     void add_macro(TSNode def);
     void add_enumerators(TSNode list);

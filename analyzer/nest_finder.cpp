@@ -1,8 +1,10 @@
 #include "analyzer/nest_finder.h"
 
+#include <algorithm>
 #include <set>
 
 #include "analyzer/declarations.h"
+#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
@@ -13,12 +15,12 @@ constexpr int kMaxTimeNesting = 8;
 
 bool is_loop(TSNode n) { return IS(n, "for_statement") || IS(n, "while_statement") || IS(n, "do_statement"); }
 
-bool contains_for(TSNode body) {
+bool contains_for(TSNode body, const std::string& src) {
     bool found = false;
     walk(body, [&](TSNode n) {
         if (found) return false;
         if (IS(n, "for_statement")) found = true;
-        return !found;
+        return !found && text_contains(n, src, "for");  // a for statement's text starts with `for`
     });
     return found;
 }
@@ -42,11 +44,12 @@ bool picks_buffer(TSNode index, const std::string& src) {
 // outside the inner loops (`if (t % 100 == 0) print(...)`) do not count.
 bool used_by_inner_loops(TSNode body, const std::string& var, const std::string& src) {
     bool used = false;
+    // Subtrees whose text does not mention `var` cannot use it.
     walk(body, [&](TSNode loop) {
-        if (used) return false;
+        if (used || !text_contains(loop, src, var)) return false;
         if (!IS(loop, "for_statement") && !IS(loop, "while_statement") && !IS(loop, "do_statement")) return true;
         walk(loop, [&](TSNode n) {
-            if (used) return false;
+            if (used || !text_contains(n, src, var)) return false;
             if (IS(n, "subscript_expression")) {
                 // A leading subscript that picks a buffer: skip it.
                 TSNode arg = strip_parens(field(n, "argument"));
@@ -64,8 +67,10 @@ class Finder {
 public:
     explicit Finder(const FileDefinitions& defs) : defs_(defs), src_(defs.source()) {}
 
-    NestSearch run() {
-        for (TSNode n : defs_.outermost_loops()) loop(n, -1, 0);
+    // Outermost loops [begin, end).
+    NestSearch run(std::size_t begin, std::size_t end) {
+        const auto& loops = defs_.outermost_loops();
+        for (std::size_t i = begin; i < end; ++i) loop(loops[i], -1, 0);
         return std::move(search_);
     }
 
@@ -76,7 +81,7 @@ private:
 
     bool is_time_loop(TSNode n) {
         TSNode body = field(n, "body");
-        if (!contains_for(body)) return false;
+        if (!contains_for(body, src_)) return false;
         if (!IS(n, "for_statement")) return true;
         std::string var = loop_variable(n, src_);
         if (var.empty()) return false;
@@ -148,6 +153,27 @@ std::string loop_variable(TSNode for_stmt, const std::string& src) {
     return {};
 }
 
-NestSearch find_nests(const FileDefinitions& defs) { return Finder(defs).run(); }
+NestSearch find_nests(const FileDefinitions& defs, std::size_t parts) {
+    std::size_t loops = defs.outermost_loops().size();
+    parts = std::max<std::size_t>(1, std::min(parts, loops));
+    std::vector<NestSearch> found(parts);
+    run_in_parallel(parts, [&](std::size_t i) { found[i] = Finder(defs).run(loops * i / parts, loops * (i + 1) / parts); });
+    // Join the runs in order; indices into either list move up by the
+    // lengths of the runs before.
+    NestSearch all = std::move(found[0]);
+    for (std::size_t i = 1; i < parts; ++i) {
+        int nests = static_cast<int>(all.nests.size()), times = static_cast<int>(all.time_loops.size());
+        for (NestCandidate& c : found[i].nests) {
+            if (c.time_loop >= 0) c.time_loop += times;
+            all.nests.push_back(std::move(c));
+        }
+        for (TimeLoopCandidate& t : found[i].time_loops) {
+            for (int& k : t.nests) k += nests;
+            if (t.outer >= 0) t.outer += times;
+            all.time_loops.push_back(std::move(t));
+        }
+    }
+    return all;
+}
 
 }  // namespace recipe::analyzer

@@ -36,8 +36,10 @@ std::vector<Swap> swaps_in_block(TSNode block, const std::string& src) {
         if (!IS(k, "comment")) stmts.push_back(k);
     for (std::size_t i = 0; i + 2 < stmts.size(); ++i) {
         std::string t1, a1, a2, b2, b3, t3;
-        if (!plain_copy(stmts[i], src, &t1, &a1, true)) continue;
-        if (!plain_copy(stmts[i + 1], src, &a2, &b2, false) || a2 != a1) continue;
+        // The middle statement first: it is the cheapest to rule out, and
+        // reading a declaration (the first may be one) is not cheap.
+        if (!plain_copy(stmts[i + 1], src, &a2, &b2, false)) continue;
+        if (!plain_copy(stmts[i], src, &t1, &a1, true) || a2 != a1) continue;
         if (!plain_copy(stmts[i + 2], src, &b3, &t3, false) || b3 != b2 || t3 != t1) continue;
         if (a1 == b2 || a1 == t1 || b2 == t1) continue;
         out.push_back({a1, b2, t1, stmts[i], stmts[i + 2]});
@@ -53,7 +55,8 @@ std::vector<Swap> swaps_under(TSNode root, const std::string& src) {
             auto s = swaps_in_block(n, src);
             out.insert(out.end(), s.begin(), s.end());
         }
-        return true;
+        // Blocks (statement expressions included) are written with braces.
+        return ts_node_has_error(n) || text_contains(n, src, "{");
     });
     return out;
 }

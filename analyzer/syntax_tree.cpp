@@ -8,7 +8,8 @@
 #include <exception>
 #include <stdexcept>
 #include <system_error>
-#include <thread>
+
+#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
@@ -19,19 +20,6 @@ constexpr std::size_t kParallelParseBytes = 512 * 1024;
 // Bumped before any tree is freed: a node remembered from a freed tree must
 // not answer for a new node that happens to reuse its memory.
 std::atomic<std::uint64_t> tree_generation{1};
-
-
-TSPoint point_at(const std::string& s, std::size_t offset) {
-    TSPoint p{0, 0};
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < offset; ++i)
-        if (s[i] == '\n') {
-            ++p.row;
-            line_start = i + 1;
-        }
-    p.column = static_cast<std::uint32_t>(offset - line_start);
-    return p;
-}
 
 // Parses [begin, end) of `source` with positions in the whole text.
 TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t end, TSPoint begin_point, TSPoint end_point) {
@@ -100,60 +88,50 @@ std::size_t top_level_cut(const std::string& s, std::size_t wanted) {
     return 0;
 }
 
-SyntaxTree::SyntaxTree(std::string source, bool parallel) : source_(std::move(source)) {
+SyntaxTree::SyntaxTree(std::string source, bool parallel) : SyntaxTree(std::move(source), parallel, Deferred{}) {
+    run_in_parallel(parts(), [this](std::size_t i) { parse_part(i); });
+}
+
+SyntaxTree::SyntaxTree(std::string source, bool parallel, Deferred) : source_(std::move(source)) {
     std::size_t cut = parallel && source_.size() >= kParallelParseBytes ? top_level_cut(source_, source_.size() / 2) : 0;
     if (cut == 0) {
-        trees_.push_back(parse_range(source_, 0, source_.size(), {}, {}));
+        parts_.push_back({0, static_cast<std::uint32_t>(source_.size()), {}, {}, nullptr});
         return;
     }
-    TSPoint cut_point = point_at(source_, cut);
-    TSPoint end_point = point_at(source_, source_.size());
-    TSTree* second = nullptr;
-    std::exception_ptr failure;
-    std::thread worker([&] {
-        try {
-            second = parse_range(source_, cut, source_.size(), cut_point, end_point);
-        } catch (...) {
-            failure = std::current_exception();
+    // Row and column of the cut and of the end, counted in one pass.
+    TSPoint cut_point{0, 0}, end_point{0, 0};
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < source_.size(); ++i) {
+        if (i == cut) cut_point = {end_point.row, static_cast<std::uint32_t>(i - line_start)};
+        if (source_[i] == '\n') {
+            ++end_point.row;
+            line_start = i + 1;
         }
-    });
-    TSTree* first = nullptr;
-    try {
-        first = parse_range(source_, 0, cut, {0, 0}, cut_point);
-    } catch (...) {
-        worker.join();
-        if (second) ts_tree_delete(second);
-        throw;
     }
-    worker.join();
-    if (failure) {
-        ts_tree_delete(first);
-        std::rethrow_exception(failure);
-    }
-    trees_ = {first, second};
+    end_point.column = static_cast<std::uint32_t>(source_.size() - line_start);
+    auto c = static_cast<std::uint32_t>(cut);
+    parts_.push_back({0, c, {0, 0}, cut_point, nullptr});
+    parts_.push_back({c, static_cast<std::uint32_t>(source_.size()), cut_point, end_point, nullptr});
+}
+
+void SyntaxTree::parse_part(std::size_t i) {
+    Part& p = parts_[i];
+    if (!p.tree) p.tree = parse_range(source_, p.begin, p.end, p.begin_point, p.end_point);
 }
 
 SyntaxTree::~SyntaxTree() {
     tree_generation.fetch_add(1, std::memory_order_acq_rel);
-    // Freeing a tree visits every node: a large file's two halves are freed
-    // side by side, as they were parsed.
-    if (trees_.size() == 2) {
-        std::thread worker;
-        try {
-            worker = std::thread([t = trees_[1]] { ts_tree_delete(t); });
-        } catch (const std::system_error&) {
-            ts_tree_delete(trees_[1]);  // no thread to be had: one after the other
-        }
-        ts_tree_delete(trees_[0]);
-        if (worker.joinable()) worker.join();
-        return;
-    }
-    for (TSTree* t : trees_) ts_tree_delete(t);
+    // Freeing a tree visits every node: a large file's parts are freed side
+    // by side, as they were parsed.
+    run_in_parallel(parts(), [this](std::size_t i) {
+        if (parts_[i].tree) ts_tree_delete(parts_[i].tree);
+    });
 }
 
 std::vector<TSNode> SyntaxTree::roots() const {
     std::vector<TSNode> out;
-    for (TSTree* t : trees_) out.push_back(ts_tree_root_node(t));
+    for (const Part& p : parts_)
+        if (p.tree) out.push_back(ts_tree_root_node(p.tree));
     return out;
 }
 

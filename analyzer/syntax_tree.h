@@ -21,22 +21,37 @@ namespace recipe::analyzer {
 // Owns the parse of `source` (and the text, so nodes can be read back).
 // A large file is cut at top-level boundaries (between functions, outside
 // braces, comments and #if blocks) and its parts are parsed on two threads;
-// every part's nodes carry positions in the whole file.
+// every part's nodes carry positions in the whole file (each part's parser
+// reads the whole text with an included range of its own).
 class SyntaxTree {
 public:
+    // Parses `source` now.
     explicit SyntaxTree(std::string source, bool parallel = true);
+    // Cuts `source` into parts but parses none: parse_part() does, so that
+    // a caller can go on with a part's analysis on the thread that parsed it.
+    struct Deferred {};
+    SyntaxTree(std::string source, bool parallel, Deferred);
     ~SyntaxTree();
     SyntaxTree(const SyntaxTree&) = delete;
     SyntaxTree& operator=(const SyntaxTree&) = delete;
 
+    std::size_t parts() const { return parts_.size(); }
+    // Parses part `i` (once); different parts may be parsed at the same time.
+    void parse_part(std::size_t i);
+    TSNode part_root(std::size_t i) const { return ts_tree_root_node(parts_[i].tree); }
     // The root of each part, in file order (one for most files).
     std::vector<TSNode> roots() const;
-    TSNode root() const { return ts_tree_root_node(trees_.front()); }
+    TSNode root() const { return part_root(0); }
     const std::string& source() const { return source_; }
 
 private:
+    struct Part {
+        std::uint32_t begin = 0, end = 0;  // bytes
+        TSPoint begin_point{}, end_point{};
+        TSTree* tree = nullptr;
+    };
     std::string source_;
-    std::vector<TSTree*> trees_;
+    std::vector<Part> parts_;
 };
 
 // Where a file can be cut into independently parsable parts (0 when it
@@ -105,6 +120,12 @@ void walk_tree(TSNode root, Enter&& enter, Leave&& leave) {
     }
 }
 std::string_view text(TSNode n, const std::string& source);
+// Whether `n`'s text contains `needle`: walks that look for a name or a
+// keyword skip subtrees whose text cannot hold it (a node's text includes
+// all of its descendants' text).
+inline bool text_contains(TSNode n, const std::string& source, std::string_view needle) {
+    return text(n, source).find(needle) != std::string_view::npos;
+}
 TSNode field(TSNode n, const char* name);
 SourcePos pos_of(TSNode n);
 SourceSpan span_of(TSNode n);

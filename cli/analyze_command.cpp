@@ -51,6 +51,7 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         std::string file = args["file"].as<std::vector<std::string>>().front();
         analyzer::AnalyzeOptions opts;
         opts.assume_no_alias = args.count("assume-no-alias") != 0;
+        opts.free_syntax_tree = false;  // the process ends after printing: exit reclaims it faster
         if (args.count("define")) {
             for (const auto& d : args["define"].as<std::vector<std::string>>()) {
                 std::pair<std::string, std::string> def;
