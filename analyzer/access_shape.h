@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,11 @@ struct AccessShape {
     bool clamped = false;
 
     bool ok() const { return problem == Problem::None; }
-    // Every offset this access reads or writes.
-    std::vector<std::vector<std::int64_t>> all_offsets() const {
-        return window_offsets.empty() ? std::vector<std::vector<std::int64_t>>{offset} : window_offsets;
+    // Every offset this access reads or writes (a view: the rules ask
+    // for it per dimension and per access).
+    std::span<const std::vector<std::int64_t>> all_offsets() const {
+        if (window_offsets.empty()) return {&offset, 1};
+        return window_offsets;
     }
 };
 
