@@ -1,10 +1,12 @@
 #include "analyzer/analyzer.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "analyzer/context.h"
+#include "analyzer/declarations.h"
 #include "analyzer/definitions.h"
 #include "analyzer/nest_builder.h"
 #include "analyzer/nest_finder.h"
@@ -47,14 +49,19 @@ void analyze_range(AnalysisContext& ctx, const NestSearch& search, std::size_t b
     if (end > begin) finish(search.nests[end - 1].function, end);
 }
 
-// Trees left for the operating system to reclaim at exit
+// What is left for the operating system to reclaim at exit
 // (AnalyzeOptions::free_syntax_tree): still reachable from here, so that
-// leak checkers do not report them.
-void keep_until_exit(std::unique_ptr<SyntaxTree> tree) {
+// leak checkers do not report it.
+void keep_until_exit(std::unique_ptr<SyntaxTree> tree, std::unique_ptr<FileDefinitions> defs) {
+    struct Kept {
+        std::vector<SyntaxTree*> trees;
+        std::vector<FileDefinitions*> definitions;
+    };
     static std::mutex mutex;
-    static auto* kept = new std::vector<SyntaxTree*>();
+    static auto* kept = new Kept();
     std::lock_guard<std::mutex> lock(mutex);
-    kept->push_back(tree.release());
+    kept->trees.push_back(tree.release());
+    kept->definitions.push_back(defs.release());
 }
 
 }  // namespace
@@ -63,11 +70,12 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
     Program program;
     program.file = std::string(file_name);
     auto tree = std::make_unique<SyntaxTree>(std::string(source), options.parallel, SyntaxTree::Deferred{});
+    auto definitions = std::make_unique<FileDefinitions>(*tree, options.defines, FileDefinitions::Deferred{});
     {
-        FileDefinitions defs(*tree, options.defines, FileDefinitions::Deferred{});
+        FileDefinitions& defs = *definitions;
         // A part's definitions are collected by the thread that parsed it,
         // while its tree is still in that core's caches.
-        run_in_parallel(tree->parts(), [&](std::size_t i) {
+        for_each_task(tree->parts(), analysis_threads(), [&](std::size_t i) {
             tree->parse_part(i);
             defs.collect_part(i);
         });
@@ -76,19 +84,25 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
         NestSearch search = find_nests(defs, tree->parts());
         std::size_t n = search.nests.size();
         program.nests.resize(n);
-        // Two halves, cut between functions (a time loop never spans two).
-        std::size_t cut = n;
+        // Runs of nests cut between functions (a time loop never spans two),
+        // a few more than threads; the global declarations are read once.
+        std::vector<std::size_t> bounds{0};
         if (options.parallel && n >= kParallelNests) {
-            cut = n / 2;
-            while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;
+            std::size_t runs = std::min(n / (kParallelNests / 2), 4 * analysis_threads());
+            for (std::size_t k = 1; k < runs; ++k) {
+                std::size_t cut = std::max(bounds.back() + 1, n * k / runs);
+                while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;
+                if (cut < n) bounds.push_back(cut);
+            }
         }
-        std::size_t bounds[] = {0, cut, n};
-        run_in_parallel(cut < n ? 2 : 1, [&](std::size_t i) {
-            AnalysisContext ctx(program.file, defs, options);
+        bounds.push_back(n);
+        GlobalTable globals = global_declarations(defs);
+        for_each_task(bounds.size() - 1, analysis_threads(), [&](std::size_t i) {
+            AnalysisContext ctx(program.file, defs, options, &globals);
             analyze_range(ctx, search, bounds[i], bounds[i + 1], program.nests);
         });
     }
-    if (!options.free_syntax_tree) keep_until_exit(std::move(tree));
+    if (!options.free_syntax_tree) keep_until_exit(std::move(tree), std::move(definitions));
     return program;
 }
 

@@ -20,9 +20,10 @@ struct AnalyzeOptions {
     // one (same results, for comparison).
     bool parallel = true;
     // false leaves the syntax tree (some 50 bytes per byte of source, in
-    // millions of nodes) for the operating system to reclaim when the
-    // process exits, instead of freeing it node by node: for a command that
-    // exits right after printing the analysis.
+    // millions of nodes) and the tables read from it for the operating
+    // system to reclaim when the process exits, instead of freeing them
+    // piece by piece: for a command that exits right after printing the
+    // analysis.
     bool free_syntax_tree = true;
 };
 

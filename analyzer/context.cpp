@@ -9,8 +9,12 @@ constexpr int kMaxCallDepth = 4;
 const void* key(const FunctionInfo* f) { return f ? f->node.id : nullptr; }
 }  // namespace
 
-AnalysisContext::AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options)
-    : file_(std::move(file)), defs_(defs), constants_(defs), options_(options), globals_(global_declarations(defs)) {}
+AnalysisContext::AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options,
+                                 const GlobalTable* globals)
+    : file_(std::move(file)), defs_(defs), constants_(defs), options_(options) {
+    if (!globals) own_globals_ = global_declarations(defs);
+    globals_ = globals ? globals : &own_globals_;
+}
 
 AnalysisContext::FunctionFacts& AnalysisContext::facts(const FunctionInfo* f) {
     auto it = functions_.find(key(f));
@@ -20,7 +24,7 @@ AnalysisContext::FunctionFacts& AnalysisContext::facts(const FunctionInfo* f) {
     if (f)
         for (TSNode n : f->declarations)
             for (auto& v : declarations_in(n, source())) locals.push_back(std::move(v));
-    facts.scope = std::make_unique<Scope>(defs_, f, &globals_, std::move(locals));
+    facts.scope = std::make_unique<Scope>(defs_, f, globals_, std::move(locals));
     return functions_.emplace(key(f), std::move(facts)).first->second;
 }
 

@@ -28,7 +28,10 @@ struct Assignment {
 
 class AnalysisContext {
 public:
-    AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options);
+    // `globals`: the file's global declarations when the caller has them
+    // (several contexts of one file share them); null reads them here.
+    AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options,
+                    const GlobalTable* globals = nullptr);
 
     const std::string& file() const { return file_; }
     const FileDefinitions& defs() const { return defs_; }
@@ -56,7 +59,8 @@ private:
     const FileDefinitions& defs_;
     ConstantEvaluator constants_;
     const AnalyzeOptions& options_;
-    GlobalTable globals_;
+    GlobalTable own_globals_;
+    const GlobalTable* globals_;
     // What one pass over a function's body finds.
     struct FunctionFacts {
         std::unique_ptr<Scope> scope;

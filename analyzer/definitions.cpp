@@ -106,7 +106,7 @@ std::string declarator_name(TSNode d, const std::string& source) {
 
 FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines)
     : FileDefinitions(tree, defines, Deferred{}) {
-    run_in_parallel(tree.parts(), [this](std::size_t i) { collect_part(i); });
+    for_each_task(tree.parts(), analysis_threads(), [this](std::size_t i) { collect_part(i); });
     finish();
 }
 
@@ -121,11 +121,15 @@ FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::
 
 void FileDefinitions::collect_part(std::size_t i) {
     FileDefinitions& into = i == 0 ? *this : *part_definitions_[i];
-    into.collect_root(tree_.part_root(i), part_calls_[i]);
+    std::vector<TSNode> calls;
+    into.collect_root(tree_.part_root(i), calls);
+    for (TSNode call : calls) {
+        TSNode callee = field(call, "function");
+        if (IS(callee, "identifier")) part_calls_[i].emplace_back(text(callee, source()), call);
+    }
 }
 
 void FileDefinitions::finish() {
-    const std::string& src = source();
     // Later parts are appended: every list keeps source order, and the maps
     // keep the first definition (as one pass would, since each add_* keeps
     // the first it sees).
@@ -143,10 +147,8 @@ void FileDefinitions::finish() {
     // functions_ is in source order (a preorder walk), as function_at needs.
     for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
     for (const auto& calls : part_calls_)
-        for (TSNode call : calls) {
-            TSNode callee = field(call, "function");
-            if (!IS(callee, "identifier")) continue;
-            std::string name(text(callee, src));
+        for (const auto& [callee, call] : calls) {
+            std::string name(callee);
             if (function_index_.count(name)) calls_[name].push_back(call);
         }
     part_calls_.clear();

@@ -12,6 +12,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -98,14 +100,15 @@ public:
 
 private:
     const SyntaxTree& tree_;
-    std::map<std::string, Macro> macros_;
-    std::map<std::string, std::string> overrides_;
-    std::map<std::string, Enumerator> enumerators_;
-    std::map<std::string, std::string> typedefs_;
+    // Looked up by name for most identifiers the analysis meets: hashed.
+    std::unordered_map<std::string, Macro> macros_;
+    std::unordered_map<std::string, std::string> overrides_;
+    std::unordered_map<std::string, Enumerator> enumerators_;
+    std::unordered_map<std::string, std::string> typedefs_;
     std::multimap<std::string, ConstVariable> consts_;
     std::vector<FunctionInfo> functions_;  // in source order
-    std::map<std::string, std::size_t> function_index_;
-    std::map<std::string, std::vector<TSNode>> calls_;
+    std::unordered_map<std::string, std::size_t> function_index_;
+    std::unordered_map<std::string, std::vector<TSNode>> calls_;
     std::vector<TSNode> globals_;
     std::vector<TSNode> loops_;
     mutable std::map<std::string, bool> purity_;
@@ -122,7 +125,8 @@ private:
     struct NoCollect {};
     FileDefinitions(const SyntaxTree& tree, NoCollect) : tree_(tree) {}
     std::vector<std::unique_ptr<FileDefinitions>> part_definitions_;  // [0] unused: that part is *this
-    std::vector<std::vector<TSNode>> part_calls_;                     // call_expression nodes per part
+    // Per part, the calls of a plain name: the name and the call_expression.
+    std::vector<std::vector<std::pair<std::string_view, TSNode>>> part_calls_;
     void collect_root(TSNode root, std::vector<TSNode>& calls);
     void add_macro(TSNode def);
     void add_enumerators(TSNode list);

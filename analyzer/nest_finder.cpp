@@ -157,7 +157,7 @@ NestSearch find_nests(const FileDefinitions& defs, std::size_t parts) {
     std::size_t loops = defs.outermost_loops().size();
     parts = std::max<std::size_t>(1, std::min(parts, loops));
     std::vector<NestSearch> found(parts);
-    run_in_parallel(parts, [&](std::size_t i) { found[i] = Finder(defs).run(loops * i / parts, loops * (i + 1) / parts); });
+    for_each_task(parts, analysis_threads(), [&](std::size_t i) { found[i] = Finder(defs).run(loops * i / parts, loops * (i + 1) / parts); });
     // Join the runs in order; indices into either list move up by the
     // lengths of the runs before.
     NestSearch all = std::move(found[0]);

@@ -1,8 +1,12 @@
-// parallel.h — runs the parts of a large file's analysis side by side: one
-// thread per part, the first on the calling thread. The analyzer never has
-// more than a few parts (two on a two-core machine), so there is no pool.
+// parallel.h — runs the parts of a large file's analysis side by side. A
+// large file is cut into a few more parts than there are threads, and each
+// thread takes the next part when it is done with one, so that a part that
+// happens to be slow does not leave the other cores idle at the end. There
+// are never more than a handful of threads, so there is no pool.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <system_error>
@@ -11,44 +15,51 @@
 
 namespace recipe::analyzer {
 
-// Calls f(0) … f(n-1), each on a thread of its own (f(0) on the calling
-// thread), and returns once all are done; the first exception thrown by
-// any of them is rethrown then. Where no thread can be had, the parts run
-// one after the other.
+// How many threads the analysis of one large file uses.
+inline std::size_t analysis_threads() {
+    static const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 2, 8);
+    return n;
+}
+
+// Calls f(0) … f(tasks-1) on up to `threads` threads, the calling thread
+// being one of them; each thread takes the lowest task not yet taken.
+// Returns once all are done, then rethrows the first exception any task
+// threw (no new task starts after one has thrown). Where no thread can be
+// had, the calling thread does all the tasks.
 template <typename F>
-void run_in_parallel(std::size_t n, F&& f) {
-    if (n == 0) return;
-    std::vector<std::exception_ptr> failures(n);
-    std::vector<std::thread> workers;
-    std::vector<std::size_t> inline_parts;
-    for (std::size_t i = 1; i < n; ++i) {
+void for_each_task(std::size_t tasks, std::size_t threads, F&& f) {
+    if (tasks == 0) return;
+    threads = std::clamp<std::size_t>(threads, 1, tasks);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::vector<std::exception_ptr> failures(threads);
+    auto work = [&](std::size_t worker) {
         try {
-            workers.emplace_back([&f, &failures, i] {
-                try {
-                    f(i);
-                } catch (...) {
-                    failures[i] = std::current_exception();
-                }
-            });
-        } catch (const std::system_error&) {
-            inline_parts.push_back(i);
-        }
-    }
-    try {
-        f(0);
-    } catch (...) {
-        failures[0] = std::current_exception();
-    }
-    for (std::size_t i : inline_parts) {
-        try {
-            f(i);
+            for (std::size_t t; !failed.load() && (t = next.fetch_add(1)) < tasks;) f(t);
         } catch (...) {
-            failures[i] = std::current_exception();
+            failures[worker] = std::current_exception();
+            failed.store(true);
+        }
+    };
+    std::vector<std::thread> workers;
+    for (std::size_t w = 1; w < threads; ++w) {
+        try {
+            workers.emplace_back(work, w);
+        } catch (const std::system_error&) {
+            break;  // the threads started so far and this one share the tasks
         }
     }
+    work(0);
     for (auto& w : workers) w.join();
     for (auto& e : failures)
         if (e) std::rethrow_exception(e);
+}
+
+// Calls f(0) … f(n-1), each on a thread of its own (f(0) on the calling
+// thread); see for_each_task.
+template <typename F>
+void run_in_parallel(std::size_t n, F&& f) {
+    for_each_task(n, n, f);
 }
 
 }  // namespace recipe::analyzer

@@ -57,6 +57,10 @@ private:
 // Where a file can be cut into independently parsable parts (0 when it
 // cannot): a line start at file scope near `wanted`.
 std::size_t top_level_cut(const std::string& source, std::size_t wanted);
+// The same for several places at once (`wanted` ascending): the first cut
+// at or after each, in order, without repeats; fewer when the text runs
+// out or stops making sense.
+std::vector<std::size_t> top_level_cuts(const std::string& source, const std::vector<std::size_t>& wanted);
 
 // A node together with the text it was parsed from (macro bodies are parsed
 // into trees of their own, so a node alone does not say where its text is).

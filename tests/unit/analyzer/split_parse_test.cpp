@@ -66,7 +66,7 @@ void check_same_both_ways(const std::string& code) {
 TEST_CASE("a large file split in two parses, collects and analyses to the same report and JSON as one tree", "[analyzer]") {
     std::string code = large_file(900u << 10);
     SyntaxTree tree(code);
-    REQUIRE(tree.parts() == 2);
+    REQUIRE(tree.parts() >= 2);
     check_same_both_ways(code);
 
     // The helpers' bounds come from calls in the other part.
