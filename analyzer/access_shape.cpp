@@ -25,17 +25,13 @@ AccessShape failed(AccessShape::Problem p, std::string why, SourceSpan where) {
 
 const Monomial* leading(const Poly& p) {
     const Monomial* best = nullptr;
-    for (const auto& [m, c] : p.terms()) {
-        if (m.empty()) continue;
+    for (const auto& [m, c] : p.symbolic_terms()) {
         if (!best || m.size() > best->size() || (m.size() == best->size() && m < *best)) best = &m;
     }
     return best;
 }
 
-std::int64_t coefficient(const Poly& p, const Monomial& m) {
-    auto it = p.terms().find(m);
-    return it == p.terms().end() ? 0 : it->second;
-}
+std::int64_t coefficient(const Poly& p, const Monomial& m) { return p.coefficient(m); }
 
 // Orders strides from the contiguous dimension outward: lower degree first,
 // then the smaller known value, then by spelling (stable across runs).

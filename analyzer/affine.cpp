@@ -29,7 +29,9 @@ void add_clamps(Affine& into, const Affine& from) {
 // `x > 0 ? x - 1 : x`.
 double weight(const Poly& p) {
     double w = 0;
-    for (const auto& [m, c] : p.terms()) w += (c < 0 ? -static_cast<double>(c) : static_cast<double>(c)) * static_cast<double>(m.size() * 1000 + 1);
+    p.for_each_term([&w](const Monomial& m, std::int64_t c) {
+        w += (c < 0 ? -static_cast<double>(c) : static_cast<double>(c)) * static_cast<double>(m.size() * 1000 + 1);
+    });
     return w;
 }
 
@@ -231,10 +233,11 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         if (op == "-") return l + (-r);
         if (!l.ok()) return l;
         if (!r.ok()) return r;
-        std::string shown = shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source()));
+        // Only failures name the expression.
+        auto shown = [&] { return shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source())); };
         if (op == "*") {
             if (l.has_vars() && r.has_vars())
-                return Affine::fail(Affine::Status::NonAffine, "'" + shown + "' multiplies loop variables", where(n, site));
+                return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' multiplies loop variables", where(n, site));
             Affine res = l.has_vars() ? scale(l, r.constant) : scale(r, l.constant);
             add_clamps(res, l.has_vars() ? r : l);
             return res;
@@ -253,7 +256,7 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
             }
             return opaque(n, src, site);
         }
-        return Affine::fail(Affine::Status::NonAffine, "'" + shown + "' is not affine in the loop variables", where(n, site));
+        return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' is not affine in the loop variables", where(n, site));
     }
     if (IS(n, "conditional_expression")) {
         Affine cond = eval(field(n, "condition"), src, b, site);

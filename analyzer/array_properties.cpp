@@ -34,7 +34,7 @@ std::string linear_index(const AccessShape& s) {
             out += v;
         } else {
             std::string t = st.to_string();
-            bool simple = st.terms().size() == 1;
+            bool simple = st.term_count() == 1;
             out += v + "*" + (simple ? t : "(" + t + ")");
         }
     }

@@ -89,9 +89,17 @@ LoopHeader read_loop_header(TSNode for_stmt, const std::string& src, AffineEvalu
     h.body = field(for_stmt, "body");
     // The header runs from `for` to the `)` before the body.
     TSNode close{};
-    for (TSNode c : all_children(for_stmt)) {
-        if (!is_null(h.body) && ts_node_start_byte(c) >= ts_node_start_byte(h.body)) break;
-        if (IS(c, ")")) close = c;
+    {
+        PooledCursor pooled(for_stmt);
+        TSTreeCursor* c = pooled.get();
+        std::uint32_t body_start = is_null(h.body) ? 0 : ts_node_start_byte(h.body);
+        if (ts_tree_cursor_goto_first_child(c)) {
+            do {
+                TSNode k = ts_tree_cursor_current_node(c);
+                if (!is_null(h.body) && ts_node_start_byte(k) >= body_start) break;
+                if (IS(k, ")")) close = k;
+            } while (ts_tree_cursor_goto_next_sibling(c));
+        }
     }
     h.header_span = span_of(for_stmt);
     if (!is_null(close)) {
@@ -99,7 +107,6 @@ LoopHeader read_loop_header(TSNode for_stmt, const std::string& src, AffineEvalu
         h.header_span.end = end.end;
         h.header_span.end_byte = end.end_byte;
     }
-    h.header_text = squeeze(std::string_view(src).substr(h.header_span.begin_byte, h.header_span.end_byte - h.header_span.begin_byte));
 
     TSNode lower_node{};
     if (!read_init(h, field(for_stmt, "initializer"), src, &lower_node)) return h;

@@ -26,7 +26,6 @@ struct LoopHeader {
     std::string lower_text, upper_text;  // readable: "1", "N-1"
     std::int64_t stride = 1;   // magnitude
     bool descending = false;
-    std::string header_text;   // "for (i = 1; i < N - 1; i++)"
     SourceSpan header_span;    // from `for` to the closing parenthesis
 };
 

@@ -55,62 +55,81 @@ std::string symbol_text(const std::string& s) {
 
 Poly Poly::constant(std::int64_t c) {
     Poly p;
-    p.add_term({}, c);
+    p.constant_ = c;
     return p;
 }
 
 Poly Poly::symbol(const std::string& name) {
     Poly p;
-    p.add_term({name}, 1);
+    p.symbolic_.emplace_back(Monomial{name}, 1);
     return p;
 }
 
 void Poly::add_term(const Monomial& m, std::int64_t c) {
     if (c == 0) return;
-    auto it = terms_.find(m);
-    if (it == terms_.end()) {
-        terms_.emplace(m, c);
+    if (m.empty()) {
+        constant_ = wrap_add(constant_, c);
+        return;
+    }
+    auto it = std::lower_bound(symbolic_.begin(), symbolic_.end(), m, [](const auto& t, const Monomial& k) { return t.first < k; });
+    if (it == symbolic_.end() || it->first != m) {
+        symbolic_.insert(it, {m, c});
         return;
     }
     it->second = wrap_add(it->second, c);
-    if (it->second == 0) terms_.erase(it);
-}
-
-bool Poly::is_constant() const { return terms_.empty() || (terms_.size() == 1 && terms_.begin()->first.empty()); }
-
-std::int64_t Poly::constant_term() const {
-    auto it = terms_.find(Monomial{});
-    return it == terms_.end() ? 0 : it->second;
+    if (it->second == 0) symbolic_.erase(it);
 }
 
 std::optional<std::int64_t> Poly::as_constant() const {
     if (!is_constant()) return std::nullopt;
-    return constant_term();
+    return constant_;
 }
 
 int Poly::degree() const {
     int d = 0;
-    for (const auto& [m, c] : terms_) d = std::max(d, static_cast<int>(m.size()));
+    for (const auto& [m, c] : symbolic_) d = std::max(d, static_cast<int>(m.size()));
     return d;
+}
+
+std::int64_t Poly::coefficient(const Monomial& m) const {
+    if (m.empty()) return constant_;
+    auto it = std::lower_bound(symbolic_.begin(), symbolic_.end(), m, [](const auto& t, const Monomial& k) { return t.first < k; });
+    return it != symbolic_.end() && it->first == m ? it->second : 0;
 }
 
 std::vector<std::string> Poly::symbols() const {
     std::vector<std::string> out;
-    for (const auto& [m, c] : terms_)
+    for (const auto& [m, c] : symbolic_)
         for (const auto& s : m)
             if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
     return out;
 }
 
 Poly Poly::operator+(const Poly& o) const {
-    Poly r = *this;
-    for (const auto& [m, c] : o.terms_) r.add_term(m, c);
+    // Both term lists are sorted: merge them, adding equal monomials.
+    Poly r;
+    r.constant_ = wrap_add(constant_, o.constant_);
+    r.symbolic_.reserve(symbolic_.size() + o.symbolic_.size());
+    auto a = symbolic_.begin(), b = o.symbolic_.begin();
+    while (a != symbolic_.end() || b != o.symbolic_.end()) {
+        if (b == o.symbolic_.end() || (a != symbolic_.end() && a->first < b->first)) {
+            r.symbolic_.push_back(*a++);
+        } else if (a == symbolic_.end() || b->first < a->first) {
+            r.symbolic_.push_back(*b++);
+        } else {
+            std::int64_t c = wrap_add(a->second, b->second);
+            if (c != 0) r.symbolic_.emplace_back(a->first, c);
+            ++a;
+            ++b;
+        }
+    }
     return r;
 }
 
 Poly Poly::operator-() const {
-    Poly r;
-    for (const auto& [m, c] : terms_) r.add_term(m, wrap_mul(c, -1));
+    Poly r = *this;
+    r.constant_ = wrap_mul(constant_, -1);
+    for (auto& [m, c] : r.symbolic_) c = wrap_mul(c, -1);
     return r;
 }
 
@@ -118,28 +137,42 @@ Poly Poly::operator-(const Poly& o) const { return *this + (-o); }
 
 Poly Poly::operator*(const Poly& o) const {
     Poly r;
-    for (const auto& [ma, ca] : terms_)
-        for (const auto& [mb, cb] : o.terms_) r.add_term(multiply(ma, mb), wrap_mul(ca, cb));
+    for_each_term([&](const Monomial& ma, std::int64_t ca) {
+        o.for_each_term([&](const Monomial& mb, std::int64_t cb) { r.add_term(multiply(ma, mb), wrap_mul(ca, cb)); });
+    });
     return r;
+}
+
+bool Poly::operator<(const Poly& o) const {
+    // The terms as a map would list them: the constant (empty monomial) first.
+    std::vector<std::pair<Monomial, std::int64_t>> a, b;
+    for_each_term([&](const Monomial& m, std::int64_t c) { a.emplace_back(m, c); });
+    o.for_each_term([&](const Monomial& m, std::int64_t c) { b.emplace_back(m, c); });
+    return a < b;
 }
 
 std::optional<Poly> Poly::divide(const Poly& d) const {
     if (d.is_zero()) return std::nullopt;
-    // Leading term of the divisor.
-    auto lead_d = d.terms_.begin();
-    for (auto it = d.terms_.begin(); it != d.terms_.end(); ++it)
-        if (leads(it->first, lead_d->first)) lead_d = it;
+    // The leading term of a polynomial: highest degree, then first in order.
+    auto lead = [](const Poly& p) {
+        std::pair<Monomial, std::int64_t> best;
+        bool any = false;
+        p.for_each_term([&](const Monomial& m, std::int64_t c) {
+            if (!any || leads(m, best.first)) best = {m, c};
+            any = true;
+        });
+        return best;
+    };
+    auto lead_d = lead(d);
     Poly rem = *this, quot;
     for (int guard = 0; guard < 64 && !rem.is_zero(); ++guard) {
-        auto lead_r = rem.terms_.begin();
-        for (auto it = rem.terms_.begin(); it != rem.terms_.end(); ++it)
-            if (leads(it->first, lead_r->first)) lead_r = it;
-        auto m = recipe::analyzer::divide(lead_r->first, lead_d->first);
-        if (!m || lead_d->second == -1 || lead_r->second % lead_d->second != 0) {
-            if (!m || lead_d->second != -1) return std::nullopt;
+        auto lead_r = lead(rem);
+        auto m = recipe::analyzer::divide(lead_r.first, lead_d.first);
+        if (!m || lead_d.second == -1 || lead_r.second % lead_d.second != 0) {
+            if (!m || lead_d.second != -1) return std::nullopt;
         }
         Poly t;
-        t.add_term(*m, lead_d->second == -1 ? wrap_mul(lead_r->second, -1) : lead_r->second / lead_d->second);
+        t.add_term(*m, lead_d.second == -1 ? wrap_mul(lead_r.second, -1) : lead_r.second / lead_d.second);
         quot = quot + t;
         rem = rem - t * d;
     }
@@ -149,8 +182,8 @@ std::optional<Poly> Poly::divide(const Poly& d) const {
 
 std::optional<std::int64_t> Poly::evaluate(
     const std::function<std::optional<std::int64_t>(const std::string&)>& lookup) const {
-    std::int64_t sum = 0;
-    for (const auto& [m, c] : terms_) {
+    std::int64_t sum = constant_;
+    for (const auto& [m, c] : symbolic_) {
         std::int64_t v = c;
         for (const auto& s : m) {
             auto x = lookup(s);
@@ -162,16 +195,17 @@ std::optional<std::int64_t> Poly::evaluate(
 }
 
 std::string Poly::to_string() const {
-    if (terms_.empty()) return "0";
-    std::vector<std::pair<Monomial, std::int64_t>> order(terms_.begin(), terms_.end());
-    // Symbols first in the order they sort, constant last: "N-1", "W*H+2".
-    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-        if (a.first.empty() != b.first.empty()) return b.first.empty();
-        if (a.first.size() != b.first.size()) return a.first.size() > b.first.size();
-        return a.first < b.first;
+    if (is_zero()) return "0";
+    // Symbols first, in the order they sort (higher degree first), the
+    // constant last: "N-1", "W*H+2".
+    std::vector<const std::pair<Monomial, std::int64_t>*> order;
+    for (const auto& t : symbolic_) order.push_back(&t);
+    std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+        if (a->first.size() != b->first.size()) return a->first.size() > b->first.size();
+        return a->first < b->first;
     });
     std::string out;
-    for (const auto& [m, c] : order) {
+    auto term = [&out](const Monomial& m, std::int64_t c) {
         std::uint64_t mag = c < 0 ? 0 - static_cast<std::uint64_t>(c) : static_cast<std::uint64_t>(c);
         if (c < 0) out += "-";
         else if (!out.empty()) out += "+";
@@ -180,7 +214,9 @@ std::string Poly::to_string() const {
         if (body.empty()) out += std::to_string(mag);
         else if (mag == 1) out += body;
         else out += std::to_string(mag) + "*" + body;
-    }
+    };
+    for (const auto* t : order) term(t->first, t->second);
+    if (constant_ != 0) term(Monomial{}, constant_);
     return out;
 }
 

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,21 +21,35 @@ public:
     static Poly constant(std::int64_t c);
     static Poly symbol(const std::string& name);
 
-    bool is_zero() const { return terms_.empty(); }
-    bool is_constant() const;             // no symbols (zero included)
-    std::int64_t constant_term() const;   // coefficient of the empty monomial
+    bool is_zero() const { return constant_ == 0 && symbolic_.empty(); }
+    bool is_constant() const { return symbolic_.empty(); }  // no symbols (zero included)
+    std::int64_t constant_term() const { return constant_; }  // coefficient of the empty monomial
     std::optional<std::int64_t> as_constant() const;
     int degree() const;
-    const std::map<Monomial, std::int64_t>& terms() const { return terms_; }
+    // How many terms have a non-zero coefficient.
+    std::size_t term_count() const { return symbolic_.size() + (constant_ != 0 ? 1 : 0); }
+    // Calls f(monomial, coefficient) for every term, in monomial order (so
+    // the constant, whose monomial is empty, first).
+    template <typename F>
+    void for_each_term(F&& f) const {
+        static const Monomial one;
+        if (constant_ != 0) f(one, constant_);
+        for (const auto& [m, c] : symbolic_) f(m, c);
+    }
+    // The terms with at least one symbol, in monomial order.
+    const std::vector<std::pair<Monomial, std::int64_t>>& symbolic_terms() const { return symbolic_; }
+    std::int64_t coefficient(const Monomial& m) const;
     std::vector<std::string> symbols() const;
 
     Poly operator+(const Poly& o) const;
     Poly operator-(const Poly& o) const;
     Poly operator*(const Poly& o) const;
     Poly operator-() const;
-    bool operator==(const Poly& o) const { return terms_ == o.terms_; }
-    bool operator!=(const Poly& o) const { return terms_ != o.terms_; }
-    bool operator<(const Poly& o) const { return terms_ < o.terms_; }
+    bool operator==(const Poly& o) const { return constant_ == o.constant_ && symbolic_ == o.symbolic_; }
+    bool operator!=(const Poly& o) const { return !(*this == o); }
+    // Lexicographic over the terms in monomial order, as for a map from
+    // monomial to coefficient.
+    bool operator<(const Poly& o) const;
 
     // Exact division; nullopt when `d` does not divide this polynomial.
     std::optional<Poly> divide(const Poly& d) const;
@@ -49,7 +62,10 @@ public:
     std::string to_string() const;
 
 private:
-    std::map<Monomial, std::int64_t> terms_;  // no zero coefficients
+    // Held apart from the other terms: most polynomials are constants (loop
+    // bounds, offsets, coefficients), and these then need no allocation.
+    std::int64_t constant_ = 0;
+    std::vector<std::pair<Monomial, std::int64_t>> symbolic_;  // sorted by monomial, none empty, no zero coefficients
     void add_term(const Monomial& m, std::int64_t c);
 };
 

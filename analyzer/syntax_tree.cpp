@@ -23,20 +23,45 @@ constexpr std::size_t kBytesPerPart = 256 * 1024;
 // not answer for a new node that happens to reuse its memory.
 std::atomic<std::uint64_t> tree_generation{1};
 
+// One parser per thread, kept between parses: the analysis parses every
+// macro body it expands as a small tree of its own, and a new parser costs
+// more than such a parse.
+struct ThreadParser {
+    TSParser* parser = nullptr;
+    ThreadParser() = default;
+    ThreadParser(const ThreadParser&) = delete;
+    ThreadParser& operator=(const ThreadParser&) = delete;
+    ~ThreadParser() {
+        if (parser) ts_parser_delete(parser);
+    }
+    TSParser* get() {
+        if (!parser) {
+            parser = ts_parser_new();
+            if (!ts_parser_set_language(parser, tree_sitter_c())) {
+                ts_parser_delete(parser);
+                parser = nullptr;
+                throw std::runtime_error("tree-sitter C grammar has an incompatible ABI version");
+            }
+        }
+        return parser;
+    }
+};
+thread_local ThreadParser thread_parser;
+
 // Parses [begin, end) of `source` with positions in the whole text.
 TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t end, TSPoint begin_point, TSPoint end_point) {
-    TSParser* parser = ts_parser_new();
-    if (!ts_parser_set_language(parser, tree_sitter_c())) {
-        ts_parser_delete(parser);
-        throw std::runtime_error("tree-sitter C grammar has an incompatible ABI version");
-    }
+    TSParser* parser = thread_parser.get();
     if (begin != 0 || end != source.size()) {
         TSRange range{begin_point, end_point, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
         ts_parser_set_included_ranges(parser, &range, 1);
+    } else {
+        ts_parser_set_included_ranges(parser, nullptr, 0);  // all of it
     }
     TSTree* tree = ts_parser_parse_string(parser, nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
-    ts_parser_delete(parser);
-    if (!tree) throw std::runtime_error("tree-sitter returned no tree");
+    if (!tree) {
+        ts_parser_reset(parser);
+        throw std::runtime_error("tree-sitter returned no tree");
+    }
     return tree;
 }
 
