@@ -63,30 +63,37 @@ Affine Affine::fail(Status s, std::string why, SourceSpan where) {
     return a;
 }
 
-Affine operator+(const Affine& a, const Affine& b) {
-    Affine r = a;
-    merge_status(r, b);
-    add_clamps(r, b);
+Affine operator+(Affine a, const Affine& b) {
+    merge_status(a, b);
+    add_clamps(a, b);
     for (const auto& [v, c] : b.vars) {
-        Poly sum = r.vars[v] + c;
-        if (sum.is_zero()) r.vars.erase(v);
-        else r.vars[v] = sum;
+        auto it = a.vars.find(v);
+        if (it == a.vars.end()) {
+            if (!c.is_zero()) a.vars.emplace(v, c);
+            continue;
+        }
+        Poly sum = it->second + c;
+        if (sum.is_zero()) a.vars.erase(it);
+        else it->second = std::move(sum);
     }
-    r.constant = r.constant + b.constant;
-    return r;
+    a.constant = a.constant + b.constant;
+    return a;
 }
 
-Affine operator-(const Affine& a) { return scale(a, Poly::constant(-1)); }
+Affine operator-(Affine a) { return scale(std::move(a), Poly::constant(-1)); }
 
-Affine scale(const Affine& a, const Poly& by) {
-    Affine r = a;
-    r.vars.clear();
-    for (const auto& [v, c] : a.vars) {
-        Poly p = c * by;
-        if (!p.is_zero()) r.vars[v] = p;
+Affine scale(Affine a, const Poly& by) {
+    for (auto it = a.vars.begin(); it != a.vars.end();) {
+        Poly p = it->second * by;
+        if (p.is_zero()) {
+            it = a.vars.erase(it);
+        } else {
+            it->second = std::move(p);
+            ++it;
+        }
     }
-    r.constant = a.constant * by;
-    return r;
+    a.constant = a.constant * by;
+    return a;
 }
 
 AffineEvaluator::AffineEvaluator(const FileDefinitions& defs, const ConstantEvaluator& constants)
@@ -229,8 +236,8 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         std::string_view op = text(field(n, "operator"), src);
         Affine l = eval(field(n, "left"), src, b, site);
         Affine r = eval(field(n, "right"), src, b, site);
-        if (op == "+") return l + r;
-        if (op == "-") return l + (-r);
+        if (op == "+") return std::move(l) + r;
+        if (op == "-") return std::move(l) + (-std::move(r));
         if (!l.ok()) return l;
         if (!r.ok()) return r;
         // Only failures name the expression.

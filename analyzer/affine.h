@@ -44,9 +44,10 @@ struct Affine {
     static Affine fail(Status s, std::string why, SourceSpan where);
 };
 
-Affine operator+(const Affine& a, const Affine& b);
-Affine operator-(const Affine& a);
-Affine scale(const Affine& a, const Poly& by);
+// Taken by value: a temporary on the left is reused rather than copied.
+Affine operator+(Affine a, const Affine& b);
+Affine operator-(Affine a);
+Affine scale(Affine a, const Poly& by);
 
 // A macro or helper parameter bound to its argument's value.
 using AffineBindings = std::map<std::string, Affine>;

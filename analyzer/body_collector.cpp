@@ -197,11 +197,11 @@ private:
         if (is_null(n) || too_deep(n)) return;
         Deeper deeper(depth_);
         if (IS(n, "compound_statement")) {
-            for (TSNode k : named_children(n)) stmt_in(k, c);
+            for_each_named_child(n, [&](TSNode k) { stmt_in(k, c); });
         } else if (IS(n, "declaration")) {
             declaration(n, c);
         } else if (IS(n, "expression_statement")) {
-            for (TSNode k : named_children(n)) expr(k, c);
+            for_each_named_child(n, [&](TSNode k) { expr(k, c); });
         } else if (IS(n, "if_statement")) {
             TSNode cond = field(n, "condition");
             expr(cond, c);
@@ -218,7 +218,7 @@ private:
             clamp_if_ = saved_if;
             TSNode alt = field(n, "alternative");
             if (!is_null(alt)) {
-                for (TSNode k : named_children(alt)) stmt_in(k, c);
+                for_each_named_child(alt, [&](TSNode k) { stmt_in(k, c); });
             }
             if (guard) --guard_depth_;
         } else if (IS(n, "for_statement")) {
@@ -233,7 +233,7 @@ private:
             facts_.inner_loops.push_back(n);
         } else if (IS(n, "return_statement") || IS(n, "break_statement") || IS(n, "goto_statement")) {
             facts_.early_exits.push_back(n);
-            for (TSNode k : named_children(n)) expr(k, c);
+            for_each_named_child(n, [&](TSNode k) { expr(k, c); });
         } else if (IS(n, "continue_statement") || IS(n, "comment") || IS(n, ";")) {
             // `continue` skips the rest of an iteration: a guard, not an exit.
         } else if (IS(n, "switch_statement")) {
@@ -243,10 +243,10 @@ private:
             stmt_in(field(n, "body"), c);
             --guard_depth_;
         } else if (IS(n, "case_statement") || IS(n, "labeled_statement")) {
-            for (TSNode k : named_children(n)) {
-                if (IS(k, "statement_identifier") || ts_node_eq(k, field(n, "value"))) continue;
+            for_each_named_child(n, [&](TSNode k) {
+                if (IS(k, "statement_identifier") || ts_node_eq(k, field(n, "value"))) return;
                 stmt_in(k, c);
-            }
+            });
         } else if (ts_node_is_named(n)) {
             // Expressions standing as statements in broken code, and the
             // like: still look for accesses inside.
@@ -382,7 +382,7 @@ private:
             expr(field(n, "right"), c);
         } else if (IS(n, "conditional_expression")) {
             if (!in_index_) count_choice(times_, facts_.ops);
-            for (TSNode k : named_children(n)) expr(k, c);
+            for_each_named_child(n, [&](TSNode k) { expr(k, c); });
         } else if (IS(n, "sizeof_expression") || IS(n, "string_literal") || IS(n, "comment")) {
             // no reads
         } else if (IS(n, "cast_expression")) {
@@ -390,7 +390,7 @@ private:
         } else if (IS(n, "field_expression")) {
             expr(field(n, "argument"), c);
         } else {
-            for (TSNode k : named_children(n)) expr(k, c);
+            for_each_named_child(n, [&](TSNode k) { expr(k, c); });
         }
     }
 

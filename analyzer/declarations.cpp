@@ -16,6 +16,7 @@ bool is_restrict(std::string_view q) { return q == "restrict" || q == "__restric
 
 bool has_restrict(TSNode n, const std::string& src) {
     bool found = false;
+    if (!text_contains(n, src, "restrict")) return false;  // every spelling has it
     for_each_named_child(n, [&](TSNode k) {
         if (IS(k, "type_qualifier") && is_restrict(text(k, src))) found = true;
     });
@@ -31,12 +32,19 @@ struct Specifiers {
 Specifiers specifiers_of(TSNode decl, const std::string& src) {
     Specifiers s;
     std::string qualifiers;
-    for_each_named_child(decl, [&](TSNode k) {
-        if (!IS(k, "type_qualifier")) return;
-        std::string_view q = text(k, src);
-        if (q == "const" || q == "volatile") qualifiers += std::string(q) + " ";
-        if (is_restrict(q)) s.restrict_qualified = true;
-    });
+    // Only const, volatile and restrict matter here: a declaration that
+    // spells none of them has no qualifier to read.
+    std::string_view all = text(decl, src);
+    bool qualified = all.find("const") != std::string_view::npos || all.find("volatile") != std::string_view::npos ||
+                     all.find("restrict") != std::string_view::npos;
+    if (qualified) {
+        for_each_named_child(decl, [&](TSNode k) {
+            if (!IS(k, "type_qualifier")) return;
+            std::string_view q = text(k, src);
+            if (q == "const" || q == "volatile") qualifiers += std::string(q) + " ";
+            if (is_restrict(q)) s.restrict_qualified = true;
+        });
+    }
     std::string_view type = text(field(decl, "type"), src);
     s.type = qualifiers + (type.find_first_of(" \t\n\r") == std::string_view::npos ? std::string(type) : squeeze(type));
     return s;

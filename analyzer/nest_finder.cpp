@@ -46,10 +46,10 @@ bool used_by_inner_loops(TSNode body, const std::string& var, const std::string&
     bool used = false;
     // Subtrees whose text does not mention `var` cannot use it.
     walk(body, [&](TSNode loop) {
-        if (used || !text_contains(loop, src, var)) return false;
+        if (used || !text_contains_name(loop, src, var)) return false;
         if (!IS(loop, "for_statement") && !IS(loop, "while_statement") && !IS(loop, "do_statement")) return true;
         walk(loop, [&](TSNode n) {
-            if (used || !text_contains(n, src, var)) return false;
+            if (used || !text_contains_name(n, src, var)) return false;
             if (IS(n, "subscript_expression")) {
                 // A leading subscript that picks a buffer: skip it.
                 TSNode arg = strip_parens(field(n, "argument"));

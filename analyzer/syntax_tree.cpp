@@ -266,6 +266,17 @@ bool is(TSNode n, const char* type) {
     return ts_node_symbol(n) == s;
 }
 
+bool text_contains_name(TSNode n, const std::string& source, std::string_view name) {
+    std::string_view t = text(n, source);
+    if (name.empty()) return true;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = t.find(name); at != std::string_view::npos; at = t.find(name, at + 1)) {
+        std::size_t end = at + name.size();
+        if ((at == 0 || !word(t[at - 1])) && (end == t.size() || !word(t[end]))) return true;
+    }
+    return false;
+}
+
 std::string_view text(TSNode n, const std::string& source) {
     if (ts_node_is_null(n)) return {};
     std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);

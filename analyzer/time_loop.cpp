@@ -116,7 +116,9 @@ private:
         std::string v(text(l, src_));
         bool stepped = pre != 0 || IS(strip_parens(field(cond, "left")), "update_expression");
         walk(field(t_.node, "body"), [&](TSNode n) {
-            if (!text_contains(n, src_, v)) return false;  // nothing below can step `v`
+            // Once stepped, nothing below can undo it; and nothing below a
+            // text without the name can step it.
+            if (stepped || !text_contains_name(n, src_, v)) return false;
             if (IS(n, "update_expression") && text(field(n, "operator"), src_) == "++" &&
                 text(strip_parens(field(n, "argument")), src_) == v)
                 stepped = true;
