@@ -184,18 +184,19 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         int& d;
         ~Leave() { --d; }
     } leave{depth_};
+    const TSSymbol kind = symbol(n);
 
-    if (IS(n, "parenthesized_expression")) {
+    if (kind == SYM("parenthesized_expression")) {
         if (ts_node_named_child_count(n) != 1) return opaque(n, src, site);
         return eval(ts_node_named_child(n, 0), src, b, site);
     }
-    if (IS(n, "cast_expression")) return eval(field(n, "value"), src, b, site);
-    if (IS(n, "number_literal")) {
+    if (kind == SYM("cast_expression")) return eval(field(n, "value"), src, b, site);
+    if (kind == SYM("number_literal")) {
         if (auto v = parse_integer_literal(text(n, src))) return Affine::constant_of(Poly::constant(*v));
         return Affine::fail(Affine::Status::NonAffine, "floating-point index '" + std::string(text(n, src)) + "'", where(n, site));
     }
-    if (IS(n, "char_literal")) return opaque(n, src, site);
-    if (IS(n, "identifier")) {
+    if (kind == SYM("char_literal")) return opaque(n, src, site);
+    if (kind == SYM("identifier")) {
         std::string name(text(n, src));
         if (b) {
             auto it = b->find(name);
@@ -215,14 +216,14 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         }
         return Affine::constant_of(Poly::symbol(name));
     }
-    if (IS(n, "sizeof_expression")) {
+    if (kind == SYM("sizeof_expression")) {
         TSNode t = field(n, "type");
         if (!is_null(t)) {
             if (auto bytes = bytes_of_type(squeeze(text(t, src)), &defs_)) return Affine::constant_of(Poly::constant(*bytes));
         }
         return opaque(n, src, site);
     }
-    if (IS(n, "unary_expression")) {
+    if (kind == SYM("unary_expression")) {
         std::string_view op = text(field(n, "operator"), src);
         Affine a = eval(field(n, "argument"), src, b, site);
         if (op == "-") return -a;
@@ -232,7 +233,7 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
             return Affine::fail(Affine::Status::NonAffine, "'" + shorten(text(n, src)) + "' is not affine", where(n, site));
         return opaque(n, src, site);
     }
-    if (IS(n, "binary_expression")) {
+    if (kind == SYM("binary_expression")) {
         std::string_view op = text(field(n, "operator"), src);
         Affine l = eval(field(n, "left"), src, b, site);
         Affine r = eval(field(n, "right"), src, b, site);
@@ -265,18 +266,18 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         }
         return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' is not affine in the loop variables", where(n, site));
     }
-    if (IS(n, "conditional_expression")) {
+    if (kind == SYM("conditional_expression")) {
         Affine cond = eval(field(n, "condition"), src, b, site);
         if (cond.status == Affine::Status::DataDependent) return cond;
         return clamp(eval(field(n, "consequence"), src, b, site), eval(field(n, "alternative"), src, b, site), n, src, site);
     }
-    if (IS(n, "call_expression")) return expand_call(n, src, b, site);
-    if (IS(n, "subscript_expression") || (IS(n, "pointer_expression") && text(field(n, "operator"), src) == "*")) {
+    if (kind == SYM("call_expression")) return expand_call(n, src, b, site);
+    if (kind == SYM("subscript_expression") || (kind == SYM("pointer_expression") && text(field(n, "operator"), src) == "*")) {
         std::string shown = shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source()));
         return Affine::fail(Affine::Status::DataDependent, "index reads '" + shown + "' from memory", where(n, site));
     }
-    if (IS(n, "field_expression")) return opaque(n, src, site);
-    if (IS(n, "comma_expression") || IS(n, "assignment_expression") || IS(n, "update_expression")) {
+    if (kind == SYM("field_expression")) return opaque(n, src, site);
+    if (kind == SYM("comma_expression") || kind == SYM("assignment_expression") || kind == SYM("update_expression")) {
         return Affine::fail(Affine::Status::NonAffine, "index '" + squeeze(text(n, src)) + "' has side effects", where(n, site));
     }
     return Affine::fail(Affine::Status::NonAffine, "'" + shorten(text(n, src)) + "' is not an affine index", where(n, site));

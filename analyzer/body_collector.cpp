@@ -196,13 +196,14 @@ private:
     void stmt_in(TSNode n, const Context& c) {
         if (is_null(n) || too_deep(n)) return;
         Deeper deeper(depth_);
-        if (IS(n, "compound_statement")) {
+        const TSSymbol kind = symbol(n);
+        if (kind == SYM("compound_statement")) {
             for_each_named_child(n, [&](TSNode k) { stmt_in(k, c); });
-        } else if (IS(n, "declaration")) {
+        } else if (kind == SYM("declaration")) {
             declaration(n, c);
-        } else if (IS(n, "expression_statement")) {
+        } else if (kind == SYM("expression_statement")) {
             for_each_named_child(n, [&](TSNode k) { expr(k, c); });
-        } else if (IS(n, "if_statement")) {
+        } else if (kind == SYM("if_statement")) {
             TSNode cond = field(n, "condition");
             expr(cond, c);
             bool guard = mentions_loop_index(cond, c);
@@ -221,7 +222,7 @@ private:
                 for_each_named_child(alt, [&](TSNode k) { stmt_in(k, c); });
             }
             if (guard) --guard_depth_;
-        } else if (IS(n, "for_statement")) {
+        } else if (kind == SYM("for_statement")) {
             std::int64_t saved = times_;
             if (enter_window(n)) {
                 stmt_in(field(n, "body"), c);
@@ -229,20 +230,20 @@ private:
             } else {
                 facts_.inner_loops.push_back(n);
             }
-        } else if (IS(n, "while_statement") || IS(n, "do_statement")) {
+        } else if (kind == SYM("while_statement") || kind == SYM("do_statement")) {
             facts_.inner_loops.push_back(n);
-        } else if (IS(n, "return_statement") || IS(n, "break_statement") || IS(n, "goto_statement")) {
+        } else if (kind == SYM("return_statement") || kind == SYM("break_statement") || kind == SYM("goto_statement")) {
             facts_.early_exits.push_back(n);
             for_each_named_child(n, [&](TSNode k) { expr(k, c); });
-        } else if (IS(n, "continue_statement") || IS(n, "comment") || IS(n, ";")) {
+        } else if (kind == SYM("continue_statement") || kind == SYM("comment") || kind == SYM(";")) {
             // `continue` skips the rest of an iteration: a guard, not an exit.
-        } else if (IS(n, "switch_statement")) {
+        } else if (kind == SYM("switch_statement")) {
             TSNode cond = field(n, "condition");
             expr(cond, c);
             ++guard_depth_;
             stmt_in(field(n, "body"), c);
             --guard_depth_;
-        } else if (IS(n, "case_statement") || IS(n, "labeled_statement")) {
+        } else if (kind == SYM("case_statement") || kind == SYM("labeled_statement")) {
             for_each_named_child(n, [&](TSNode k) {
                 if (IS(k, "statement_identifier") || ts_node_eq(k, field(n, "value"))) return;
                 stmt_in(k, c);
@@ -342,9 +343,10 @@ private:
     void expr(TSNode n, const Context& c) {
         if (is_null(n) || too_deep(n)) return;
         Deeper deeper(depth_);
-        if (IS(n, "assignment_expression")) {
+        const TSSymbol kind = symbol(n);
+        if (kind == SYM("assignment_expression")) {
             assignment(n, c);
-        } else if (IS(n, "update_expression")) {
+        } else if (kind == SYM("update_expression")) {
             TSNode target = strip_parens(field(n, "argument"));
             if (is_access(target, c)) {
                 access(target, c, true, true);
@@ -352,9 +354,10 @@ private:
                 scalar_write(target, n, c, true);
                 if (!in_index_) count_operator("+", times_, facts_.ops);
             }
-        } else if (is_access(n, c)) {
+        } else if (kind == SYM("subscript_expression") ||
+                   (kind == SYM("pointer_expression") && text(field(n, "operator"), *c.src) == "*")) {  // is_access(n)
             access(n, c, true, false);
-        } else if (IS(n, "pointer_expression") && text(field(n, "operator"), *c.src) == "&") {
+        } else if (kind == SYM("pointer_expression") && text(field(n, "operator"), *c.src) == "&") {
             // &a[i] takes an address: no element is read.
             TSNode k = strip_parens(field(n, "argument"));
             bool saved = in_index_;
@@ -366,11 +369,11 @@ private:
             if (!IS(k, "identifier")) expr(k, c);
             else identifier(k, c);
             in_index_ = saved;
-        } else if (IS(n, "call_expression")) {
+        } else if (kind == SYM("call_expression")) {
             call(n, c);
-        } else if (IS(n, "identifier")) {
+        } else if (kind == SYM("identifier")) {
             identifier(n, c);
-        } else if (IS(n, "binary_expression")) {
+        } else if (kind == SYM("binary_expression")) {
             // `2 * RADIUS + 1` is folded by the compiler: no work per iteration.
             // (Only short expressions are tried: long ones are rarely constant,
             // and trying every level of a long chain would cost its square.)
@@ -380,14 +383,14 @@ private:
             if (!in_index_) count_operator(text(field(n, "operator"), *c.src), times_, facts_.ops);
             expr(field(n, "left"), c);
             expr(field(n, "right"), c);
-        } else if (IS(n, "conditional_expression")) {
+        } else if (kind == SYM("conditional_expression")) {
             if (!in_index_) count_choice(times_, facts_.ops);
             for_each_named_child(n, [&](TSNode k) { expr(k, c); });
-        } else if (IS(n, "sizeof_expression") || IS(n, "string_literal") || IS(n, "comment")) {
+        } else if (kind == SYM("sizeof_expression") || kind == SYM("string_literal") || kind == SYM("comment")) {
             // no reads
-        } else if (IS(n, "cast_expression")) {
+        } else if (kind == SYM("cast_expression")) {
             expr(field(n, "value"), c);
-        } else if (IS(n, "field_expression")) {
+        } else if (kind == SYM("field_expression")) {
             expr(field(n, "argument"), c);
         } else {
             for_each_named_child(n, [&](TSNode k) { expr(k, c); });

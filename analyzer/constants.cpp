@@ -105,38 +105,39 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
                                                     const Lookup& params) const {
     if (depth_ > kMaxDepth || is_null(n)) return std::nullopt;
     DepthGuard guard(depth_);
-    if (IS(n, "parenthesized_expression")) {
+    const TSSymbol kind = symbol(n);
+    if (kind == SYM("parenthesized_expression")) {
         if (ts_node_named_child_count(n) != 1) return std::nullopt;
         return eval(ts_node_named_child(n, 0), src, at, params);
     }
-    if (IS(n, "number_literal")) return parse_integer_literal(text(n, src));
-    if (IS(n, "char_literal")) {
+    if (kind == SYM("number_literal")) return parse_integer_literal(text(n, src));
+    if (kind == SYM("char_literal")) {
         std::string_view t = text(n, src);
         if (t.size() == 3) return static_cast<unsigned char>(t[1]);
         return std::nullopt;
     }
-    if (IS(n, "true")) return 1;
-    if (IS(n, "false")) return 0;
-    if (IS(n, "identifier")) {
+    if (kind == SYM("true")) return 1;
+    if (kind == SYM("false")) return 0;
+    if (kind == SYM("identifier")) {
         std::string name(text(n, src));
         if (params) {
             if (auto v = params(name)) return v;
         }
         return value_of(name, at);
     }
-    if (IS(n, "cast_expression")) {
+    if (kind == SYM("cast_expression")) {
         std::string type = squeeze(text(field(n, "type"), src));
         if (!is_integer_type(type, &defs_)) return std::nullopt;
         return eval(field(n, "value"), src, at, params);
     }
-    if (IS(n, "sizeof_expression")) {
+    if (kind == SYM("sizeof_expression")) {
         TSNode t = field(n, "type");
         if (is_null(t)) return std::nullopt;
         auto b = bytes_of_type(squeeze(text(t, src)), &defs_);
         if (!b) return std::nullopt;
         return *b;
     }
-    if (IS(n, "unary_expression")) {
+    if (kind == SYM("unary_expression")) {
         auto v = eval(field(n, "argument"), src, at, params);
         if (!v) return std::nullopt;
         std::string_view op = text(field(n, "operator"), src);
@@ -146,12 +147,12 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
         if (op == "~") return ~*v;
         return std::nullopt;
     }
-    if (IS(n, "conditional_expression")) {
+    if (kind == SYM("conditional_expression")) {
         auto c = eval(field(n, "condition"), src, at, params);
         if (!c) return std::nullopt;
         return eval(field(n, *c ? "consequence" : "alternative"), src, at, params);
     }
-    if (IS(n, "call_expression")) {
+    if (kind == SYM("call_expression")) {
         // A function-like macro over constants, e.g. SQR(4).
         std::string callee(text(field(n, "function"), src));
         const Macro* m = defs_.macro(callee);
@@ -173,7 +174,7 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
         };
         return eval(body.node, *body.source, at, inner);
     }
-    if (IS(n, "binary_expression")) {
+    if (kind == SYM("binary_expression")) {
         auto a = eval(field(n, "left"), src, at, params);
         if (!a) return std::nullopt;
         auto b = eval(field(n, "right"), src, at, params);

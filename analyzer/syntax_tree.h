@@ -77,6 +77,17 @@ TSSymbol symbol_of(const char* type);
 
 inline bool has_symbol(TSNode n, TSSymbol s) { return !ts_node_is_null(n) && ts_node_symbol(n) == s; }
 
+// A node's grammar symbol, 0 for a null node: code that tests one node
+// against many types reads it once and compares it with SYM("type").
+inline TSSymbol symbol(TSNode n) { return ts_node_is_null(n) ? TSSymbol{0} : ts_node_symbol(n); }
+
+// The symbol of a node type, looked up once per use site.
+#define SYM(type)                                                                  \
+    ([] {                                                                          \
+        static const TSSymbol recipe_symbol = ::recipe::analyzer::symbol_of(type); \
+        return recipe_symbol;                                                      \
+    }())
+
 // is(n, "type") with the symbol looked up once per use site: the analysis
 // asks this for most nodes it visits.
 #define IS(node, type)                                                           \
