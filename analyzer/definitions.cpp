@@ -61,16 +61,21 @@ std::string unwrap_parameters(std::string body, const std::vector<std::string>& 
 // Subtrees with syntax errors are always entered: a MISSING token has no
 // text.
 bool is_skippable_expression(TSSymbol s) {
-    static const std::vector<TSSymbol> kinds = [] {
-        std::vector<TSSymbol> v;
+    static const std::vector<bool> kinds = [] {
+        std::vector<bool> v(ts_language_symbol_count(tree_sitter_c()) + 1, false);
         for (const char* t : {"binary_expression", "unary_expression", "subscript_expression", "parenthesized_expression",
                               "conditional_expression", "cast_expression", "field_expression", "pointer_expression",
                               "sizeof_expression", "comma_expression", "argument_list", "initializer_list",
-                              "string_literal", "concatenated_string", "char_literal"})
-            v.push_back(symbol_of(t));
+                              "string_literal", "concatenated_string", "char_literal",
+                              // leaves: nothing below them at all
+                              "identifier", "number_literal", "comment", "type_identifier", "primitive_type",
+                              "field_identifier", "statement_identifier", "string_content", "escape_sequence"}) {
+            TSSymbol k = symbol_of(t);
+            if (k != 0 && k < v.size()) v[k] = true;
+        }
         return v;
     }();
-    return std::find(kinds.begin(), kinds.end(), s) != kinds.end();
+    return s < kinds.size() && kinds[s];
 }
 
 bool may_hold_definitions(TSNode n, const std::string& src) {
@@ -170,55 +175,37 @@ void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
         root,
         [&](TSNode n) {
             if (!ts_node_is_named(n)) return false;  // punctuation and keywords hold nothing
-            const char* type = ts_node_type(n);
-            switch (type[0]) {
-                case 'p':
-                    if (IS(n, "preproc_def") || IS(n, "preproc_function_def")) {
-                        add_macro(n);
-                        return false;
-                    }
-                    if (!owners.empty() && owners.back() >= 0 && IS(n, "pointer_expression") &&
-                        text(field(n, "operator"), src) == "&" && IS(strip_parens(field(n, "argument")), "identifier"))
-                        functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
-                    break;
-                case 'e':
-                    if (IS(n, "enumerator_list")) add_enumerators(n);
-                    break;
-                case 't':
-                    if (IS(n, "type_definition")) add_typedef(n);
-                    break;
-                case 'f':
-                    if (IS(n, "function_definition")) {
-                        owners.push_back(add_function(n) ? static_cast<int>(functions_.size()) - 1 : -1);
-                        functions.push_back(n);
-                    } else if (IS(n, "for_statement")) {
-                        if (loop_depth++ == 0) loops_.push_back(n);
-                    }
-                    break;
-                case 'w':
-                case 'd':
-                    if (is_loop(n)) {
-                        if (loop_depth++ == 0) loops_.push_back(n);
-                    } else if (IS(n, "declaration")) {
-                        if (functions.empty()) globals_.push_back(n);
-                        else if (owners.back() >= 0) functions_[static_cast<std::size_t>(owners.back())].declarations.push_back(n);
-                        const_decls.emplace_back(n, functions.empty() ? TSNode{} : functions.back());
-                    }
-                    break;
-                case 'c':
-                    if (IS(n, "call_expression")) calls.push_back(n);
-                    break;
-                case 'a':
-                case 'u':
-                    if (!owners.empty() && owners.back() >= 0 && (IS(n, "assignment_expression") || IS(n, "update_expression"))) {
-                        TSNode target = strip_parens(field(n, IS(n, "update_expression") ? "argument" : "left"));
-                        if (IS(target, "identifier")) functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
-                    }
-                    break;
-                default:
-                    break;
+            const TSSymbol kind = ts_node_symbol(n);
+            if (kind == SYM("preproc_def") || kind == SYM("preproc_function_def")) {
+                add_macro(n);
+                return false;
             }
-            return !is_skippable_expression(ts_node_symbol(n)) || may_hold_definitions(n, src);
+            if (kind == SYM("pointer_expression")) {
+                if (!owners.empty() && owners.back() >= 0 && text(field(n, "operator"), src) == "&" &&
+                    IS(strip_parens(field(n, "argument")), "identifier"))
+                    functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
+            } else if (kind == SYM("enumerator_list")) {
+                add_enumerators(n);
+            } else if (kind == SYM("type_definition")) {
+                add_typedef(n);
+            } else if (kind == SYM("function_definition")) {
+                owners.push_back(add_function(n) ? static_cast<int>(functions_.size()) - 1 : -1);
+                functions.push_back(n);
+            } else if (kind == kFor || kind == kWhile || kind == kDo) {
+                if (loop_depth++ == 0) loops_.push_back(n);
+            } else if (kind == SYM("declaration")) {
+                if (functions.empty()) globals_.push_back(n);
+                else if (owners.back() >= 0) functions_[static_cast<std::size_t>(owners.back())].declarations.push_back(n);
+                const_decls.emplace_back(n, functions.empty() ? TSNode{} : functions.back());
+            } else if (kind == SYM("call_expression")) {
+                calls.push_back(n);
+            } else if (kind == SYM("assignment_expression") || kind == SYM("update_expression")) {
+                if (!owners.empty() && owners.back() >= 0) {
+                    TSNode target = strip_parens(field(n, kind == SYM("update_expression") ? "argument" : "left"));
+                    if (IS(target, "identifier")) functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
+                }
+            }
+            return !is_skippable_expression(kind) || may_hold_definitions(n, src);
         },
         [&](TSNode n) {
             if (!ts_node_is_named(n)) return;
@@ -281,11 +268,24 @@ bool FileDefinitions::add_function(TSNode def) {
         f.params.push_back(p);
         f.param_names.push_back(declarator_name(field(p, "declarator"), src));
     }
-    std::vector<TSNode> stmts;
-    for (TSNode s : named_children(f.body))
-        if (!IS(s, "comment")) stmts.push_back(s);
-    if (stmts.size() == 1 && IS(stmts[0], "return_statement") && ts_node_named_child_count(stmts[0]) == 1)
-        f.single_return = ts_node_named_child(stmts[0], 0);
+    // The body's statements (comments aside), up to the second: a body of
+    // one `return expr;` makes a helper.
+    TSNode only{};
+    int statements = 0;
+    {
+        PooledCursor pooled(f.body);
+        TSTreeCursor* c = pooled.get();
+        if (ts_tree_cursor_goto_first_child(c)) {
+            do {
+                TSNode k = ts_tree_cursor_current_node(c);
+                if (!ts_node_is_named(k) || IS(k, "comment")) continue;
+                only = k;
+                ++statements;
+            } while (statements < 2 && ts_tree_cursor_goto_next_sibling(c));
+        }
+    }
+    if (statements == 1 && IS(only, "return_statement") && ts_node_named_child_count(only) == 1)
+        f.single_return = ts_node_named_child(only, 0);
     functions_.push_back(std::move(f));
     return true;
 }
@@ -293,6 +293,7 @@ bool FileDefinitions::add_function(TSNode def) {
 // `const int N = 1000;` at file scope or in a function.
 void FileDefinitions::add_consts(TSNode decl, TSNode function) {
     const std::string& src = source();
+    if (!text_contains(decl, src, "const")) return;  // no `const` qualifier can be among its children
     bool is_const = false;
     for (TSNode k : named_children(decl))
         if (IS(k, "type_qualifier") && text(k, src) == "const") is_const = true;
