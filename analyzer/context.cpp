@@ -20,11 +20,7 @@ AnalysisContext::FunctionFacts& AnalysisContext::facts(const FunctionInfo* f) {
     auto it = functions_.find(key(f));
     if (it != functions_.end()) return it->second;
     FunctionFacts facts;
-    std::vector<VarDecl> locals;
-    if (f)
-        for (TSNode n : f->declarations)
-            for (auto& v : declarations_in(n, source())) locals.push_back(std::move(v));
-    facts.scope = std::make_unique<Scope>(defs_, f, globals_, std::move(locals));
+    facts.scope = std::make_unique<Scope>(defs_, f, globals_, f ? f->declarations : std::vector<TSNode>{});
     return functions_.emplace(key(f), std::move(facts)).first->second;
 }
 

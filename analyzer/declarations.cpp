@@ -124,25 +124,34 @@ GlobalTable global_declarations(const FileDefinitions& defs) {
     return out;
 }
 
-Scope::Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals, std::vector<VarDecl> locals)
-    : function_(function), globals_(globals) {
-    if (!function) return;
-    for (TSNode p : function->params)
-        for (auto& v : declarations_in(p, defs.source())) params_.push_back(std::move(v));
-    for (auto& v : locals) {
-        std::string name = v.name;
-        locals_.emplace(std::move(name), std::move(v));
+Scope::Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals, std::vector<TSNode> declarations)
+    : source_(defs.source()), function_(function), globals_(globals), declarations_(std::move(declarations)) {}
+
+const Scope::Named& Scope::named(const std::string& name) const {
+    auto [it, fresh] = named_.try_emplace(name);
+    Named& n = it->second;
+    if (!fresh || !function_) return n;
+    // Only declarations whose text spells the name can declare it.
+    for (TSNode d : declarations_) {
+        if (!text_contains_name(d, source_, name)) continue;
+        for (auto& v : declarations_in(d, source_))
+            if (v.name == name) n.locals.push_back(std::move(v));
     }
+    for (TSNode p : function_->params) {
+        if (!text_contains_name(p, source_, name)) continue;
+        for (auto& v : declarations_in(p, source_))
+            if (v.name == name) n.params.push_back(std::move(v));
+    }
+    return n;
 }
 
 const VarDecl* Scope::find(const std::string& name, std::uint32_t at) const {
+    const Named& n = named(name);
     const VarDecl* best = nullptr;
-    auto range = locals_.equal_range(name);
-    for (auto it = range.first; it != range.second; ++it)
-        if (it->second.at <= at && (!best || it->second.at > best->at)) best = &it->second;
+    for (const VarDecl& v : n.locals)
+        if (v.at <= at && (!best || v.at > best->at)) best = &v;
     if (best) return best;
-    for (const auto& p : params_)
-        if (p.name == name) return &p;
+    if (!n.params.empty()) return &n.params.front();
     if (globals_) {
         auto it = globals_->find(name);
         if (it != globals_->end()) return &it->second;
@@ -152,8 +161,7 @@ const VarDecl* Scope::find(const std::string& name, std::uint32_t at) const {
 
 std::vector<const VarDecl*> Scope::locals(const std::string& name) const {
     std::vector<const VarDecl*> out;
-    auto range = locals_.equal_range(name);
-    for (auto it = range.first; it != range.second; ++it) out.push_back(&it->second);
+    for (const VarDecl& v : named(name).locals) out.push_back(&v);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/definitions.h"
@@ -42,11 +43,15 @@ struct VarDecl {
 // The file's globals by name (the first declaration of a name wins).
 using GlobalTable = std::map<std::string, VarDecl>;
 
-// Every declaration in one function plus the file's globals.
+// Every declaration in one function plus the file's globals. A function's
+// declarations are read only when a name they spell is asked for: the
+// analysis asks about a handful of names per function, and reading every
+// declaration of every function of a large file would cost more than the
+// rest of its analysis.
 class Scope {
 public:
-    // `locals`: every declaration in the function's body.
-    Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals, std::vector<VarDecl> locals);
+    // `declarations`: every declaration node in the function's body.
+    Scope(const FileDefinitions& defs, const FunctionInfo* function, const GlobalTable* globals, std::vector<TSNode> declarations);
 
     // The declaration of `name` that is in effect at byte `at` (the nearest
     // earlier local, else the parameter, else the global); null if none.
@@ -56,10 +61,17 @@ public:
     std::vector<const VarDecl*> locals(const std::string& name) const;
 
 private:
+    const std::string& source_;
     const FunctionInfo* function_;
     const GlobalTable* globals_;
-    std::vector<VarDecl> params_;
-    std::multimap<std::string, VarDecl> locals_;
+    std::vector<TSNode> declarations_;
+    // What was read for a name: its locals in source order, its parameter.
+    struct Named {
+        std::vector<VarDecl> locals;
+        std::vector<VarDecl> params;
+    };
+    mutable std::unordered_map<std::string, Named> named_;
+    const Named& named(const std::string& name) const;
 };
 
 // Declarations in `declaration` (or `parameter_declaration`) node `decl`.
