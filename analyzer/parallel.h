@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <ostream>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -53,6 +55,27 @@ void for_each_task(std::size_t tasks, std::size_t threads, F&& f) {
     for (auto& w : workers) w.join();
     for (auto& e : failures)
         if (e) std::rethrow_exception(e);
+}
+
+// Formats items [0, count) in runs of `per_run` on the analysis threads and
+// writes the runs to `out` in order, a few runs at a time, so that only
+// those few runs' text is held at once. format(begin, end, text) appends
+// items [begin, end) to `text`.
+template <typename Format>
+void write_in_runs(std::ostream& out, std::size_t count, std::size_t per_run, Format&& format) {
+    std::size_t runs = (count + per_run - 1) / per_run;
+    std::size_t threads = analysis_threads();
+    std::size_t batch = 2 * threads;
+    std::vector<std::string> text(std::min(batch, runs));
+    for (std::size_t first = 0; first < runs; first += batch) {
+        std::size_t n = std::min(batch, runs - first);
+        for_each_task(n, threads, [&](std::size_t k) {
+            text[k].clear();
+            std::size_t begin = (first + k) * per_run;
+            format(begin, std::min(count, begin + per_run), text[k]);
+        });
+        for (std::size_t k = 0; k < n; ++k) out.write(text[k].data(), static_cast<std::streamsize>(text[k].size()));
+    }
 }
 
 // Calls f(0) … f(n-1), each on a thread of its own (f(0) on the calling

@@ -13,16 +13,22 @@
 #include <type_traits>
 #include <vector>
 
+#include "analyzer/parallel.h"
+
 namespace recipe::analyzer {
 
 namespace {
 
+constexpr std::size_t kNestsPerRun = 64;  // ~0.5 MB of text: the runs held at once stay small
+
 // Pretty-prints JSON as nlohmann's dump(2) does: two spaces per level, one
 // value per line, `"key": value`, and `{}` / `[]` for empty containers.
-// Output is collected in a string and handed to the stream in 64 KiB pieces.
+// Appends to a string; a writer may start inside containers opened by
+// another (`open`: for each, outermost first, whether nothing has been
+// written in it yet), so that runs of nests can be written side by side.
 class JsonWriter {
 public:
-    explicit JsonWriter(std::ostream& out) : out_(out) {}
+    explicit JsonWriter(std::string& into, std::vector<bool> open = {}) : buf_(into), empty_(std::move(open)) {}
     ~JsonWriter() = default;
     JsonWriter(const JsonWriter&) = delete;
     JsonWriter& operator=(const JsonWriter&) = delete;
@@ -62,25 +68,10 @@ public:
         buf_.append(tmp, r.ptr);
     }
 
-    // Hands what is buffered to the stream once it is large enough (call
-    // between values; finish() writes the rest).
-    void maybe_flush() {
-        if (buf_.size() >= kFlushBytes) flush();
-    }
-    void finish() { flush(); }
-
 private:
-    static constexpr std::size_t kFlushBytes = 64 * 1024;
-
-    std::ostream& out_;
-    std::string buf_;
+    std::string& buf_;
     std::vector<bool> empty_;  // per open container: nothing written in it yet
     bool keyed_ = false;       // a key was just written: its value follows on the same line
-
-    void flush() {
-        out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-        buf_.clear();
-    }
 
     void indent() { buf_.append(2 * empty_.size(), ' '); }
 
@@ -407,7 +398,8 @@ void write_nest(JsonWriter& w, const LoopNest& n) {
 }  // namespace
 
 void write_json(std::ostream& out, const Program& p) {
-    JsonWriter w(out);
+    std::string text;
+    JsonWriter w(text);
     int accepted = 0;
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
     w.begin_object();
@@ -421,15 +413,20 @@ void write_json(std::ostream& out, const Program& p) {
     w.string(p.file);
     w.key("nests");
     w.begin_array();
-    for (const auto& n : p.nests) {
-        write_nest(w, n);
-        w.maybe_flush();
-    }
-    w.end_array();
-    w.key("schema_version");
-    w.number(kProgramSchemaVersion);
-    w.end_object();
-    w.finish();
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    // The nests (nearly all of a large file's document) in runs side by
+    // side, each run's writer inside the top object and the nests array.
+    write_in_runs(out, p.nests.size(), kNestsPerRun, [&](std::size_t begin, std::size_t end, std::string& into) {
+        JsonWriter run(into, {false, begin == 0});
+        for (std::size_t i = begin; i < end; ++i) write_nest(run, p.nests[i]);
+    });
+    text.clear();
+    JsonWriter tail(text, {false, p.nests.empty()});
+    tail.end_array();
+    tail.key("schema_version");
+    tail.number(kProgramSchemaVersion);
+    tail.end_object();
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 }  // namespace recipe::analyzer

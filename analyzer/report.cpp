@@ -6,9 +6,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "analyzer/parallel.h"
+
 namespace recipe::analyzer {
 
 namespace {
+
+constexpr std::size_t kNestsPerRun = 512;
 
 // The report is built by appending to a string: a large file's report has
 // ~150,000 lines, and ostream insertion pays a sentry per piece. Integers
@@ -16,6 +20,12 @@ namespace {
 // integers are refused, since ostream would print them differently.
 class Text {
 public:
+    Text() : buf_(own_) {}
+    // Appends to `into` instead of a string of its own.
+    explicit Text(std::string& into) : buf_(into) {}
+    Text(const Text&) = delete;
+    Text& operator=(const Text&) = delete;
+
     Text& operator<<(std::string_view s) {
         buf_.append(s);
         return *this;
@@ -44,7 +54,8 @@ public:
     std::string& str() { return buf_; }
 
 private:
-    std::string buf_;
+    std::string own_;
+    std::string& buf_;
 };
 
 class Lines {
@@ -115,6 +126,49 @@ void array_line(Text& os, const char* role, const ArrayProperties& a) {
     }
 }
 
+// One nest's part of the report.
+void nest_text(Text& os, const Program& p, const Lines& lines, const LoopNest& n) {
+    os << "\nnest " << n.id << ": " << (n.function.empty() ? "(outside a function)" : n.function + "()") << ", lines "
+       << n.span.begin.line << "-" << n.span.end.line << ": ";
+    if (n.accepted) os << "accepted, " << to_string(n.kind) << "\n";
+    else os << "rejected\n";
+    os << "  dimensions: " << n.dimensionality << " (x first)\n";
+    for (const auto& l : n.iteration_space) {
+        os << "    " << l.var << " from " << format_extent(l.lower) << " to " << format_extent(l.upper)
+           << " (exclusive), stride " << l.stride << ", loop depth " << l.depth << "\n";
+    }
+    if (!n.iteration_space.empty())
+        os << "  innermost loop walks the contiguous dimension: " << (n.innermost_is_contiguous ? "yes" : "no") << "\n";
+    for (const auto& a : n.input_arrays) array_line(os, "input ", a);
+    for (const auto& a : n.output_arrays) array_line(os, "output", a);
+    for (const auto& w : n.window_loops)
+        os << "  window loop: " << w.var << " from " << w.lower << " to " << w.upper << " (exclusive)\n";
+    for (const auto& b : n.boundaries)
+        os << "  boundary: " << to_string(b.kind) << " `" << b.text << "` at " << b.span.begin.line << ":"
+           << b.span.begin.column << "\n";
+    if (n.time_loop) {
+        const TimeLoop& t = *n.time_loop;
+        os << "  time loop: " << to_string(t.form);
+        if (!t.var.empty()) os << " over " << t.var;
+        if (!t.iterations.expr.empty() || t.iterations.value) os << ", " << format_extent(t.iterations) << " iterations";
+        else if (!t.condition.empty()) os << " while " << t.condition;
+        os << ", exchange " << to_string(t.exchange);
+        if (!t.arrays.empty()) {
+            os << " of";
+            for (const auto& a : t.arrays) os << " " << a;
+        }
+        os << " (line " << t.span.begin.line << ")\n";
+    }
+    if (!n.scalars_read.empty()) {
+        os << "  scalars:";
+        for (const auto& s : n.scalars_read) os << " " << s.name << " (" << s.type << ")";
+        os << "\n";
+    }
+    os << "  per iteration: " << n.ops.adds << " add, " << n.ops.muls << " mul, " << n.ops.divs << " div, "
+       << n.ops.other << " other; " << n.ops.reads << " reads, " << n.ops.writes << " writes\n";
+    for (const auto& d : n.reasons) os << diagnostic(p.file, &lines, d);
+}
+
 }  // namespace
 
 std::string format_extent(const Extent& e) {
@@ -136,61 +190,20 @@ std::string format_report(const Program& p, std::string_view source) {
 }
 
 void write_report(std::ostream& out, const Program& p, std::string_view source) {
-    constexpr std::size_t kFlushBytes = 64 * 1024;
-    Text os;
-    auto flush = [&] {
-        out.write(os.str().data(), static_cast<std::streamsize>(os.str().size()));
-        os.str().clear();
-    };
     Lines lines(source);
-    for (const auto& d : p.diagnostics) os << diagnostic(p.file, &lines, d);
+    Text head;
+    for (const auto& d : p.diagnostics) head << diagnostic(p.file, &lines, d);
     int accepted = 0;
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
-    os << p.file << ": " << p.nests.size() << " loop nest" << (p.nests.size() == 1 ? "" : "s") << ", " << accepted
-       << " accepted\n";
-    for (const auto& n : p.nests) {
-        os << "\nnest " << n.id << ": " << (n.function.empty() ? "(outside a function)" : n.function + "()") << ", lines "
-           << n.span.begin.line << "-" << n.span.end.line << ": ";
-        if (n.accepted) os << "accepted, " << to_string(n.kind) << "\n";
-        else os << "rejected\n";
-        os << "  dimensions: " << n.dimensionality << " (x first)\n";
-        for (const auto& l : n.iteration_space) {
-            os << "    " << l.var << " from " << format_extent(l.lower) << " to " << format_extent(l.upper)
-               << " (exclusive), stride " << l.stride << ", loop depth " << l.depth << "\n";
-        }
-        if (!n.iteration_space.empty())
-            os << "  innermost loop walks the contiguous dimension: " << (n.innermost_is_contiguous ? "yes" : "no") << "\n";
-        for (const auto& a : n.input_arrays) array_line(os, "input ", a);
-        for (const auto& a : n.output_arrays) array_line(os, "output", a);
-        for (const auto& w : n.window_loops)
-            os << "  window loop: " << w.var << " from " << w.lower << " to " << w.upper << " (exclusive)\n";
-        for (const auto& b : n.boundaries)
-            os << "  boundary: " << to_string(b.kind) << " `" << b.text << "` at " << b.span.begin.line << ":"
-               << b.span.begin.column << "\n";
-        if (n.time_loop) {
-            const TimeLoop& t = *n.time_loop;
-            os << "  time loop: " << to_string(t.form);
-            if (!t.var.empty()) os << " over " << t.var;
-            if (!t.iterations.expr.empty() || t.iterations.value) os << ", " << format_extent(t.iterations) << " iterations";
-            else if (!t.condition.empty()) os << " while " << t.condition;
-            os << ", exchange " << to_string(t.exchange);
-            if (!t.arrays.empty()) {
-                os << " of";
-                for (const auto& a : t.arrays) os << " " << a;
-            }
-            os << " (line " << t.span.begin.line << ")\n";
-        }
-        if (!n.scalars_read.empty()) {
-            os << "  scalars:";
-            for (const auto& s : n.scalars_read) os << " " << s.name << " (" << s.type << ")";
-            os << "\n";
-        }
-        os << "  per iteration: " << n.ops.adds << " add, " << n.ops.muls << " mul, " << n.ops.divs << " div, "
-           << n.ops.other << " other; " << n.ops.reads << " reads, " << n.ops.writes << " writes\n";
-        for (const auto& d : n.reasons) os << diagnostic(p.file, &lines, d);
-        if (os.str().size() >= kFlushBytes) flush();
-    }
-    flush();
+    head << p.file << ": " << p.nests.size() << " loop nest" << (p.nests.size() == 1 ? "" : "s") << ", " << accepted
+         << " accepted\n";
+    out.write(head.str().data(), static_cast<std::streamsize>(head.str().size()));
+    // A large file's report (~150,000 lines) is formatted in runs of nests
+    // side by side.
+    write_in_runs(out, p.nests.size(), kNestsPerRun, [&](std::size_t begin, std::size_t end, std::string& into) {
+        Text os(into);
+        for (std::size_t i = begin; i < end; ++i) nest_text(os, p, lines, p.nests[i]);
+    });
 }
 
 }  // namespace recipe::analyzer

@@ -69,6 +69,12 @@ TEST_CASE("a large file split in two parses, collects and analyses to the same r
     REQUIRE(tree.parts() >= 2);
     check_same_both_ways(code);
 
+    // Many nests: the JSON is written in runs side by side, still exactly
+    // what the tree prints.
+    Program p0 = analyze_source("big.c", code, {});
+    REQUIRE(p0.nests.size() > 1000);
+    CHECK(json_of(p0) == to_json(p0).dump(2));
+
     // The helpers' bounds come from calls in the other part.
     Program p = analyze_source("big.c", code, {});
     const LoopNest& helper = nest_in(p, "scale_0");
