@@ -149,6 +149,8 @@ void FileDefinitions::finish() {
         for (auto& [name, v] : part.consts_) consts_.emplace(name, std::move(v));  // after the earlier parts', in order
     }
     part_definitions_.clear();
+    for (const auto& [name, mac] : macros_) parsed_.emplace(name, std::make_unique<ParsedMacro>());
+    for (const auto& [name, value] : overrides_) parsed_.emplace(name, std::make_unique<ParsedMacro>());
     // functions_ is in source order (a preorder walk), as function_at needs.
     for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
     for (const auto& calls : part_calls_)
@@ -328,37 +330,22 @@ void FileDefinitions::remember_purity(const std::string& name, bool pure) const 
 }
 
 Expr FileDefinitions::macro_expression(const std::string& name) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto p = parsed_.find(name);
-    if (p == parsed_.end()) {
-        if (unparsable_.count(name)) return {};
-        std::string body;
+    auto slot = parsed_.find(name);
+    if (slot == parsed_.end()) return {};  // neither a macro nor a -D name
+    ParsedMacro& m = *slot->second;
+    std::call_once(m.once, [&] {
         auto o = overrides_.find(name);
-        if (o != overrides_.end()) {
-            body = o->second;
-        } else if (const Macro* m = macro(name)) {
-            body = m->body;
-        } else {
-            return {};
-        }
-        if (body.empty()) {
-            unparsable_.insert(name);
-            return {};
-        }
-        auto t = std::make_unique<SyntaxTree>("int recipe_macro_value = (" + body + "\n);");
-        p = parsed_.emplace(name, std::move(t)).first;
-    }
-    const SyntaxTree& t = *p->second;
-    TSNode root = t.root();
-    if (ts_node_has_error(root)) {
-        unparsable_.insert(name);
-        return {};
-    }
-    TSNode decl = ts_node_named_child(root, 0);
-    TSNode init = field(decl, "declarator");
-    TSNode value = field(init, "value");
-    if (!IS(value, "parenthesized_expression")) return {};
-    return Expr{value, &t.source()};
+        const std::string& body = o != overrides_.end() ? o->second : macros_.at(name).body;
+        if (body.empty()) return;
+        m.tree = std::make_unique<SyntaxTree>("int recipe_macro_value = (" + body + "\n);");
+        TSNode root = m.tree->root();
+        if (ts_node_has_error(root)) return;
+        TSNode decl = ts_node_named_child(root, 0);
+        TSNode init = field(decl, "declarator");
+        TSNode value = field(init, "value");
+        if (IS(value, "parenthesized_expression")) m.value = Expr{value, &m.tree->source()};
+    });
+    return m.value;
 }
 
 const Enumerator* FileDefinitions::enumerator(const std::string& name) const {

@@ -112,11 +112,18 @@ private:
     std::vector<TSNode> globals_;
     std::vector<TSNode> loops_;
     mutable std::map<std::string, bool> purity_;
-    // Nests may be analysed on two threads: guards the caches above and below.
+    // Nests are analysed on several threads: guards purity_.
     mutable std::mutex mutex_;
-    // Macro bodies parsed on demand; trees must stay alive with their nodes.
-    mutable std::map<std::string, std::unique_ptr<SyntaxTree>> parsed_;
-    mutable std::set<std::string> unparsable_;
+    // Macro bodies (and -D values) parsed on demand, once, by whichever
+    // thread asks first: a slot per name, made when the names are known, so
+    // that asking takes no lock (both analysis threads expand macros all
+    // the time). Trees must stay alive with their nodes.
+    struct ParsedMacro {
+        std::once_flag once;
+        std::unique_ptr<SyntaxTree> tree;
+        Expr value;  // null node when the body is not one expression
+    };
+    std::unordered_map<std::string, std::unique_ptr<ParsedMacro>> parsed_;
 
     // One pass over the tree collects everything above (queries would take
     // one pass each, and the tree of a large file is the analysis's cost).
