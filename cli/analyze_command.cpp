@@ -5,6 +5,8 @@
 #include <cxxopts.hpp>
 
 #include <iostream>
+#include <memory>
+#include <vector>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -87,7 +89,12 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return cli::kExitUsage;
         }
         tune_allocator_for(source.size());
-        analyzer::Program program = analyzer::analyze_source(file, source, opts);
+        // Left for the operating system too, like the syntax tree: a large
+        // file's analysis is millions of small allocations, and the process
+        // ends right after printing it.
+        static auto* analyses = new std::vector<std::unique_ptr<analyzer::Program>>();  // never destroyed
+        analyses->push_back(std::make_unique<analyzer::Program>(analyzer::analyze_source(file, source, opts)));
+        const analyzer::Program& program = *analyses->back();
         if (args.count("json")) {
             analyzer::write_json(out, program);
             out << "\n";
