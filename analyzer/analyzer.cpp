@@ -88,7 +88,7 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
         // a few more than threads; the global declarations are read once.
         std::vector<std::size_t> bounds{0};
         if (options.parallel && n >= kParallelNests) {
-            std::size_t runs = std::min(n / (kParallelNests / 2), 4 * analysis_threads());
+            std::size_t runs = std::min(n / (kParallelNests / 2), 8 * analysis_threads());
             for (std::size_t k = 1; k < runs; ++k) {
                 std::size_t cut = std::max(bounds.back() + 1, n * k / runs);
                 while (cut < n && search.nests[cut].function == search.nests[cut - 1].function) ++cut;

@@ -179,7 +179,7 @@ SyntaxTree::SyntaxTree(std::string source, bool parallel, Deferred) : source_(st
     std::vector<std::size_t> cuts;
     if (parallel && source_.size() >= kParallelParseBytes) {
         // A few more parts than threads, so that the threads finish together.
-        std::size_t parts = std::clamp<std::size_t>(source_.size() / kBytesPerPart, 2, 2 * analysis_threads());
+        std::size_t parts = std::clamp<std::size_t>(source_.size() / kBytesPerPart, 2, 4 * analysis_threads());
         std::vector<std::size_t> wanted;
         for (std::size_t k = 1; k < parts; ++k) wanted.push_back(source_.size() * k / parts);
         cuts = top_level_cuts(source_, wanted);
