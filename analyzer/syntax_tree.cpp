@@ -419,12 +419,67 @@ std::vector<TSNode> all_children(TSNode n) {
     return out;
 }
 
+namespace {
+
+// Node stacks of one thread that are not in use.
+struct NodeStackPool {
+    std::vector<std::vector<TSNode>*> idle;
+    NodeStackPool() = default;
+    NodeStackPool(const NodeStackPool&) = delete;
+    NodeStackPool& operator=(const NodeStackPool&) = delete;
+    ~NodeStackPool() {
+        for (auto* v : idle) delete v;
+    }
+};
+thread_local NodeStackPool node_stack_pool;
+
+// Nodes with at most this many children (punctuation included) are read
+// by index.
+constexpr std::uint32_t kReadByIndex = 8;
+
+}  // namespace
+
+PooledNodeStack::PooledNodeStack() {
+    if (node_stack_pool.idle.empty()) {
+        nodes_ = new std::vector<TSNode>();
+        return;
+    }
+    nodes_ = node_stack_pool.idle.back();
+    node_stack_pool.idle.pop_back();
+    nodes_->clear();
+}
+
+PooledNodeStack::~PooledNodeStack() { node_stack_pool.idle.push_back(nodes_); }
+
+void append_named_children(TSNode n, std::vector<TSNode>& out) {
+    if (ts_node_child_count(n) <= kReadByIndex) {
+        std::uint32_t named = ts_node_named_child_count(n);
+        for (std::uint32_t i = 0; i < named; ++i) out.push_back(ts_node_named_child(n, i));
+        return;
+    }
+    for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
+}
+
 void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
     walk_tree(root, visit, [](TSNode) {});
 }
 
-void walk(TSNode root, const std::function<bool(TSNode)>& enter, const std::function<void(TSNode)>& leave) {
-    walk_tree(root, enter, leave);
+void walk_all_nodes(TSNode root, const std::function<bool(TSNode)>& visit) {
+    if (ts_node_is_null(root)) return;
+    PooledCursor pooled(root);
+    TSTreeCursor* c = pooled.get();
+    for (;;) {
+        if (visit(ts_tree_cursor_current_node(c)) && ts_tree_cursor_goto_first_child(c)) continue;
+        bool moved = false;
+        for (;;) {
+            if (ts_tree_cursor_goto_next_sibling(c)) {
+                moved = true;
+                break;
+            }
+            if (!ts_tree_cursor_goto_parent(c)) break;
+        }
+        if (!moved) break;
+    }
 }
 
 std::string squeeze(std::string_view s) {

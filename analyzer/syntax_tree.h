@@ -6,6 +6,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -112,28 +113,63 @@ private:
     TSTreeCursor* cursor_;
 };
 
-// walk() without std::function, for the passes over whole files.
+// The named children of `n`, in order, appended to `out`. Small nodes are
+// read by index (cheaper than a cursor's steps over their punctuation),
+// large ones with a cursor (reading by index would be quadratic).
+void append_named_children(TSNode n, std::vector<TSNode>& out);
+
+// A stack of nodes borrowed from a per-thread pool (walks run inside other
+// walks' visitors), for the walks below.
+class PooledNodeStack {
+public:
+    PooledNodeStack();
+    ~PooledNodeStack();
+    PooledNodeStack(const PooledNodeStack&) = delete;
+    PooledNodeStack& operator=(const PooledNodeStack&) = delete;
+    std::vector<TSNode>& get() { return *nodes_; }
+
+private:
+    std::vector<TSNode>* nodes_;
+};
+
+// Visits the named nodes of `root`'s subtree (root included) in source
+// order, without recursion: enter(n) returns false to skip n's subtree;
+// leave(n) follows once n's subtree is done (also when it was skipped).
+// Punctuation and keywords are not visited: no pass looks at them (but
+// the syntax-error passes, which use walk_all_nodes).
 template <typename Enter, typename Leave>
 void walk_tree(TSNode root, Enter&& enter, Leave&& leave) {
     if (ts_node_is_null(root)) return;
-    PooledCursor pooled(root);
-    TSTreeCursor* c = pooled.get();
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(c);
-        if (enter(n) && ts_tree_cursor_goto_first_child(c)) continue;
-        leave(n);
-        bool moved = false;
-        for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(c)) {
-                moved = true;
-                break;
-            }
-            if (!ts_tree_cursor_goto_parent(c)) break;
-            leave(ts_tree_cursor_current_node(c));
+    // A null node on the stack stands for "leave the node below it".
+    PooledNodeStack pooled;
+    std::vector<TSNode>& stack = pooled.get();
+    std::size_t base = stack.size();
+    stack.push_back(root);
+    while (stack.size() > base) {
+        TSNode n = stack.back();
+        stack.pop_back();
+        if (ts_node_is_null(n)) {
+            TSNode done = stack.back();
+            stack.pop_back();
+            leave(done);
+            continue;
         }
-        if (!moved) break;
+        if (!enter(n) || ts_node_named_child_count(n) == 0) {
+            leave(n);
+            continue;
+        }
+        stack.push_back(n);
+        stack.push_back(TSNode{});
+        std::size_t first = stack.size();
+        append_named_children(n, stack);
+        std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
     }
 }
+
+// Every node of `root`'s subtree, punctuation and MISSING tokens included
+// (what the syntax-error passes need), with a cursor.
+void walk_all_nodes(TSNode root, const std::function<bool(TSNode)>& visit);
+
 std::string_view text(TSNode n, const std::string& source);
 // Whether `n`'s text contains `needle`: walks that look for a name or a
 // keyword skip subtrees whose text cannot hold it (a node's text includes
@@ -170,13 +206,10 @@ std::vector<TSNode> named_children(TSNode n);
 // All children (named and anonymous), in order.
 std::vector<TSNode> all_children(TSNode n);
 
-// Visits `root` and its descendants in source order without recursion.
-// The visitor returns false to skip a node's children.
+// Visits `root` and its named descendants in source order without
+// recursion (see walk_tree). The visitor returns false to skip a node's
+// children.
 void walk(TSNode root, const std::function<bool(TSNode)>& visit);
-
-// Like walk, and calls `leave` once a node's subtree is done (also for
-// nodes whose children were skipped): for passes that track nesting.
-void walk(TSNode root, const std::function<bool(TSNode)>& enter, const std::function<void(TSNode)>& leave);
 
 // Collapses runs of whitespace (including newlines) to one space: readable
 // one-line renderings of expressions.

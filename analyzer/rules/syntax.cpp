@@ -8,7 +8,7 @@ void check_syntax(const NestFacts& f, std::vector<Diagnostic>& out) {
     TSNode outer = f.candidate->chain.front();
     if (!ts_node_has_error(outer)) return;
     TSNode first = outer;
-    walk(outer, [&](TSNode n) {
+    walk_all_nodes(outer, [&](TSNode n) {
         if (!ts_node_has_error(n) && !ts_node_is_missing(n)) return false;
         if (ts_node_is_missing(n) || IS(n, "ERROR")) {
             first = n;
