@@ -433,10 +433,6 @@ struct NodeStackPool {
 };
 thread_local NodeStackPool node_stack_pool;
 
-// Nodes with at most this many children (punctuation included) are read
-// by index.
-constexpr std::uint32_t kReadByIndex = 8;
-
 }  // namespace
 
 PooledNodeStack::PooledNodeStack() {
@@ -452,11 +448,6 @@ PooledNodeStack::PooledNodeStack() {
 PooledNodeStack::~PooledNodeStack() { node_stack_pool.idle.push_back(nodes_); }
 
 void append_named_children(TSNode n, std::vector<TSNode>& out) {
-    if (ts_node_child_count(n) <= kReadByIndex) {
-        std::uint32_t named = ts_node_named_child_count(n);
-        for (std::uint32_t i = 0; i < named; ++i) out.push_back(ts_node_named_child(n, i));
-        return;
-    }
     for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
 }
 

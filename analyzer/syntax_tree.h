@@ -187,11 +187,17 @@ SourceSpan span_of(TSNode n);
 TSNode strip_parens(TSNode n);
 TSNode strip_parens_and_casts(TSNode n);
 
-// Calls f(child) for each named child, in order, without allocating
-// (ts_node_named_child(n, i) would scan the children before i every time).
+// Calls f(child) for each named child, in order, without allocating. A
+// small node's children are read by index; a large node's with a cursor
+// (by index, each would scan the children before it).
 template <typename F>
 void for_each_named_child(TSNode n, F&& f) {
     if (ts_node_is_null(n)) return;
+    if (ts_node_child_count(n) <= 8) {
+        std::uint32_t named = ts_node_named_child_count(n);
+        for (std::uint32_t i = 0; i < named; ++i) f(ts_node_named_child(n, i));
+        return;
+    }
     PooledCursor pooled(n);
     TSTreeCursor* c = pooled.get();
     if (!ts_tree_cursor_goto_first_child(c)) return;
