@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "analyzer/definitions.h"
 
@@ -31,7 +32,7 @@ public:
 
 private:
     const FileDefinitions& defs_;
-    mutable std::map<std::string, std::optional<std::int64_t>> cache_;  // macros and enumerators
+    mutable std::unordered_map<std::string, std::optional<std::int64_t>> cache_;  // macros and enumerators
     mutable int depth_ = 0;
 
     std::optional<std::int64_t> eval(TSNode n, const std::string& src, std::uint32_t at, const Lookup& params) const;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/analyzer.h"
@@ -69,9 +70,14 @@ private:
         std::vector<Assignment> assignments;
         std::vector<Swap> swaps;
     };
-    std::map<const void*, FunctionFacts> functions_;
+    std::unordered_map<const void*, FunctionFacts> functions_;
     FunctionFacts& facts(const FunctionInfo* f);
-    std::map<std::pair<const void*, std::string>, std::optional<std::int64_t>> values_;
+    struct ValueKeyHash {
+        std::size_t operator()(const std::pair<const void*, std::string>& k) const {
+            return std::hash<const void*>()(k.first) ^ (std::hash<std::string>()(k.second) * 31);
+        }
+    };
+    std::unordered_map<std::pair<const void*, std::string>, std::optional<std::int64_t>, ValueKeyHash> values_;
 };
 
 }  // namespace recipe::analyzer
