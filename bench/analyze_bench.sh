@@ -2,15 +2,19 @@
 # Times `recipe analyze` on a generated 100,000-line C file full of loop nests:
 # accepted stencils written in many styles, rejected nests (in-place updates,
 # reductions, gathers, calls, four-deep nests, variable strides), time loops
-# and plain code. Reports the median wall time and the peak resident memory
-# over the runs against the targets (1 s, 200 MB).
+# and plain code. For the text report and for --json, reports the median
+# wall time, the median CPU time and the peak resident memory over the runs
+# against the targets (1 s, 200 MB), with the load average before each
+# series (a busy machine makes the wall time say little).
 #
 #   bench/analyze_bench.sh [RECIPE-BINARY] [-- EXTRA-ANALYZE-ARGS...]
 #
-# RECIPE-BINARY defaults to build/recipe. Environment: RUNS (5), LINES
-# (100000), KEEP=1 keeps the generated file, TIME_BIN (/usr/bin/time, GNU
-# time; installed when missing). Exit status 1 when a target is
-# missed or the analyzer fails (exit 2 or 3), 0 otherwise.
+# RECIPE-BINARY defaults to build/recipe. EXTRA-ANALYZE-ARGS are passed on
+# every run (`-- --json` alone times only the JSON). Environment: RUNS (5),
+# LINES (100000), OUTPUTS ("text json": which outputs to time), KEEP=1 keeps
+# the generated file, TIME_BIN (/usr/bin/time, GNU time; installed when
+# missing). Exit status 1 when a target is missed or the analyzer fails
+# (exit 2 or 3), 0 otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 recipe=${1:-$root/build/recipe}
@@ -243,38 +247,56 @@ awk -v lines="$lines" '
   }' "$work/templates" > "$input"
 
 echo "analyze_bench: $(wc -l < "$input") lines, $(wc -c < "$input") bytes, $(grep -c '^[a-z].*_[0-9]*(.*)$' "$input") functions"
-echo "analyze_bench: $recipe analyze <file> $* ($runs runs)"
-
-times=()
-cpus=()
-peak_kb=0
-for ((r = 1; r <= runs; r++)); do
-  set +e
-  "$time_bin" -f '%e %U %S %M' -o "$work/time" "$recipe" analyze "$input" "$@" > "$work/out" 2> "$work/err"
-  status=$?
-  set -e
-  if [ "$status" -ge 2 ]; then
-    echo "analyze_bench: recipe analyze failed (exit $status):" >&2
-    tail -n 5 "$work/err" >&2
-    exit 1
-  fi
-  read -r seconds user sys kb < <(tail -n 1 "$work/time")
-  times+=("$seconds")
-  cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
-  [ "$kb" -gt "$peak_kb" ] && peak_kb=$kb
-  echo "  run $r: ${seconds} s wall, ${cpus[-1]} s CPU, $((kb / 1024)) MB, exit $status"
-done
-summary=$(grep -c -E 'accepted|rejected' "$work/out" || true)
-echo "analyze_bench: last run printed $(wc -l < "$work/out") lines ($summary mention accepted/rejected)"
+extra=("$@")
+outputs=${OUTPUTS:-text json}
+for a in "${extra[@]}"; do [ "$a" = --json ] && outputs=json; done
 
 median_of() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-median=$(median_of "${times[@]}")
-median_cpu=$(median_of "${cpus[@]}")
-peak_mb=$(awk -v kb="$peak_kb" 'BEGIN { printf "%.1f", kb / 1024 }')
 ok=1
-verdict_t="ok"; awk -v m="$median" -v t="$target_seconds" 'BEGIN { exit !(m < t) }' || { verdict_t="OVER TARGET"; ok=0; }
-verdict_m="ok"; awk -v m="$peak_mb" -v t="$target_mb" 'BEGIN { exit !(m < t) }' || { verdict_m="OVER TARGET"; ok=0; }
-echo "median wall time: ${median} s   (target < ${target_seconds} s: $verdict_t)"
-echo "median CPU time:  ${median_cpu} s   (user + system; wall time above it means the machine was busy)"
-echo "peak RSS:         ${peak_mb} MB   (target < ${target_mb} MB: $verdict_m)"
+report=()
+for output in $outputs; do
+  args=("${extra[@]}")
+  if [ "$output" = json ]; then
+    has_json=0
+    for a in "${args[@]}"; do [ "$a" = --json ] && has_json=1; done
+    [ "$has_json" = 1 ] || args+=(--json)
+  fi
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  echo "analyze_bench: $recipe analyze <file>${args[*]:+ ${args[*]}} ($runs runs, load average $load)"
+  times=()
+  cpus=()
+  peak_kb=0
+  for ((r = 1; r <= runs; r++)); do
+    set +e
+    "$time_bin" -f '%e %U %S %M' -o "$work/time" "$recipe" analyze "$input" "${args[@]}" > "$work/out" 2> "$work/err"
+    status=$?
+    set -e
+    if [ "$status" -ge 2 ]; then
+      echo "analyze_bench: recipe analyze failed (exit $status):" >&2
+      tail -n 5 "$work/err" >&2
+      exit 1
+    fi
+    read -r seconds user sys kb < <(tail -n 1 "$work/time")
+    times+=("$seconds")
+    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
+    [ "$kb" -gt "$peak_kb" ] && peak_kb=$kb
+    echo "  run $r: ${seconds} s wall, ${cpus[-1]} s CPU, $((kb / 1024)) MB, exit $status"
+  done
+  if [ "$output" = json ]; then
+    echo "analyze_bench: last run printed $(wc -c < "$work/out") bytes of JSON ($(grep -c '"accepted":' "$work/out" || true) nests)"
+  else
+    summary=$(grep -c -E 'accepted|rejected' "$work/out" || true)
+    echo "analyze_bench: last run printed $(wc -l < "$work/out") lines ($summary mention accepted/rejected)"
+  fi
+  median=$(median_of "${times[@]}")
+  median_cpu=$(median_of "${cpus[@]}")
+  peak_mb=$(awk -v kb="$peak_kb" 'BEGIN { printf "%.1f", kb / 1024 }')
+  verdict_t="ok"; awk -v m="$median" -v t="$target_seconds" 'BEGIN { exit !(m < t) }' || { verdict_t="OVER TARGET"; ok=0; }
+  verdict_m="ok"; awk -v m="$peak_mb" -v t="$target_mb" 'BEGIN { exit !(m < t) }' || { verdict_m="OVER TARGET"; ok=0; }
+  report+=("$output (load average $load before the runs):")
+  report+=("  median wall time: ${median} s   (target < ${target_seconds} s: $verdict_t)")
+  report+=("  median CPU time:  ${median_cpu} s   (user + system; wall time above it means the machine was busy)")
+  report+=("  peak RSS:         ${peak_mb} MB   (target < ${target_mb} MB: $verdict_m)")
+done
+printf '%s\n' "${report[@]}"
 [ "$ok" = 1 ]
