@@ -93,3 +93,21 @@ TEST_CASE("a large file with no safe place to cut is parsed as one tree, with th
     CHECK(tree.parts() == 1);
     check_same_both_ways(code);
 }
+
+TEST_CASE("a file is cut at several places in one scan, each the first safe line after its place", "[analyzer]") {
+    std::string code =
+        "int a;\n/* x\nint b; */\nvoid f(void) {\n  int c;\n}\n#if X\nint d;\n#endif\n"
+        "char *s = \"{ unclosed\";\nint e;\nint g;\n";
+    std::vector<std::size_t> wanted{2, code.find("int c"), code.find("int e") + 1};
+    std::vector<std::size_t> cuts = top_level_cuts(code, wanted);
+    REQUIRE(cuts.size() == 3);
+    CHECK(code.substr(cuts[0], 6) == "void f");
+    CHECK(code.substr(cuts[1], 9) == "char *s =");
+    CHECK(code.substr(cuts[2], 5) == "int g");
+    for (std::size_t k = 0; k < wanted.size(); ++k) CHECK(cuts[k] == top_level_cut(code, wanted[k]));
+    // Two wanted places before the same safe line give one cut.
+    CHECK(top_level_cuts(code, {2, 3}).size() == 1);
+    // A comment left open stops the scan with the cuts found before it.
+    std::string open = "int a;\nint b;\n/* never closed\nint c;\n";
+    CHECK(top_level_cuts(open, {1, open.find("int c")}) == std::vector<std::size_t>{open.find("int b")});
+}
