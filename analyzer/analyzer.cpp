@@ -20,7 +20,7 @@ namespace recipe::analyzer {
 
 namespace {
 
-// Files with this many nests are analysed on two threads.
+// Files with this many nests are analysed on several threads.
 constexpr std::size_t kParallelNests = 512;
 
 // Analyses nests [begin, end) into `nests` (already sized), with the time

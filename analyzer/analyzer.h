@@ -16,8 +16,8 @@ struct AnalyzeOptions {
     // Treat pointer parameters as never overlapping (--assume-no-alias),
     // as if they were declared `restrict`.
     bool assume_no_alias = false;
-    // Large files are parsed and analysed on two threads; false keeps to
-    // one (same results, for comparison).
+    // Large files are parsed and analysed on several threads (one per core,
+    // two at least); false keeps to one (same results, for comparison).
     bool parallel = true;
     // false leaves the syntax tree (some 50 bytes per byte of source, in
     // millions of nodes) and the tables read from it for the operating

@@ -1,7 +1,9 @@
 // syntax_tree.h — a parsed C file (tree-sitter) and the few node helpers the
-// analyzer needs. Walks over whole files use TSTreeCursor (iterative, and
-// linear in the number of children) so that deep nesting and huge files are
-// safe; ts_node_child(i) is linear in i and is only used on small nodes.
+// analyzer needs. Walks keep their own stack (no recursion), so that deep
+// nesting and huge files are safe; ts_node_named_child(i) is linear in i and
+// is only used on small nodes, large ones are read with a TSTreeCursor.
+// Every tree-sitter call costs hundreds of instructions: the helpers below
+// pool cursors, cache field lookups and skip punctuation.
 #pragma once
 
 #include <tree_sitter/api.h>
@@ -21,9 +23,10 @@ namespace recipe::analyzer {
 
 // Owns the parse of `source` (and the text, so nodes can be read back).
 // A large file is cut at top-level boundaries (between functions, outside
-// braces, comments and #if blocks) and its parts are parsed on two threads;
-// every part's nodes carry positions in the whole file (each part's parser
-// reads the whole text with an included range of its own).
+// braces, comments and #if blocks) into a few parts per analysis thread,
+// parsed side by side; every part's nodes carry positions in the whole
+// file (each part's parser reads the whole text with an included range of
+// its own).
 class SyntaxTree {
 public:
     // Parses `source` now.
