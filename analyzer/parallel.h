@@ -15,11 +15,24 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace recipe::analyzer {
 
-// How many threads the analysis of one large file uses.
+// How many threads the analysis of one large file uses: one per core this
+// process may run on (a container's or taskset's limit counts, which
+// hardware_concurrency() ignores), two at least, eight at most.
 inline std::size_t analysis_threads() {
-    static const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 2, 8);
+    static const std::size_t n = [] {
+        std::size_t cores = std::thread::hardware_concurrency();
+#if defined(__linux__)
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0) cores = static_cast<std::size_t>(CPU_COUNT(&set));
+#endif
+        return std::clamp<std::size_t>(cores, 2, 8);
+    }();
     return n;
 }
 
