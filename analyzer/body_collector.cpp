@@ -4,6 +4,7 @@
 // beyond kMaxDepth the body is reported as too complex instead.
 #include <algorithm>
 #include <climits>
+#include <iterator>
 
 #include "analyzer/body_facts.h"
 #include "analyzer/c_types.h"
@@ -611,7 +612,8 @@ private:
         }
         if (!is_null(c.site) && lead > 0) a.selector = "[" + a.text + "]";  // inside a macro: name it by the call
         a.selector_levels = static_cast<int>(lead);
-        a.index.assign(index.begin() + static_cast<std::ptrdiff_t>(lead), index.end());
+        a.index.assign(std::make_move_iterator(index.begin() + static_cast<std::ptrdiff_t>(lead)),
+                       std::make_move_iterator(index.end()));
         a.subscripts = static_cast<int>(a.index.size());
         for (const Affine& x : a.index) facts_.clamps.insert(facts_.clamps.end(), x.clamps.begin(), x.clamps.end());
         if (read) count_reads(times_, facts_.ops);
