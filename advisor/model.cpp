@@ -251,6 +251,20 @@ double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& 
 
 std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
+// thesis §6.4.4's duplex factor as the library's pinned pipeline meets it,
+// for tiles copying `bytes` each way: the profile's "pipelineTile" (a pinned
+// run's steady time per tile, one input and one output tile of b bytes)
+// beyond the longer copy, over the shorter one, both priced from the copy
+// tables as the model prices a tile's copies. On an H200 tiles of a few MB
+// going both ways slow each other more than two whole-array copies do
+// (docs/model.md, "Platform profiles").
+double pipeline_duplex(const Platform& pf, double bytes) {
+    if (pf.pipeline_tile.empty() || bytes <= 0) return pf.duplex_factor;
+    const double in = pf.pinned_host_to_device.ms(bytes), out = pf.device_to_pinned_host.ms(bytes);
+    if (std::min(in, out) <= 0) return pf.duplex_factor;
+    return std::clamp((pf.pipeline_tile.ms(bytes) - std::max(in, out)) / std::min(in, out), 0.0, 1.0);
+}
+
 }  // namespace
 
 const TileClasses& Model::classes(const Index3& tile) const {
@@ -411,6 +425,14 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     // the two directions cannot overlap each other.
     shape.copy_engines = pageable_copies ? 1 : pf.copy_engines;
     shape.duplex_factor = pf.duplex_factor;
+    // The most common tile: its copies set the duplex factor, its steps the timeline.
+    const ClassCost* typical = &costs.front();
+    for (const auto& cc : costs)
+        if (cc.count > typical->count) typical = &cc;
+    if (!thesis && !staging && !pageable_copies) {
+        shape.duplex_factor =
+            pipeline_duplex(pf, static_cast<double>(typical->in.bytes + typical->out.bytes) / 2);
+    }
     shape.buffers = static_cast<int>(std::max<std::int64_t>(1, streams_used));
     shape.streams_in_order = !thesis;
     shape.serial_host = !thesis;
@@ -637,10 +659,6 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
         pred.notes.push_back("host packing: " + std::to_string(staged.copies) + " memcpy of " + mb(staged.bytes) +
                              " in all");
 
-    // The most common tile, for the timeline.
-    const ClassCost* typical = &costs.front();
-    for (const auto& cc : costs)
-        if (cc.count > typical->count) typical = &cc;
     pred.typical_tile = {typical->t.buffer_in, typical->t.in, typical->t.kernel, typical->t.out, typical->t.buffer_out};
     if (scheme == Scheme::Hybrid) pred.typical_tile.transfer_out = pred.phases.d2h / static_cast<double>(tc.tiles);
     if (scheme == Scheme::Mapped) pred.typical_tile = {0, pred.phases.h2d, pred.phases.kernel, pred.phases.d2h, 0};

@@ -149,7 +149,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile",
-        "stagingRowNs"};
+        "stagingRowNs", "pipelineTile"};
     return fields;
 }
 
@@ -289,6 +289,7 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         !r.measurements("librarySetup", false, &p->library_setup) ||
         !r.measurements("stagingSetup", false, &p->staging_setup) ||
         !r.measurements("stagingTile", false, &p->staging_tile) ||
+        !r.measurements("pipelineTile", false, &p->pipeline_tile) ||
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||

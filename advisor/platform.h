@@ -130,7 +130,8 @@ struct Platform {
     // when not measured.
     Measurements library_setup;  // alloc phase of a one-stream pinned run, by device block bytes
     Measurements staging_setup;  // staging threads + pinned staging block, got and released, by bytes
-    Measurements staging_tile;   // a staged run's time per tile with one b-byte input and output tile
+    Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
+    Measurements pipeline_tile;  // a pinned run's steady time per tile with one b-byte input and output tile
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision

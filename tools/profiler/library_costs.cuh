@@ -29,11 +29,16 @@ struct LibraryCosts {
     double stream_setup_ns = 0;  // each further stream, with its events
     // stagingSetup: staging threads and the pinned staging block, got and released.
     std::vector<double> staging_setup_bytes, staging_setup_ns;
-    // stagingTile: time per tile of a staged run's pipeline, (total - alloc)
-    // / tiles, with one input and one output tile of b bytes: the host's
-    // packing and unpacking, its calls, and its waits for copy engines that
-    // the packing slows down (they share the host's memory).
+    // stagingTile: steady time per tile of a staged run's pipeline with one
+    // input and one output tile of b bytes: the host's packing and
+    // unpacking, its calls, and its waits for copy engines that the packing
+    // slows down (they share the host's memory).
     std::vector<double> staging_tile_bytes, staging_tile_ns;
+    // pipelineTile: steady time per tile of a pinned run's pipeline, one
+    // input and one output tile of b bytes, 3 streams: both copy directions
+    // at once as the library's pipeline meets them (the model derives its
+    // duplex factor from it).
+    std::vector<double> pipeline_tile_bytes, pipeline_tile_ns;
     double staging_row_ns = 0;  // each further row of a strided tile box
     int staging_threads = 0;
 };
@@ -64,6 +69,26 @@ inline recipe::Config config_1d(std::int64_t n, std::int64_t tile, int streams, 
 inline recipe::Measured run_1d(const recipe::Config& c, const float* in, float* out) {
     return recipe::run(c, samples::moving_average, recipe::inputs(recipe::input(in)), recipe::outputs(recipe::output(out)),
                        0, 1);
+}
+
+// Steady time per tile (ns) of a 1-D pipeline of `tile` floats: the
+// difference between runs of `tiles` and `tiles / 2` tiles, taken in turns
+// so that drift falls on both, over the tiles between; setup, teardown, the
+// pipeline's fill and its drain cancel. No timing events (measure off), as
+// in a user's run.
+inline double steady_tile_ns(int reps, std::int64_t tile, std::int64_t tiles, int streams, recipe::HostMemory host,
+                             const float* in, float* out) {
+    recipe::Config shorter = config_1d(tiles / 2 * tile, tile, streams, host);
+    recipe::Config longer = config_1d(tiles * tile, tile, streams, host);
+    shorter.measure = longer.measure = false;
+    run_1d(shorter, in, out);
+    run_1d(longer, in, out);
+    std::vector<double> a, b;
+    for (int r = 0; r < reps; ++r) {
+        a.push_back(run_1d(shorter, in, out).total * 1e6);
+        b.push_back(run_1d(longer, in, out).total * 1e6);
+    }
+    return std::max(0.0, (median_of(b) - median_of(a)) / static_cast<double>(tiles - tiles / 2));
 }
 
 // Median over `reps` runs after one warm-up of what `pick` takes from a run.
@@ -105,6 +130,32 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
         lc.stream_setup_ns = std::max(0.0, (a65 - a1) / 64);
     }
 
+    // A pinned pipeline's steady time per tile: 256 KiB .. 32 MiB tiles of
+    // floats, up to 512 MiB each way, 3 streams.
+    for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22,
+                              std::int64_t(1) << 23}) {
+        const std::int64_t bytes = tile * static_cast<std::int64_t>(sizeof(float));
+        const std::int64_t tiles = std::min<std::int64_t>(64, (std::int64_t(512) << 20) / bytes);
+        lc.pipeline_tile_bytes.push_back(static_cast<double>(bytes));
+        lc.pipeline_tile_ns.push_back(
+            detail::steady_tile_ns(reps, tile, tiles, 3, recipe::HostMemory::Pinned, pin_in, pin_out));
+    }
+
+    // A staged run's steady time per tile, whole rows: pageable floats, up
+    // to 256 MiB each way, tiles of 256 KiB .. 64 MiB, 2 streams. Measured
+    // before the staging block's cost, whose 1 GB pinned blocks leave the
+    // host's memory management busy for a while after.
+    const float* in = reinterpret_cast<const float*>(pageable);
+    float* out = reinterpret_cast<float*>(pageable + (std::size_t(512) << 20));
+    for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22,
+                              std::int64_t(1) << 24}) {
+        const std::int64_t bytes = tile * static_cast<std::int64_t>(sizeof(float));
+        const std::int64_t tiles = std::min<std::int64_t>(64, (std::int64_t(256) << 20) / bytes);
+        lc.staging_tile_bytes.push_back(static_cast<double>(bytes));
+        lc.staging_tile_ns.push_back(
+            detail::steady_tile_ns(quick ? 1 : 3, tile, tiles, 2, recipe::HostMemory::Staged, in, out));
+    }
+
     // The staging block: threads and pinned block as a staged run gets them.
     lc.staging_threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
     for (double bytes : {1e5, 1e6, 1e7, 1e8, 1e9}) {
@@ -124,21 +175,6 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
         }
         lc.staging_setup_bytes.push_back(bytes);
         lc.staging_setup_ns.push_back(detail::median_of(t));
-    }
-
-    // A staged run's time per tile, whole rows: 256 MiB of pageable floats,
-    // tiles of 256 KiB .. 64 MiB.
-    const std::int64_t n = std::int64_t(64) << 20;
-    const float* in = reinterpret_cast<const float*>(pageable);
-    float* out = reinterpret_cast<float*>(pageable + (std::size_t(512) << 20));
-    for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22,
-                              std::int64_t(1) << 24}) {
-        const recipe::Config c = config_1d(n, tile, 2, recipe::HostMemory::Staged);
-        const double per_tile = median_run(
-            quick ? 1 : 3, [&] { return run_1d(c, in, out); },
-            [](const recipe::Measured& m) { return (m.total - m.alloc) * 1e6 / static_cast<double>(m.tiles); });
-        lc.staging_tile_bytes.push_back(static_cast<double>(tile) * sizeof(float));
-        lc.staging_tile_ns.push_back(per_tile);
     }
 
     // The cost of a row: an 8192 x 8192 image in tiles 128 floats wide, so

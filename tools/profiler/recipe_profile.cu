@@ -569,7 +569,8 @@ int main(int argc, char** argv) {
     p.end("setup " + fmt(lib.setup_ns[2] / 1e6, "%.3f ms") + " at 10 MB, stream " + fmt(lib.stream_setup_ns, "%.0f ns") +
           ", staging block " + fmt(lib.staging_setup_ns[2] / 1e6, "%.2f ms") + " at 10 MB, staging " +
           fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles, row " +
-          fmt(lib.staging_row_ns, "%.1f ns"));
+          fmt(lib.staging_row_ns, "%.1f ns") + ", pinned pipeline " +
+          fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile");
 
     CK(cudaFreeHost(buf.pinned_a));
     CK(cudaFreeHost(buf.pinned_b));
@@ -618,6 +619,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
+    std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
     std::fprintf(f, "  \"peakGflops\": %.0f,\n", gflops);
@@ -655,7 +657,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"librarySetup\": \"%s: alloc phase (setup + teardown) of a one-stream pinned scalable run against its device block's bytes, median\",\n", lib_how.c_str());
     std::fprintf(f, "    \"streamSetupNs\": \"%s: alloc phase with 65 streams minus 1 stream, over 64\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingSetup\": \"%s: %d staging threads and the pinned staging block (touched in parallel, registered), got and released, median\",\n", lib_how.c_str(), lib.staging_threads);
-    std::fprintf(f, "    \"stagingTile\": \"%s: time per tile of a staged scalable run's pipeline ((total - alloc) / tiles: packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 256 MiB, 2 streams\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"stagingTile\": \"%s: steady time per tile of a staged scalable run's pipeline (packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 2 streams: runs of n and n/2 tiles (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());

@@ -179,6 +179,33 @@ TEST_CASE("the library's measured costs replace the estimates when the profile h
     CHECK(staged.phases.staging == Approx(8));
 }
 
+TEST_CASE("a pinned pipeline's duplex factor comes from the library's pipelined tiles when measured", "[advisor]") {
+    nlohmann::json j = test::unit_platform_json(2);
+    // 1.8 times one copy per tile: both directions at once cost 0.8 of the
+    // shorter copy beyond the longer one, not the raw duplexFactor's 0.5.
+    j["pipelineTile"] = {{"bytes", {1e5, 1e7}}, {"ns", {1.8 * 110000, 1.8 * 10010000}}};
+    j["source"]["pipelineTile"] = "made up for the tests";
+    Platform pf;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &pf, &error));
+    const Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    // 4 tiles of 1e6 bytes each way, in = out = 1.01 ms:
+    // 1.01 + 1.01 + 2 * (1.01 + 0.8 * 1.01) + 1.01 + 1.01, alloc 0.1
+    CHECK(run(p, pf, cfg(Scheme::Basic, {250000, 1, 1})).phases.pipeline == Approx(4.04 + 2 * 1.818));
+    // The thesis's library keeps the raw factor (same as without the field).
+    ModelOptions thesis;
+    thesis.thesis_library = true;
+    CHECK(run(p, pf, cfg(Scheme::Basic, {250000, 1, 1}), thesis).phases.pipeline ==
+          Approx(run(p, test::unit_platform(2), cfg(Scheme::Basic, {250000, 1, 1}), thesis).phases.pipeline));
+    // Staged copies are priced by the staging measurements, not by this one.
+    Problem pageable = p;
+    pageable.pinned_host = false;
+    Config staged = cfg(Scheme::Basic, {250000, 1, 1});
+    staged.host = HostStrategy::Stage;
+    CHECK(run(pageable, pf, staged).phases.pipeline ==
+          Approx(run(pageable, test::unit_platform(2), staged).phases.pipeline));
+}
+
 TEST_CASE("iterative stencil: copies overlap only the first and last step", "[advisor]") {
     Problem p = test::unit_problem({1000000, 1, 1}, 1, Halo{{1, 0, 0}, {1, 0, 0}});
     p.time_steps = 10;
