@@ -153,7 +153,7 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
         const std::int64_t tiles = std::min<std::int64_t>(64, (std::int64_t(256) << 20) / bytes);
         lc.staging_tile_bytes.push_back(static_cast<double>(bytes));
         lc.staging_tile_ns.push_back(
-            detail::steady_tile_ns(quick ? 1 : 3, tile, tiles, 2, recipe::HostMemory::Staged, in, out));
+            detail::steady_tile_ns(quick ? 1 : 5, tile, tiles, 2, recipe::HostMemory::Staged, in, out));
     }
 
     // The staging block: threads and pinned block as a staged run gets them.

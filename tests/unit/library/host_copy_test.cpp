@@ -1,0 +1,67 @@
+// The staging threads' copies (library/include/recipe/detail/host_copy.cuh):
+// plain C++, so they are tested here without a GPU.
+#include "recipe/detail/host_copy.cuh"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+using recipe::detail::CopyThreads;
+using recipe::detail::Segment;
+
+namespace {
+
+std::vector<char> pattern(std::size_t n, unsigned seed) {
+    std::vector<char> v(n);
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (auto& c : v) {
+        x = x * 1664525u + 1013904223u;
+        c = static_cast<char>(x >> 24);
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("streaming copies move every byte whatever the alignment and length", "[library]") {
+    const std::vector<char> src = pattern((1 << 20) + 200, 1);
+    for (std::size_t dst_off : {0, 1, 7, 15, 16, 33})
+        for (std::size_t src_off : {0, 3, 16})
+            for (std::size_t n : {0, 1, 15, 16, 63, 64, 65, 127, 1000, 4096 + 17, (1 << 20) + 5}) {
+                std::vector<char> dst(n + 64, 'x');
+                recipe::detail::stream_copy(dst.data() + dst_off % 64, src.data() + src_off, n);
+                recipe::detail::stream_fence();
+                INFO("dst+" << dst_off << " src+" << src_off << " n=" << n);
+                CHECK(std::equal(dst.begin() + dst_off % 64, dst.begin() + dst_off % 64 + n, src.begin() + src_off));
+                // nothing written outside [dst, dst + n)
+                for (std::size_t i = 0; i < dst_off % 64; ++i) CHECK(dst[i] == 'x');
+                for (std::size_t i = dst_off % 64 + n; i < dst.size(); ++i) CHECK(dst[i] == 'x');
+            }
+}
+
+TEST_CASE("a tile's rows are copied exactly by several threads, small and large jobs", "[library]") {
+    CopyThreads threads(4);
+    // Rows of a 2-D box: jobs under 1 MiB stay on one thread with memcpy;
+    // larger ones are split over the threads with streaming stores.
+    for (std::size_t row : {std::size_t(8), std::size_t(100), std::size_t(4096 + 3), std::size_t(3) << 20}) {
+        for (std::size_t rows : {std::size_t(37), std::size_t(20000)}) {
+            if (row * rows > (std::size_t(200) << 20)) continue;
+            const std::size_t pitch = row + 11;
+            const std::vector<char> host = pattern(rows * pitch, 2);
+            std::vector<char> stage(rows * row + 1, 'x');
+            std::vector<Segment> segments;
+            for (std::size_t r = 0; r < rows; ++r)
+                segments.push_back(Segment{stage.data() + r * row, host.data() + r * pitch, row});
+            recipe::detail::copy_segments(segments, threads);
+            INFO("row " << row << " x " << rows);
+            bool same = true;
+            for (std::size_t r = 0; r < rows; ++r)
+                same = same && std::equal(stage.begin() + static_cast<std::ptrdiff_t>(r * row),
+                                          stage.begin() + static_cast<std::ptrdiff_t>((r + 1) * row),
+                                          host.begin() + static_cast<std::ptrdiff_t>(r * pitch));
+            CHECK(same);
+            CHECK(stage.back() == 'x');
+        }
+    }
+}
