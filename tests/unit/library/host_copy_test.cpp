@@ -26,9 +26,9 @@ std::vector<char> pattern(std::size_t n, unsigned seed) {
 
 TEST_CASE("streaming copies move every byte whatever the alignment and length", "[library]") {
     const std::vector<char> src = pattern((1 << 20) + 200, 1);
-    for (std::size_t dst_off : {0, 1, 7, 15, 16, 33})
+    for (std::size_t dst_off : {0, 1, 7, 15, 16, 33, 48, 63})
         for (std::size_t src_off : {0, 3, 16})
-            for (std::size_t n : {0, 1, 15, 16, 63, 64, 65, 127, 1000, 4096 + 17, (1 << 20) + 5}) {
+            for (std::size_t n : {0, 1, 15, 16, 63, 64, 65, 127, 128, 191, 1000, 4096 + 17, (1 << 20) + 5}) {
                 std::vector<char> dst(n + 64, 'x');
                 recipe::detail::stream_copy(dst.data() + dst_off % 64, src.data() + src_off, n);
                 recipe::detail::stream_fence();
@@ -43,10 +43,11 @@ TEST_CASE("streaming copies move every byte whatever the alignment and length", 
 TEST_CASE("a tile's rows are copied exactly by several threads, small and large jobs", "[library]") {
     CopyThreads threads(4);
     // Rows of a 2-D box: jobs under 1 MiB stay on one thread with memcpy;
-    // larger ones are split over the threads with streaming stores.
-    for (std::size_t row : {std::size_t(8), std::size_t(100), std::size_t(4096 + 3), std::size_t(3) << 20}) {
-        for (std::size_t rows : {std::size_t(37), std::size_t(20000)}) {
-            if (row * rows > (std::size_t(200) << 20)) continue;
+    // larger ones are split over the threads, rows of 4 KiB and more
+    // streamed, shorter ones with memcpy.
+    for (std::size_t row : {std::size_t(8), std::size_t(100), std::size_t(4096 + 3), std::size_t(8000), std::size_t(3) << 20}) {
+        for (std::size_t rows : {std::size_t(37), std::size_t(300), std::size_t(20000)}) {
+            if (row * rows > (std::size_t(128) << 20)) continue;  // keep the test quick
             const std::size_t pitch = row + 11;
             const std::vector<char> host = pattern(rows * pitch, 2);
             std::vector<char> stage(rows * row + 1, 'x');

@@ -107,11 +107,14 @@ inline void append_segments(const Copy& c, char* host, char* stage, bool to_stag
 // next, or the user's array, far larger than any cache: neither is read
 // again by the host soon. On an H200's host, packing 4 MiB tiles on 8
 // threads while both copy directions run went from 16.8 to 23.2 GB/s
-// (bench/gpu/link_bench.cu). The caller fences (sfence) before it hands the
-// bytes on. Without SSE2 it is memcpy.
+// (bench/gpu/link_bench.cu). Only whole 64-byte lines are streamed: a line
+// written partly by streaming stores and partly by ordinary ones (the end of
+// the previous row, packed right before it) is flushed in pieces, and with
+// 1.6 KB rows that made packing twice as slow. The caller fences (sfence)
+// before it hands the bytes on. Without SSE2 it is memcpy.
 inline void stream_copy(char* dst, const char* src, std::size_t n) {
 #if defined(__SSE2__)
-    std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(dst) % 16) % 16;
+    std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
     if (head > n) head = n;
     std::memcpy(dst, src, head);
     dst += head;
@@ -144,20 +147,21 @@ inline void stream_fence() {
 
 // Copies the segments, splitting the bytes evenly over the threads (a single
 // large row is split too). Small jobs stay on the calling thread. Jobs of a
-// MiB or more use streaming stores: they would only push the cache's
-// contents out.
+// MiB or more stream their rows of 4 KiB and more: they would only push the
+// cache's contents out. Shorter rows are copied with memcpy: their partial
+// lines at both ends would be a large share of what they stream.
 inline void copy_segments(const std::vector<Segment>& segments, CopyThreads& threads) {
     std::size_t total = 0;
     for (const Segment& s : segments) total += s.bytes;
     if (total == 0) return;
-    constexpr std::size_t kStreamFrom = std::size_t(1) << 20;
+    constexpr std::size_t kStreamFrom = std::size_t(1) << 20, kStreamRowsFrom = 4096;
     const bool streaming = total >= kStreamFrom;
     auto copy_range = [&](std::size_t from, std::size_t to) {
         std::size_t at = 0;
         for (const Segment& s : segments) {
             const std::size_t lo = std::max(from, at), hi = std::min(to, at + s.bytes);
             if (lo < hi) {
-                if (streaming) stream_copy(s.dst + (lo - at), s.src + (lo - at), hi - lo);
+                if (streaming && s.bytes >= kStreamRowsFrom) stream_copy(s.dst + (lo - at), s.src + (lo - at), hi - lo);
                 else std::memcpy(s.dst + (lo - at), s.src + (lo - at), hi - lo);
             }
             at += s.bytes;
