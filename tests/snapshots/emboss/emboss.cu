@@ -46,14 +46,14 @@ static void emboss(const float *in, float *out)
         cfg.scheme = recipe::Scheme::Scalable;
         cfg.extents = {W, H, 1};  // every array, x first
         cfg.space = {{0, 0, 0}, {W, H, 1}};  // the loops' bounds
-        cfg.tile = {W, 250, 1};
+        cfg.tile = {W, 400, 1};
         cfg.copy = recipe::CopyMethod::Merged;
         cfg.streams = 2;
-        cfg.block = dim3(32, 4, 1);
+        cfg.block = dim3(32, 8, 1);
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "emboss (emboss.c:20)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging.
-        cfg.predicted = recipe::Predicted{4.208, 4.790, 0.626, 4.683, 20.822, 16.268};
+        cfg.predicted = recipe::Predicted{3.343, 4.686, 0.525, 4.657, 13.772, 10.190};
         recipe::run(cfg, emboss_kernel,
                     recipe::inputs(recipe::input(in, recipe::Halo{{1, 1, 0}, {1, 1, 0}})),
                     recipe::outputs(recipe::output(out)));

@@ -50,7 +50,7 @@ static void *jacobi(double (*u)[N + 2], double (*unew)[N + 2], double (*f)[N + 2
         cfg.host = recipe::HostMemory::Pageable;
         cfg.name = "jacobi (poisson2d.c:22)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging.
-        cfg.predicted = recipe::Predicted{0.127, 1.147, 1.027, 0.577, 2.340, 0.000};
+        cfg.predicted = recipe::Predicted{0.110, 1.053, 0.940, 0.585, 2.141, 0.000};
         // ITERATIONS steps; both arrays stay on the device in between.
         auto recipe_last = recipe::iterate(cfg, ITERATIONS, jacobi_kernel,
                                     recipe::ping_pong(&u[0][0], &unew[0][0], recipe::Halo{{1, 1, 0}, {1, 1, 0}}),
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
         cfg.host = recipe::HostMemory::Pageable;
         cfg.name = "main (poisson2d.c:51)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging.
-        cfg.predicted = recipe::Predicted{0.111, 0.000, 0.008, 1.130, 1.249, 0.000};
+        cfg.predicted = recipe::Predicted{0.100, 0.000, 0.007, 1.147, 1.254, 0.000};
         recipe::run(cfg, main_kernel,
                     recipe::inputs(),
                     recipe::outputs(recipe::output(&f[0][0]), recipe::inout(&u[0][0])), h);

@@ -48,7 +48,7 @@ static void gradient(const float *field, float *gx, float *gy)
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "gradient (unzip.c:20)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging.
-        cfg.predicted = recipe::Predicted{3.646, 1.278, 0.120, 2.480, 11.159, 7.476};
+        cfg.predicted = recipe::Predicted{1.790, 1.264, 0.105, 2.476, 7.651, 5.765};
         recipe::run(cfg, gradient_kernel,
                     recipe::inputs(recipe::input(field, recipe::Halo{{1, 1, 0}, {1, 1, 0}})),
                     recipe::outputs(recipe::output(gx), recipe::output(gy)));
