@@ -7,7 +7,7 @@
 //              raw CUDA calls on buffers allocated beforehand: the fastest
 //              this issue order can run on the link, no library around it
 //   pack       host copies pageable <-> pinned of 256 MiB with 1..16
-//              threads, plain memcpy and non-temporal stores, alone and
+//              threads, plain memcpy and the library's streaming stores, alone and
 //              while the copy engines move data both ways
 //   block      the ways to get a pinned staging block of 16 and 64 MiB
 //   setup      the library's own setup and teardown (recipe::run's alloc
@@ -15,7 +15,6 @@
 //
 //   link_bench            prints one table per part (TSV-like, '#' headers)
 #include <cuda_runtime.h>
-#include <emmintrin.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -64,28 +63,6 @@ double median_ms(int reps, const std::function<void()>& f) {
 constexpr std::size_t kMiB = std::size_t(1) << 20;
 
 // ---- host copies
-void copy_nt(char* dst, const char* src, std::size_t n) {
-    std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(dst) % 16) % 16;
-    if (head > n) head = n;
-    std::memcpy(dst, src, head);
-    dst += head;
-    src += head;
-    n -= head;
-    std::size_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
-        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
-        const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
-    }
-    std::memcpy(dst + i, src + i, n - i);
-    _mm_sfence();
-}
-
 // Copies n bytes on `threads` threads in 4 MiB tiles (a staged tile's size),
 // each tile split over the threads as the library does.
 void parallel_copy(char* dst, const char* src, std::size_t n, int threads, bool nt) {
@@ -97,9 +74,10 @@ void parallel_copy(char* dst, const char* src, std::size_t n, int threads, bool 
             const std::size_t step = (len / k + 4095) / 4096 * 4096;
             const std::size_t from = std::min(len, step * i), to = std::min(len, from + step);
             if (from < to) {
-                if (nt)
-                    copy_nt(dst + at + from, src + at + from, to - from);
-                else
+                if (nt) {
+                    recipe::detail::stream_copy(dst + at + from, src + at + from, to - from);
+                    recipe::detail::stream_fence();
+                } else
                     std::memcpy(dst + at + from, src + at + from, to - from);
             }
         });
