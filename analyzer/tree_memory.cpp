@@ -1,0 +1,297 @@
+#include "analyzer/tree_memory.h"
+
+#include <tree_sitter/api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#define RECIPE_TREE_MEMORY_MMAP 1
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RECIPE_TREE_MEMORY_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECIPE_TREE_MEMORY_ASAN 1
+#endif
+#endif
+
+namespace recipe::analyzer::tree_memory {
+
+namespace {
+
+// Tree-sitter needs 8-byte alignment at most (pointers and 32-bit fields),
+// and most of its nodes are 88 or 104 bytes, which malloc rounds up to 96
+// and 112: classes 8 bytes apart fit them exactly.
+constexpr std::size_t kGranule = 8;
+constexpr std::size_t kClasses = 64;  // 8, 16, ..., 512 bytes
+constexpr std::size_t kLargest = kGranule * kClasses;
+constexpr std::size_t kPageBytes = std::size_t{64} << 10;
+// The range is reserved without memory behind it and made accessible in
+// steps of this size, so that a small file commits little.
+constexpr std::size_t kCommitBytes = std::size_t{4} << 20;
+constexpr std::size_t kReserveBytes = std::size_t{8} << 30;
+constexpr std::size_t kPages = kReserveBytes / kPageBytes;
+
+std::size_t class_of(std::size_t bytes) { return bytes == 0 ? 0 : (bytes - 1) / kGranule; }
+std::size_t size_of(std::size_t size_class) { return (size_class + 1) * kGranule; }
+
+struct Block {
+    Block* next;
+};
+
+// The bump space left in a thread's page when the thread ended.
+struct Span {
+    char* next;
+    char* end;
+};
+
+// Process-wide state. Never destroyed: trees may be freed by static
+// destructors or by threads that end after main returns.
+struct Arena {
+    char* base = nullptr;  // null: the range could not be reserved
+    std::mutex mutex;
+    std::size_t pages_cut = 0;   // under mutex
+    std::size_t committed = 0;   // bytes from base made accessible, under mutex
+    std::vector<Block*> left_lists[kClasses];  // free lists of ended threads, under mutex
+    std::vector<Span> left_spans[kClasses];    // their unused page ends, under mutex
+    // The class of each page cut so far. Written before the page's first
+    // block is handed out; a block reaches another thread only through
+    // tree-sitter, which synchronizes, so relaxed loads see it.
+    std::atomic<std::uint8_t> page_class[kPages];
+};
+
+char* reserve_range() {
+#if defined(RECIPE_TREE_MEMORY_MMAP)
+#if defined(MAP_NORESERVE)
+    constexpr int kNoReserve = MAP_NORESERVE;
+#else
+    constexpr int kNoReserve = 0;
+#endif
+    void* p = mmap(nullptr, kReserveBytes + kPageBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | kNoReserve, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    auto at = reinterpret_cast<std::uintptr_t>(p);
+    return reinterpret_cast<char*>((at + kPageBytes - 1) & ~(kPageBytes - 1));
+#else
+    return nullptr;
+#endif
+}
+
+Arena& arena() {
+    static Arena* const a = [] {
+        auto* made = new Arena();
+        made->base = reserve_range();
+        return made;
+    }();
+    return *a;
+}
+
+[[noreturn]] void out_of_memory(std::size_t bytes) {
+    // What tree-sitter's own allocator does: it cannot report the failure.
+    std::fprintf(stderr, "tree-sitter failed to allocate %zu bytes\n", bytes);
+    std::abort();
+}
+
+void* system_allocate(std::size_t bytes) {
+    void* p = std::malloc(bytes == 0 ? 1 : bytes);
+    if (!p) out_of_memory(bytes);
+    return p;
+}
+
+// Per thread: a free list and a bump page per class. Constant-initialized
+// and trivially destructible, so reading it costs no initialization check;
+// the Farewell below hands its contents over when the thread ends.
+struct ThreadCache {
+    Block* free[kClasses];
+    char* next[kClasses];
+    char* end[kClasses];
+    bool watched;  // this thread's Farewell exists
+    bool ended;    // the Farewell ran: blocks go to the arena directly
+};
+thread_local ThreadCache cache{};
+
+struct Farewell {
+    Farewell() = default;
+    Farewell(const Farewell&) = delete;
+    Farewell& operator=(const Farewell&) = delete;
+    ~Farewell() {
+        Arena& a = arena();
+        std::lock_guard<std::mutex> lock(a.mutex);
+        for (std::size_t c = 0; c < kClasses; ++c) {
+            if (cache.free[c]) a.left_lists[c].push_back(cache.free[c]);
+            if (cache.end[c] - cache.next[c] >= static_cast<std::ptrdiff_t>(size_of(c)))
+                a.left_spans[c].push_back({cache.next[c], cache.end[c]});
+            cache.free[c] = nullptr;
+            cache.next[c] = cache.end[c] = nullptr;
+        }
+        cache.ended = true;
+    }
+};
+thread_local Farewell farewell;
+
+void watch_thread() {
+    if (cache.watched) return;
+    cache.watched = true;
+    [[maybe_unused]] Farewell* made = &farewell;  // constructs it: its destructor runs at thread exit
+}
+
+// Cuts the next page for `size_class` (mutex held); null when the range is
+// used up or cannot be made accessible.
+char* cut_page(Arena& a, std::size_t size_class) {
+    if (!a.base || a.pages_cut == kPages) return nullptr;
+    std::size_t offset = a.pages_cut * kPageBytes;
+    if (offset + kPageBytes > a.committed) {
+#if defined(RECIPE_TREE_MEMORY_MMAP)
+        if (mprotect(a.base + a.committed, kCommitBytes, PROT_READ | PROT_WRITE) != 0) return nullptr;
+        a.committed += kCommitBytes;
+#else
+        return nullptr;
+#endif
+    }
+    a.page_class[a.pages_cut].store(static_cast<std::uint8_t>(size_class), std::memory_order_relaxed);
+    ++a.pages_cut;
+    return a.base + offset;
+}
+
+// The slow path of allocate(): this thread's list and page for the class
+// are empty.
+void* refill(std::size_t size_class) {
+    const std::size_t size = size_of(size_class);
+    if (cache.ended) return system_allocate(size);
+    watch_thread();
+    Arena& a = arena();
+    std::unique_lock<std::mutex> lock(a.mutex);
+    if (!a.left_lists[size_class].empty()) {
+        Block* b = a.left_lists[size_class].back();
+        a.left_lists[size_class].pop_back();
+        cache.free[size_class] = b->next;
+        return b;
+    }
+    char* page;
+    char* end;
+    if (!a.left_spans[size_class].empty()) {
+        Span s = a.left_spans[size_class].back();
+        a.left_spans[size_class].pop_back();
+        page = s.next;
+        end = s.end;
+    } else {
+        page = cut_page(a, size_class);
+        if (!page) {
+            lock.unlock();
+            return system_allocate(size);
+        }
+        end = page + kPageBytes / size * size;
+    }
+    lock.unlock();
+    cache.next[size_class] = page + size;
+    cache.end[size_class] = end;
+    return page;
+}
+
+std::size_t class_of_block(const Arena& a, const void* p) {
+    auto offset = static_cast<std::size_t>(static_cast<const char*>(p) - a.base);
+    return a.page_class[offset / kPageBytes].load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+bool owns(const void* p) {
+    const Arena& a = arena();
+    return a.base && reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(a.base) < kReserveBytes;
+}
+
+void* allocate(std::size_t bytes) {
+    if (bytes > kLargest) return system_allocate(bytes);
+    const std::size_t c = class_of(bytes);
+    if (Block* b = cache.free[c]) {
+        cache.free[c] = b->next;
+        return b;
+    }
+    const auto size = static_cast<std::ptrdiff_t>(size_of(c));
+    if (cache.end[c] - cache.next[c] >= size) {
+        char* p = cache.next[c];
+        cache.next[c] += size;
+        return p;
+    }
+    return refill(c);
+}
+
+void* allocate_zeroed(std::size_t count, std::size_t size) {
+    if (size != 0 && count > SIZE_MAX / size) out_of_memory(SIZE_MAX);
+    const std::size_t bytes = count * size;
+    if (bytes > kLargest) {
+        void* p = std::calloc(count, size);
+        if (!p) out_of_memory(bytes);
+        return p;
+    }
+    void* p = allocate(bytes);
+    std::memset(p, 0, bytes);
+    return p;
+}
+
+void release(void* p) {
+    if (!p) return;
+    if (!owns(p)) {
+        std::free(p);  // malloc's: large, or from before install()
+        return;
+    }
+    Arena& a = arena();
+    const std::size_t c = class_of_block(a, p);
+    auto* b = static_cast<Block*>(p);
+    if (cache.ended) {
+        b->next = nullptr;
+        std::lock_guard<std::mutex> lock(a.mutex);
+        a.left_lists[c].push_back(b);
+        return;
+    }
+    watch_thread();
+    b->next = cache.free[c];
+    cache.free[c] = b;
+}
+
+void* reallocate(void* p, std::size_t bytes) {
+    if (!p) return allocate(bytes);
+    if (!owns(p)) {
+        void* q = std::realloc(p, bytes == 0 ? 1 : bytes);
+        if (!q) out_of_memory(bytes);
+        return q;
+    }
+    const std::size_t capacity = size_of(class_of_block(arena(), p));
+    if (bytes <= capacity) return p;
+    void* q = allocate(bytes);
+    std::memcpy(q, p, capacity);
+    release(p);
+    return q;
+}
+
+std::size_t pages_in_use() {
+    Arena& a = arena();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    return a.pages_cut;
+}
+
+namespace {
+std::atomic<bool> switched{false};
+}  // namespace
+
+void install() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+#if !defined(RECIPE_TREE_MEMORY_ASAN)
+        if (!arena().base) return;
+        ts_set_allocator(allocate, allocate_zeroed, reallocate, release);
+        switched.store(true, std::memory_order_release);
+#endif
+    });
+}
+
+bool installed() { return switched.load(std::memory_order_acquire); }
+
+}  // namespace recipe::analyzer::tree_memory
