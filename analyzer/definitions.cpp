@@ -54,12 +54,12 @@ std::string unwrap_parameters(std::string body, const std::vector<std::string>& 
     return body;
 }
 
-// Expressions and the like whose subtrees this pass need not enter unless
-// their text can hold something it records: a call `(`, an assignment `=`,
-// an address `&`, an increment `++`/`--`, or a block `{` (declarations,
-// loops and enums inside GNU statement expressions or compound literals).
-// Subtrees with syntax errors are always entered: a MISSING token has no
-// text.
+// Expressions, declarators and the like whose subtrees this pass need not
+// enter unless their text can hold something it records: a call, an
+// assignment, an address `&`, an increment `++`/`--`, or a block `{`
+// (declarations, loops and enums inside GNU statement expressions or
+// compound literals). Subtrees with syntax errors are always entered: a
+// MISSING token has no text.
 bool is_skippable_expression(TSSymbol s) {
     static const std::vector<bool> kinds = [] {
         std::vector<bool> v(ts_language_symbol_count(tree_sitter_c()) + 1, false);
@@ -67,6 +67,9 @@ bool is_skippable_expression(TSSymbol s) {
                               "conditional_expression", "cast_expression", "field_expression", "pointer_expression",
                               "sizeof_expression", "comma_expression", "argument_list", "initializer_list",
                               "string_literal", "concatenated_string", "char_literal",
+                              // declarators and parameter lists: only array sizes hold expressions
+                              "parameter_list", "pointer_declarator", "array_declarator",
+                              "abstract_pointer_declarator", "abstract_array_declarator",
                               // leaves: nothing below them at all
                               "identifier", "number_literal", "comment", "type_identifier", "primitive_type",
                               "field_identifier", "statement_identifier", "string_content", "escape_sequence"}) {
@@ -78,11 +81,9 @@ bool is_skippable_expression(TSSymbol s) {
     return s < kinds.size() && kinds[s];
 }
 
-bool may_hold_definitions(TSNode n, const std::string& src) {
+bool subtree_may_hold_definitions(TSNode n, const std::string& src) {
     if (ts_node_has_error(n)) return true;
-    std::string_view t = text(n, src);
-    return t.find_first_of("(=&{") != std::string_view::npos || t.find("++") != std::string_view::npos ||
-           t.find("--") != std::string_view::npos;
+    return may_hold_definitions(text(n, src));
 }
 
 TSNode function_declarator_of(TSNode d) {
@@ -107,6 +108,52 @@ std::string declarator_name(TSNode d, const std::string& source) {
         d = next;
     }
     return {};
+}
+
+// Stencil code is full of parentheses that group arithmetic and of
+// comparisons, which hold none of these: telling them apart spares the
+// definitions pass most expression subtrees (each node it enters costs a
+// walk over its children).
+bool may_hold_definitions(std::string_view t) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+    const std::size_t n = t.size();
+    for (std::size_t i = t.find_first_of("(=&{+-"); i < n; i = t.find_first_of("(=&{+-", i + 1)) {
+        const char c = t[i];
+        const char next = i + 1 < n ? t[i + 1] : '\0';
+        switch (c) {
+            case '{': return true;
+            case '+':
+            case '-':
+                if (next == c) return true;  // ++, --
+                break;
+            case '&':
+                if (next != '&') return true;  // an address (or a bitwise and)
+                ++i;                           // &&
+                break;
+            case '=': {
+                if (next == '=') {  // ==
+                    ++i;
+                    break;
+                }
+                const char before = i > 0 ? t[i - 1] : '\0';
+                if (before == '!') break;  // !=
+                if ((before == '<' || before == '>') && !(i > 1 && t[i - 2] == before)) break;  // <=, >= (not <<=, >>=)
+                return true;  // =, and +=, <<= and the other compound assignments
+            }
+            case '(': {
+                // A call: the callee ends right before the parenthesis, in a
+                // name, `)` or `]` (a comment in between ends in `/`). A
+                // parenthesis after an operator or at the start groups.
+                std::size_t j = i;
+                while (j > 0 && blank(t[j - 1])) --j;
+                if (j > 0 && (word(t[j - 1]) || t[j - 1] == ')' || t[j - 1] == ']' || t[j - 1] == '/')) return true;
+                break;
+            }
+            default: break;
+        }
+    }
+    return false;
 }
 
 FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines)
@@ -207,7 +254,7 @@ void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
                     if (IS(target, "identifier")) functions_[static_cast<std::size_t>(owners.back())].assignments.push_back(n);
                 }
             }
-            return !is_skippable_expression(kind) || may_hold_definitions(n, src);
+            return !is_skippable_expression(kind) || subtree_may_hold_definitions(n, src);
         },
         [&](TSNode n) {
             if (!ts_node_is_named(n)) return;

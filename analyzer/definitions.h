@@ -146,4 +146,9 @@ private:
 // `f(int x)`, `x = 3`); empty when there is none.
 std::string declarator_name(TSNode declarator, const std::string& source);
 
+// Whether the text of an expression (or a declarator) can hold what the
+// definitions pass records: a call, an assignment, an address `&`, an
+// increment or a block. It may answer yes wrongly (`a & b`), never no.
+bool may_hold_definitions(std::string_view expression_text);
+
 }  // namespace recipe::analyzer
