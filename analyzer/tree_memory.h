@@ -1,6 +1,7 @@
 // tree_memory.h — the allocator tree-sitter uses once the analyzer has
 // started: per-thread free lists of 64 size classes (8 to 512 bytes), cut
-// from 64 KiB pages of one address range reserved up front. A large file's
+// from 64 KiB pages of one address range reserved up front (and backed by
+// 2 MiB pages where the system grants them). A large file's
 // syntax trees are about 1.4 million small allocations that live until the
 // trees are deleted. glibc serves most of them from the top of a heap (its
 // slow path) and puts an 8-byte header and 16-byte rounding on each (an 88-byte node takes 96 bytes); here a
