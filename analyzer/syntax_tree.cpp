@@ -11,7 +11,7 @@
 #include <system_error>
 
 #include "analyzer/parallel.h"
-#include "analyzer/tree_memory.h"
+#include "analyzer/small_blocks.h"
 
 namespace recipe::analyzer {
 
@@ -37,7 +37,7 @@ struct ThreadParser {
     }
     TSParser* get() {
         if (!parser) {
-            tree_memory::install();  // before tree-sitter allocates anything of ours
+            small_blocks::install();  // before tree-sitter allocates anything of ours
             parser = ts_parser_new();
             if (!ts_parser_set_language(parser, tree_sitter_c())) {
                 ts_parser_delete(parser);

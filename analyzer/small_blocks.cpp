@@ -1,4 +1,4 @@
-#include "analyzer/tree_memory.h"
+#include "analyzer/small_blocks.h"
 
 #include <tree_sitter/api.h>
 
@@ -8,22 +8,23 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/mman.h>
-#define RECIPE_TREE_MEMORY_MMAP 1
+#define RECIPE_SMALL_BLOCKS_MMAP 1
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
-#define RECIPE_TREE_MEMORY_ASAN 1
+#define RECIPE_SMALL_BLOCKS_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define RECIPE_TREE_MEMORY_ASAN 1
+#define RECIPE_SMALL_BLOCKS_ASAN 1
 #endif
 #endif
 
-namespace recipe::analyzer::tree_memory {
+namespace recipe::analyzer::small_blocks {
 
 namespace {
 
@@ -48,6 +49,25 @@ struct Block {
     Block* next;
 };
 
+// The arena's own lists live on malloc: they grow while the arena's lock
+// is held, and operator new comes here.
+template <typename T>
+struct SystemAllocator {
+    using value_type = T;
+    SystemAllocator() = default;
+    template <typename U>
+    SystemAllocator(const SystemAllocator<U>&) {}
+    T* allocate(std::size_t n) {
+        void* p = std::malloc(n * sizeof(T));
+        if (!p) throw std::bad_alloc();
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t) { std::free(p); }
+    friend bool operator==(const SystemAllocator&, const SystemAllocator&) { return true; }
+};
+template <typename T>
+using SystemVector = std::vector<T, SystemAllocator<T>>;
+
 // The bump space left in a thread's page when the thread ended.
 struct Span {
     char* next;
@@ -61,8 +81,8 @@ struct Arena {
     std::mutex mutex;
     std::size_t pages_cut = 0;   // under mutex
     std::size_t committed = 0;   // bytes from base made accessible, under mutex
-    std::vector<Block*> left_lists[kClasses];  // free lists of ended threads, under mutex
-    std::vector<Span> left_spans[kClasses];    // their unused page ends, under mutex
+    SystemVector<Block*> left_lists[kClasses];  // free lists of ended threads, under mutex
+    SystemVector<Span> left_spans[kClasses];    // their unused page ends, under mutex
     // The class of each page cut so far. Written before the page's first
     // block is handed out; a block reaches another thread only through
     // tree-sitter, which synchronizes, so relaxed loads see it.
@@ -70,7 +90,7 @@ struct Arena {
 };
 
 char* reserve_range() {
-#if defined(RECIPE_TREE_MEMORY_MMAP)
+#if defined(RECIPE_SMALL_BLOCKS_MMAP)
 #if defined(MAP_NORESERVE)
     constexpr int kNoReserve = MAP_NORESERVE;
 #else
@@ -94,7 +114,9 @@ char* reserve_range() {
 
 Arena& arena() {
     static Arena* const a = [] {
-        auto* made = new Arena();
+        void* memory = std::malloc(sizeof(Arena));  // not new: new comes here
+        if (!memory) std::abort();
+        auto* made = new (memory) Arena();
         made->base = reserve_range();
         return made;
     }();
@@ -105,12 +127,6 @@ Arena& arena() {
     // What tree-sitter's own allocator does: it cannot report the failure.
     std::fprintf(stderr, "tree-sitter failed to allocate %zu bytes\n", bytes);
     std::abort();
-}
-
-void* system_allocate(std::size_t bytes) {
-    void* p = std::malloc(bytes == 0 ? 1 : bytes);
-    if (!p) out_of_memory(bytes);
-    return p;
 }
 
 // Per thread: a free list and a bump page per class. Constant-initialized
@@ -156,7 +172,7 @@ char* cut_page(Arena& a, std::size_t size_class) {
     if (!a.base || a.pages_cut == kPages) return nullptr;
     std::size_t offset = a.pages_cut * kPageBytes;
     if (offset + kPageBytes > a.committed) {
-#if defined(RECIPE_TREE_MEMORY_MMAP)
+#if defined(RECIPE_SMALL_BLOCKS_MMAP)
         if (mprotect(a.base + a.committed, kCommitBytes, PROT_READ | PROT_WRITE) != 0) return nullptr;
         a.committed += kCommitBytes;
 #else
@@ -168,11 +184,11 @@ char* cut_page(Arena& a, std::size_t size_class) {
     return a.base + offset;
 }
 
-// The slow path of allocate(): this thread's list and page for the class
-// are empty.
+// The slow path of take(): this thread's list and page for the class are
+// empty. Null only when malloc, the last resort, fails.
 void* refill(std::size_t size_class) {
     const std::size_t size = size_of(size_class);
-    if (cache.ended) return system_allocate(size);
+    if (cache.ended) return std::malloc(size);
     watch_thread();
     Arena& a = arena();
     std::unique_lock<std::mutex> lock(a.mutex);
@@ -193,7 +209,7 @@ void* refill(std::size_t size_class) {
         page = cut_page(a, size_class);
         if (!page) {
             lock.unlock();
-            return system_allocate(size);
+            return std::malloc(size);
         }
         end = page + kPageBytes / size * size;
     }
@@ -208,15 +224,8 @@ std::size_t class_of_block(const Arena& a, const void* p) {
     return a.page_class[offset / kPageBytes].load(std::memory_order_relaxed);
 }
 
-}  // namespace
-
-bool owns(const void* p) {
-    const Arena& a = arena();
-    return a.base && reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(a.base) < kReserveBytes;
-}
-
-void* allocate(std::size_t bytes) {
-    if (bytes > kLargest) return system_allocate(bytes);
+// A block of `bytes` (at most kLargest): a pop, a bump, or the slow path.
+inline void* take(std::size_t bytes) {
     const std::size_t c = class_of(bytes);
     if (Block* b = cache.free[c]) {
         cache.free[c] = b->next;
@@ -229,6 +238,19 @@ void* allocate(std::size_t bytes) {
         return p;
     }
     return refill(c);
+}
+
+}  // namespace
+
+bool owns(const void* p) {
+    const Arena& a = arena();
+    return a.base && reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(a.base) < kReserveBytes;
+}
+
+void* allocate(std::size_t bytes) {
+    void* p = bytes <= kLargest ? take(bytes) : std::malloc(bytes);
+    if (!p) out_of_memory(bytes);
+    return p;
 }
 
 void* allocate_zeroed(std::size_t count, std::size_t size) {
@@ -292,7 +314,7 @@ std::atomic<bool> switched{false};
 void install() {
     static std::once_flag once;
     std::call_once(once, [] {
-#if !defined(RECIPE_TREE_MEMORY_ASAN)
+#if !defined(RECIPE_SMALL_BLOCKS_ASAN)
         if (!arena().base) return;
         ts_set_allocator(allocate, allocate_zeroed, reallocate, release);
         switched.store(true, std::memory_order_release);
@@ -302,4 +324,41 @@ void install() {
 
 bool installed() { return switched.load(std::memory_order_acquire); }
 
-}  // namespace recipe::analyzer::tree_memory
+bool serves_operator_new() {
+#if defined(RECIPE_SMALL_BLOCKS_ASAN)
+    return false;
+#else
+    return true;
+#endif
+}
+
+}  // namespace recipe::analyzer::small_blocks
+
+// C++'s global operator new and delete (the other forms, nothrow and
+// arrays, come to these). Requests are rounded up to 16 bytes: the
+// alignment new promises. Not in sanitizer builds: the sanitizer's own
+// operator new must see every block.
+#if !defined(RECIPE_SMALL_BLOCKS_ASAN)
+namespace {
+
+void* new_block(std::size_t bytes) {
+    namespace blocks = recipe::analyzer::small_blocks;
+    for (;;) {
+        void* p = bytes <= blocks::kLargest ? blocks::take(bytes == 0 ? 16 : (bytes + 15) & ~std::size_t{15})
+                                            : std::malloc(bytes);
+        if (p) return p;
+        std::new_handler handler = std::get_new_handler();
+        if (!handler) throw std::bad_alloc();
+        handler();
+    }
+}
+
+}  // namespace
+
+void* operator new(std::size_t bytes) { return new_block(bytes); }
+void* operator new[](std::size_t bytes) { return new_block(bytes); }
+void operator delete(void* p) noexcept { recipe::analyzer::small_blocks::release(p); }
+void operator delete[](void* p) noexcept { recipe::analyzer::small_blocks::release(p); }
+void operator delete(void* p, std::size_t) noexcept { recipe::analyzer::small_blocks::release(p); }
+void operator delete[](void* p, std::size_t) noexcept { recipe::analyzer::small_blocks::release(p); }
+#endif
