@@ -112,15 +112,28 @@ char* reserve_range() {
 #endif
 }
 
+// The arena once made, for the paths that free: they need not make it
+// (nothing can be freed before it exists) and so skip its guard.
+std::atomic<Arena*> made_arena{nullptr};
+
 Arena& arena() {
     static Arena* const a = [] {
         void* memory = std::malloc(sizeof(Arena));  // not new: new comes here
         if (!memory) std::abort();
         auto* made = new (memory) Arena();
         made->base = reserve_range();
+        made_arena.store(made, std::memory_order_release);
         return made;
     }();
     return *a;
+}
+
+// The arena when `p` is one of its blocks, else null.
+Arena* arena_owning(const void* p) {
+    Arena* a = made_arena.load(std::memory_order_acquire);
+    if (a && reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(a->base) < kReserveBytes && a->base)
+        return a;
+    return nullptr;
 }
 
 [[noreturn]] void out_of_memory(std::size_t bytes) {
@@ -160,10 +173,20 @@ struct Farewell {
 };
 thread_local Farewell farewell;
 
-void watch_thread() {
-    if (cache.watched) return;
+[[gnu::noinline]] void start_watching() {
     cache.watched = true;
     [[maybe_unused]] Farewell* made = &farewell;  // constructs it: its destructor runs at thread exit
+}
+
+inline void watch_thread() {
+    if (!cache.watched) start_watching();
+}
+
+// A block freed by a thread whose Farewell has run.
+[[gnu::noinline]] void release_after_farewell(Arena& a, std::size_t size_class, Block* b) {
+    b->next = nullptr;
+    std::lock_guard<std::mutex> lock(a.mutex);
+    a.left_lists[size_class].push_back(b);
 }
 
 // Cuts the next page for `size_class` (mutex held); null when the range is
@@ -242,10 +265,7 @@ inline void* take(std::size_t bytes) {
 
 }  // namespace
 
-bool owns(const void* p) {
-    const Arena& a = arena();
-    return a.base && reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(a.base) < kReserveBytes;
-}
+bool owns(const void* p) { return arena_owning(p) != nullptr; }
 
 void* allocate(std::size_t bytes) {
     void* p = bytes <= kLargest ? take(bytes) : std::malloc(bytes);
@@ -267,20 +287,14 @@ void* allocate_zeroed(std::size_t count, std::size_t size) {
 }
 
 void release(void* p) {
-    if (!p) return;
-    if (!owns(p)) {
-        std::free(p);  // malloc's: large, or from before install()
+    Arena* a = arena_owning(p);
+    if (!a) {
+        std::free(p);  // malloc's (large, or from before install()), or null
         return;
     }
-    Arena& a = arena();
-    const std::size_t c = class_of_block(a, p);
+    const std::size_t c = class_of_block(*a, p);
     auto* b = static_cast<Block*>(p);
-    if (cache.ended) {
-        b->next = nullptr;
-        std::lock_guard<std::mutex> lock(a.mutex);
-        a.left_lists[c].push_back(b);
-        return;
-    }
+    if (cache.ended) return release_after_farewell(*a, c, b);
     watch_thread();
     b->next = cache.free[c];
     cache.free[c] = b;
@@ -288,12 +302,13 @@ void release(void* p) {
 
 void* reallocate(void* p, std::size_t bytes) {
     if (!p) return allocate(bytes);
-    if (!owns(p)) {
+    Arena* a = arena_owning(p);
+    if (!a) {
         void* q = std::realloc(p, bytes == 0 ? 1 : bytes);
         if (!q) out_of_memory(bytes);
         return q;
     }
-    const std::size_t capacity = size_of(class_of_block(arena(), p));
+    const std::size_t capacity = size_of(class_of_block(*a, p));
     if (bytes <= capacity) return p;
     void* q = allocate(bytes);
     std::memcpy(q, p, capacity);
