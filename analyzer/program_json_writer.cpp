@@ -7,6 +7,7 @@
 #include "analyzer/program_json.h"
 
 #include <charconv>
+#include <cstring>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -41,9 +42,17 @@ public:
     // The next value belongs to `name` (names are plain ASCII literals).
     void key(std::string_view name) {
         element();
-        buf_ += '"';
-        buf_.append(name);
-        buf_ += "\": ";
+        char quoted[64];  // `"name": ` in one append
+        if (name.size() + 4 <= sizeof quoted) {
+            quoted[0] = '"';
+            name.copy(quoted + 1, name.size());
+            std::memcpy(quoted + 1 + name.size(), "\": ", 3);
+            buf_.append(quoted, name.size() + 4);
+        } else {
+            buf_ += '"';
+            buf_.append(name);
+            buf_ += "\": ";
+        }
         keyed_ = true;
     }
 
@@ -73,7 +82,20 @@ private:
     std::vector<bool> empty_;  // per open container: nothing written in it yet
     bool keyed_ = false;       // a key was just written: its value follows on the same line
 
-    void indent() { buf_.append(2 * empty_.size(), ' '); }
+    // A line break (after a comma or not) and the indent of the current
+    // depth in one append: most of a document is indentation.
+    void line_break(bool comma) {
+        static constexpr std::string_view kBreak =
+            ",\n                                                                "
+            "                                                                ";
+        const std::size_t width = 2 * empty_.size();
+        if (width + 2 <= kBreak.size()) {
+            buf_.append(kBreak.data() + (comma ? 0 : 1), width + (comma ? 2 : 1));
+            return;
+        }
+        buf_ += comma ? ",\n" : "\n";
+        buf_.append(width, ' ');
+    }
 
     // Separates a new value from what came before in its container.
     void element() {
@@ -82,9 +104,8 @@ private:
             return;
         }
         if (empty_.empty()) return;  // the document itself
-        buf_ += empty_.back() ? "\n" : ",\n";
+        line_break(!empty_.back());
         empty_.back() = false;
-        indent();
     }
 
     void open(char bracket) {
@@ -96,10 +117,7 @@ private:
     void close(char bracket) {
         bool was_empty = empty_.back();
         empty_.pop_back();
-        if (!was_empty) {
-            buf_ += '\n';
-            indent();
-        }
+        if (!was_empty) line_break(false);
         buf_ += bracket;
     }
 
