@@ -82,19 +82,11 @@ private:
     std::vector<bool> empty_;  // per open container: nothing written in it yet
     bool keyed_ = false;       // a key was just written: its value follows on the same line
 
-    // A line break (after a comma or not) and the indent of the current
-    // depth in one append: most of a document is indentation.
+    // Two appends: one from a static run of ",\n" and spaces measured
+    // three times slower (GCC copies it with `rep movsq`).
     void line_break(bool comma) {
-        static constexpr std::string_view kBreak =
-            ",\n                                                                "
-            "                                                                ";
-        const std::size_t width = 2 * empty_.size();
-        if (width + 2 <= kBreak.size()) {
-            buf_.append(kBreak.data() + (comma ? 0 : 1), width + (comma ? 2 : 1));
-            return;
-        }
         buf_ += comma ? ",\n" : "\n";
-        buf_.append(width, ' ');
+        buf_.append(2 * empty_.size(), ' ');
     }
 
     // Separates a new value from what came before in its container.
