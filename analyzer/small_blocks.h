@@ -1,8 +1,7 @@
 // small_blocks.h — the allocator for small blocks (up to 512 bytes) that
 // tree-sitter's trees and the analysis are made of: per-thread free lists
 // of 64 size classes 8 bytes apart, cut from 64 KiB pages of one address
-// range reserved up front (and backed by 2 MiB pages where the system
-// grants them).
+// range reserved up front.
 //
 // A large file's syntax trees are about 1.4 million small allocations that
 // live until the trees are deleted, and its analysis makes and drops some
