@@ -7,7 +7,6 @@
 #include "analyzer/program_json.h"
 
 #include <charconv>
-#include <cstring>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -42,17 +41,9 @@ public:
     // The next value belongs to `name` (names are plain ASCII literals).
     void key(std::string_view name) {
         element();
-        char quoted[64];  // `"name": ` in one append
-        if (name.size() + 4 <= sizeof quoted) {
-            quoted[0] = '"';
-            name.copy(quoted + 1, name.size());
-            std::memcpy(quoted + 1 + name.size(), "\": ", 3);
-            buf_.append(quoted, name.size() + 4);
-        } else {
-            buf_ += '"';
-            buf_.append(name);
-            buf_ += "\": ";
-        }
+        buf_ += '"';
+        buf_.append(name);
+        buf_ += "\": ";
         keyed_ = true;
     }
 
