@@ -84,7 +84,8 @@ struct Arena {
     SystemVector<Span> left_spans[kClasses];    // their unused page ends, under mutex
     // The class of each page cut so far. Written before the page's first
     // block is handed out; a block reaches another thread only through
-    // tree-sitter, which synchronizes, so relaxed loads see it.
+    // code that synchronizes (a thread's start or join, a lock), so
+    // relaxed loads see it.
     std::atomic<std::uint8_t> page_class[kPages];
 };
 
