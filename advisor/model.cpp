@@ -260,6 +260,9 @@ std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 // (docs/model.md, "Platform profiles").
 double pipeline_duplex(const Platform& pf, double bytes) {
     if (pf.pipeline_tile.empty() || bytes <= 0) return pf.duplex_factor;
+    // Below the smallest tile measured, that tile's factor: the table's
+    // first time held constant would say that small copies never overlap.
+    bytes = std::max(bytes, pf.pipeline_tile.bytes.front());
     const double in = pf.pinned_host_to_device.ms(bytes), out = pf.device_to_pinned_host.ms(bytes);
     if (std::min(in, out) <= 0) return pf.duplex_factor;
     return std::clamp((pf.pipeline_tile.ms(bytes) - std::max(in, out)) / std::min(in, out), 0.0, 1.0);

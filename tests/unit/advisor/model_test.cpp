@@ -192,6 +192,10 @@ TEST_CASE("a pinned pipeline's duplex factor comes from the library's pipelined 
     // 4 tiles of 1e6 bytes each way, in = out = 1.01 ms:
     // 1.01 + 1.01 + 2 * (1.01 + 0.8 * 1.01) + 1.01 + 1.01, alloc 0.1
     CHECK(run(p, pf, cfg(Scheme::Basic, {250000, 1, 1})).phases.pipeline == Approx(4.04 + 2 * 1.818));
+    // Tiles smaller than the smallest measured (4e4 bytes < 1e5) take that
+    // size's factor, 0.8: in = out = 0.05 ms, 0.05 + 0.05 + 2 * (0.05 + 0.04) + 0.05 + 0.05
+    const Problem small = test::unit_problem({40000, 1, 1}, 1);
+    CHECK(run(small, pf, cfg(Scheme::Basic, {10000, 1, 1})).phases.pipeline == Approx(0.2 + 2 * 0.09));
     // The thesis's library keeps the raw factor (same as without the field).
     ModelOptions thesis;
     thesis.thesis_library = true;
