@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
     }
 
     Progress p;
-    p.steps = 20;
+    p.steps = 21;
     int dev = 0;
     CK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -439,6 +439,44 @@ int main(int argc, char** argv) {
         launch_ns = median(t);
     }
     p.end(fmt(launch_ns, "%.0f ns"));
+
+    // ---- the host's time to issue one asynchronous call: the library's
+    // host thread issues each tile's copy in, launch, copy out and event
+    // record one after the other, round robin over its streams. Timed on
+    // the host while the GPU works through them (small copies, so the
+    // queues never fill and the host never waits).
+    p.begin("host time per asynchronous call (copies, launches, event records)");
+    double async_call_ns = 0;
+    {
+        constexpr int kStreams = 3, kIters = 150;
+        cudaStream_t st[kStreams];
+        cudaEvent_t ev[kStreams];
+        for (int i = 0; i < kStreams; ++i) {
+            CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+            CK(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+        }
+        std::vector<double> t;
+        for (int r = 0; r < 8; ++r) {
+            const double ns = host_ns(1, [&] {
+                for (int i = 0; i < kIters; ++i) {
+                    cudaStream_t s = st[i % kStreams];
+                    CK(cudaMemcpyAsync(buf.device_a, buf.pinned_a, 4096, cudaMemcpyHostToDevice, s));
+                    empty_kernel<<<1, 32, 0, s>>>();
+                    CK(cudaMemcpyAsync(buf.pinned_b, buf.device_b, 4096, cudaMemcpyDeviceToHost, s));
+                    CK(cudaEventRecord(ev[i % kStreams], s));
+                }
+            });
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            if (r > 0) t.push_back(ns / (4.0 * kIters));  // the first run warms up
+        }
+        async_call_ns = median(t);
+        for (int i = 0; i < kStreams; ++i) {
+            CK(cudaEventDestroy(ev[i]));
+            CK(cudaStreamDestroy(st[i]));
+        }
+    }
+    p.end(fmt(async_call_ns, "%.0f ns"));
     p.begin("device bandwidth (device-to-device copy, read + write)");
     const double d2d = per_op_ns(s1, 10, [&] {
         CK(cudaMemcpyAsync(buf.device_b, buf.device_a, buf.max_bytes, cudaMemcpyDeviceToDevice, s1));
@@ -621,6 +659,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
+    std::fprintf(f, "  \"asyncCallNs\": %.1f,\n", async_call_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
     std::fprintf(f, "  \"peakGflops\": %.0f,\n", gflops);
     std::fprintf(f, "  \"smCount\": %d,\n", prop.multiProcessorCount);
@@ -662,6 +701,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
+    std::fprintf(f, "    \"asyncCallNs\": \"%s; host time to issue 150 rounds of a 4 KiB copy in, an empty launch, a 4 KiB copy out and an event record over 3 streams, per call, median of 7\",\n", how.c_str());
     std::fprintf(f, "    \"deviceBandwidthGBs\": \"%s; 1 GB device-to-device copy, bytes read + written\",\n", how.c_str());
     std::fprintf(f, "    \"peakGflops\": \"%s; eight independent FMA chains per thread, 8 blocks of 256 threads per SM\",\n", how.c_str());
     std::fprintf(f, "    \"smCount\": \"%s; cudaDeviceProp::multiProcessorCount\",\n", how.c_str());
