@@ -49,14 +49,14 @@ static void jacobi_sweep(const float *in, float *out)
         cfg.scheme = recipe::Scheme::Scalable;
         cfg.extents = {NX, NY, NZ};  // every array, x first
         cfg.space = {{1, 1, 1}, {NX - 1, NY - 1, NZ - 1}};  // the loops' bounds
-        cfg.tile = {398, 199, 40};
+        cfg.tile = {398, 100, 50};
         cfg.copy = recipe::CopyMethod::Strided;
         cfg.streams = 2;
-        cfg.block = dim3(16, 8, 4);
+        cfg.block = dim3(32, 4, 2);
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "jacobi_sweep (jacobi3d.c:25)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging.
-        cfg.predicted = recipe::Predicted{3.403, 4.896, 0.547, 4.588, 16.837, 13.259};
+        cfg.predicted = recipe::Predicted{2.271, 4.942, 0.647, 4.627, 19.125, 16.560};
         recipe::run(cfg, jacobi_sweep_kernel,
                     recipe::inputs(recipe::input(in, recipe::Halo{{1, 1, 1}, {1, 1, 1}})),
                     recipe::outputs(recipe::output(out)));
