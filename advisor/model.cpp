@@ -257,7 +257,7 @@ std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 // beyond the longer copy, over the shorter one, both priced from the copy
 // tables as the model prices a tile's copies. On an H200 tiles of a few MB
 // going both ways slow each other more than two whole-array copies do
-// (docs/model.md, "Platform profiles").
+// (docs/model.md, "Schemes").
 double pipeline_duplex(const Platform& pf, double bytes) {
     if (pf.pipeline_tile.empty() || bytes <= 0) return pf.duplex_factor;
     // Below the smallest tile measured, that tile's factor: the table's
