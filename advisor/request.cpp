@@ -2,30 +2,19 @@
 
 #include <cctype>
 
-#include "analyzer/analyzer.h"
+#include "analyzer/source_text.h"
+#include "analyzer/translation_unit.h"
 
 namespace recipe::advisor {
 
-bool parse_define(const std::string& text, std::pair<std::string, std::string>* define, std::string* error) {
-    const auto eq = text.find('=');
-    const std::string name = text.substr(0, eq);
-    bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-    for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-    if (!ok) {
-        if (error) *error = "-D '" + text + "': expected NAME=VALUE";
-        return false;
-    }
-    *define = {name, eq == std::string::npos ? "1" : text.substr(eq + 1)};
-    return true;
-}
-
-bool problems_for_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& defines,
+bool problems_for_file(const std::string& path, const analyzer::BuildFlags& build, const analyzer::AnalyzeOptions& options,
                        std::optional<int> nest_id, std::vector<NestProblem>* out, std::vector<std::string>* skipped,
                        std::string* error) {
-    analyzer::AnalyzeOptions options;
-    options.defines = defines;
-    analyzer::Program program;
-    if (!analyzer::analyze_file(path, options, &program, error)) return false;
+    std::string text;
+    if (!analyzer::read_source_file(path, &text, error)) return false;
+    analyzer::TranslationUnit unit;
+    if (!analyzer::analyze_translation_unit(path, std::move(text), build, options, &unit, error)) return false;
+    const analyzer::Program& program = unit.program;
     bool found_id = false;
     for (const auto& nest : program.nests) {
         if (nest_id && nest.id != *nest_id) continue;

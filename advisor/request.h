@@ -1,5 +1,5 @@
 // request.h — what `recipe predict` and `recipe sweep` share: a C file and
-// its -D values in, the accepted loop nests as Problems out.
+// its build flags in, the accepted loop nests as Problems out.
 #pragma once
 
 #include <optional>
@@ -8,12 +8,11 @@
 #include <vector>
 
 #include "advisor/plan.h"
+#include "analyzer/analyzer.h"
+#include "analyzer/preprocessor.h"
 #include "analyzer/program.h"
 
 namespace recipe::advisor {
-
-// "N=400" -> {"N", "400"}; "N" -> {"N", "1"} (as a compiler's -D does).
-bool parse_define(const std::string& text, std::pair<std::string, std::string>* define, std::string* error);
 
 struct NestProblem {
     analyzer::LoopNest nest;
@@ -24,7 +23,7 @@ struct NestProblem {
 // Problems. A nest the model cannot take (symbolic sizes, ...) is an error
 // when asked for by id, else skipped with a line in *skipped. Fails when
 // the file cannot be read or no nest is left.
-bool problems_for_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& defines,
+bool problems_for_file(const std::string& path, const analyzer::BuildFlags& build, const analyzer::AnalyzeOptions& options,
                        std::optional<int> nest_id, std::vector<NestProblem>* out, std::vector<std::string>* skipped,
                        std::string* error);
 

@@ -11,8 +11,12 @@ constexpr int kMaxDepth = 4;
 using Objects = std::optional<std::set<std::string>>;  // nullopt: unknown
 
 const std::set<std::string>& allocators() {
+    // The C library's, and those of libraries whose arrays benchmarks use
+    // (PolyBench's polybench_alloc_data, MKL, GLib, libnuma).
     static const std::set<std::string> names = {"malloc", "calloc", "realloc", "aligned_alloc", "valloc", "memalign",
-                                                "pvalloc", "_mm_malloc", "_aligned_malloc"};
+                                                "pvalloc", "_mm_malloc", "_aligned_malloc", "polybench_alloc_data",
+                                                "mkl_malloc", "mkl_calloc", "g_malloc", "g_malloc0", "numa_alloc_onnode",
+                                                "numa_alloc_local"};
     return names;
 }
 
@@ -100,6 +104,13 @@ public:
                 TSNode l = strip_parens_and_casts(field(e, "left"));
                 return objects_of_expression(f, l, depth);
             }
+            return std::nullopt;
+        }
+        if (IS(e, "pointer_expression") && text(field(e, "operator"), src_) == "*") {
+            // `*A` of a pointer to an array (PolyBench's POLYBENCH_ARRAY(A)):
+            // the array A points to.
+            TSNode a = strip_parens_and_casts(field(e, "argument"));
+            if (IS(a, "identifier")) return objects(f, std::string(text(a, src_)), ts_node_start_byte(a), depth);
             return std::nullopt;
         }
         if (IS(e, "pointer_expression") && text(field(e, "operator"), src_) == "&") {

@@ -129,6 +129,8 @@ void fill_arrays(const NestFacts& facts, const ArrayGroups& groups, const std::v
                         TSNode size = decl->levels[level].size;
                         Affine v = sizes.evaluate(size, ctx.source());
                         e.expr = squeeze(text(size, ctx.source()));
+                        e.from_begin = ts_node_start_byte(size);
+                        e.from_end = ts_node_end_byte(size);
                         if (v.ok() && !v.has_vars()) {
                             e.expr = v.constant.to_string();
                             e.value = v.constant.evaluate([&](const std::string& s) -> std::optional<std::int64_t> {

@@ -32,6 +32,7 @@ enum class Severity { Error, Warning, Note };
 // message [rule-id]`. rule_id is the kebab-case name of the rule that made it.
 struct Diagnostic {
     Severity severity = Severity::Error;
+    std::string file;  // the header it is in; "" for the program's own file
     SourcePos pos;
     std::string rule_id;
     std::string message;
@@ -42,6 +43,9 @@ struct Diagnostic {
 struct Extent {
     std::optional<std::int64_t> value;
     std::string expr;  // as written (after trimming), e.g. "N-1" or "ROWS"
+    // The bytes of the expression it was read from, when it was read from
+    // one (an array declarator's size); both 0 otherwise.
+    std::uint32_t from_begin = 0, from_end = 0;
 };
 
 // thesis §5.1 loopProperties: lower bound inclusive, upper bound exclusive
@@ -157,6 +161,7 @@ enum class NestKind { Map, Zip, Unzip, ZipUnzip };
 
 struct LoopNest {
     int id = 0;
+    std::string file;      // the header the nest is written in; "" for the program's own file
     std::string function;  // enclosing function's name
     SourceSpan function_span;
     SourceSpan span;       // the outermost loop statement
@@ -186,6 +191,7 @@ struct LoopNest {
 
 struct Program {
     std::string file;  // as given on the command line
+    std::string preprocessor;  // the command that preprocessed it ("" when analysed as written)
     std::vector<LoopNest> nests;
     std::vector<Diagnostic> diagnostics;  // file-level: syntax errors and the like
 };

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/source_options.h"
 #include "recipes/advise.h"
 #include "recipes/output_writer.h"
 #include "recipes/recipe_view.h"
@@ -25,7 +26,6 @@ struct OptionSpec {
 const OptionSpec kOptions[] = {
     {"platform", "platform profile: a stored name (recipe platforms) or a .json path (default: h200)", true, "NAME|PATH"},
     {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", true, "DIR"},
-    {"D,define", "size override NAME=VALUE, as the compiler's -D (repeatable)", true, "NAME=VALUE"},
     {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", true, "pinned|pageable"},
     {"kernel-ms", "measured kernel time for the whole problem, one step, in ms", true, "X"},
     {"format", "summary on stdout: md (text) or json (default: md)", true, "md|json"},
@@ -90,6 +90,18 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
 
 int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     using namespace recipe::cli;
+    SourceOptions source;
+    std::vector<std::string> words;
+    {
+        std::string e;
+        if (!take_source_options(argc, argv, &words, &source, &e)) {
+            err << "recipe: error: " << e << "\n";
+            return kExitUsage;
+        }
+    }
+    RemainingArgs remaining(words);
+    argc = remaining.argc();
+    argv = remaining.argv();
     cxxopts::Options parser("recipe advise",
                             "Find the loop nests of a C file that can run on the GPU with their copies overlapped, plan\n"
                             "each for a platform, and write DIR/<stem>.recipe.md (the steps and why), DIR/<stem>.cu\n"
@@ -99,13 +111,12 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto adder = parser.add_options();
     for (const auto& o : kOptions) {
         if (o.takes_value) {
-            if (std::string(o.names) == "D,define") adder(o.names, o.help, cxxopts::value<std::vector<std::string>>(), o.value_name);
-            else adder(o.names, o.help, cxxopts::value<std::string>(), o.value_name);
+            adder(o.names, o.help, cxxopts::value<std::string>(), o.value_name);
         } else {
             adder(o.names, o.help);
         }
     }
-    parser.add_options()("file", "", cxxopts::value<std::string>());
+    parser.add_options()("file", "", cxxopts::value<std::vector<std::string>>());
     parser.parse_positional({"file"});
     parser.custom_help("[OPTION...]");
     AdviseOptions options;
@@ -114,7 +125,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     try {
         const auto args = parser.parse(argc, argv);
         if (args.count("help")) {
-            out << parser.help() << "\nExit status: 0 a .cu was written, 1 no nest could be converted (the recipe says why),\n"
+            out << parser.help() << source_options_help() << "\nExit status: 0 a .cu was written, 1 no nest could be converted (the recipe says why),\n"
                                     "2 usage or input error (nothing written), 3 internal error.\n";
             return kExitOk;
         }
@@ -122,18 +133,21 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
             err << "recipe: error: advise needs a C file (recipe advise FILE.c --platform NAME)\n";
             return kExitUsage;
         }
-        options.input = args["file"].as<std::string>();
+        if (args["file"].as<std::vector<std::string>>().size() != 1) {
+            err << "recipe: error: advise takes one C file (got " << args["file"].as<std::vector<std::string>>().size() << ")\n";
+            return kExitUsage;
+        }
+        options.input = args["file"].as<std::vector<std::string>>().front();
+        std::string e;
+        if (!apply_compile_database(options.input, &source, &e)) {
+            err << "recipe: error: " << e << "\n";
+            return kExitUsage;
+        }
+        options.build = source.build;
+        options.assumptions = source.assumptions;
+        options.assume_no_alias = source.assume_no_alias;
         options.platform = args.count("platform") ? args["platform"].as<std::string>() : "h200";
         if (args.count("output-dir")) dir = args["output-dir"].as<std::string>();
-        if (args.count("define"))
-            for (const auto& d : args["define"].as<std::vector<std::string>>()) {
-                const auto eq = d.find('=');
-                if (eq == std::string::npos || eq == 0) {
-                    err << "recipe: error: -D " << d << ": expected NAME=VALUE\n";
-                    return kExitUsage;
-                }
-                options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
-            }
         if (args.count("host-memory")) {
             const std::string h = args["host-memory"].as<std::string>();
             if (h == "pinned") options.host_memory = recipe::advisor::HostMemory::Pinned;
@@ -168,7 +182,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     AdviseResult result;
     std::string error;
     if (!recipe::recipes::advise(fs, options, &result, &error)) {
-        err << "recipe: error: " << error << "\n";
+        err << (error.find(": error: ") != std::string::npos ? "" : "recipe: error: ") << error << "\n";
         return kExitUsage;
     }
     for (const auto& line : result.diagnostics) err << line << "\n";
@@ -179,7 +193,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     const std::string compile = recipe::recipes::compile_command(
-        recipe::recipes::join_path(dir, result.stem + ".cu"), recipe::recipes::join_path(dir, result.stem), result.nvcc_defines,
+        recipe::recipes::join_path(dir, result.stem + ".cu"), recipe::recipes::join_path(dir, result.stem), result.nvcc_flags,
         recipe::recipes::library_include_dir());
     if (format == "json") out << summary_json(result, written, compile).dump(2) << "\n";
     else print_text(result, written, compile, out);

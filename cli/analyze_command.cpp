@@ -1,4 +1,4 @@
-// recipe analyze FILE.c [-D NAME=VALUE]... [--json] [--assume-no-alias]
+// recipe analyze FILE.c [compiler flags] [--assume NAME=VALUE]... [--json] [--assume-no-alias]
 // Finds and classifies the loop nests of a C file. Exit status: 0 when at
 // least one nest is accepted, 1 when none is (a file without loops too),
 // 2 for usage errors and input that is not a readable C text file.
@@ -17,21 +17,12 @@
 #include "analyzer/report.h"
 #include "analyzer/source_text.h"
 #include "cli/command.h"
+#include "cli/source_options.h"
+#include "analyzer/translation_unit.h"
 
 namespace {
 
 using namespace recipe;
-
-bool parse_define(const std::string& d, std::pair<std::string, std::string>* out) {
-    auto eq = d.find('=');
-    std::string name = d.substr(0, eq);
-    if (name.empty()) return false;
-    for (char c : name)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-    if (std::isdigit(static_cast<unsigned char>(name[0]))) return false;
-    *out = {name, eq == std::string::npos ? "1" : d.substr(eq + 1)};  // -D NAME means 1, as in a compiler
-    return true;
-}
 
 // A large file's syntax tree is some 150 MB of small allocations. glibc
 // grows a thread's heap a little at a time (one mprotect or brk call per
@@ -49,19 +40,29 @@ void tune_allocator_for(std::size_t source_bytes) {
 }
 
 int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    cli::SourceOptions source_options;
+    std::vector<std::string> words;
+    {
+        std::string e;
+        if (!cli::take_source_options(argc, argv, &words, &source_options, &e)) {
+            err << "recipe: error: " << e << "\n";
+            return cli::kExitUsage;
+        }
+    }
+    cli::RemainingArgs remaining(words);
+    argc = remaining.argc();
+    argv = remaining.argv();
     cxxopts::Options options("recipe analyze", "Find and classify the loop nests of a C file.");
     options.positional_help("FILE.c");
     options.add_options()
-        ("D,define", "size override NAME=VALUE (like the compiler's -D)", cxxopts::value<std::vector<std::string>>())
         ("json", "print the analysis as JSON (schema: docs/analyze-json.md)")
-        ("assume-no-alias", "treat pointer parameters as never overlapping, as if declared restrict")
         ("h,help", "show this help")
         ("file", "the C file", cxxopts::value<std::vector<std::string>>());
     options.parse_positional({"file"});
     try {
         auto args = options.parse(argc, argv);
         if (args.count("help")) {
-            out << options.help() << "\nExit status: 0 at least one nest accepted, 1 none accepted (or no loops), "
+            out << options.help() << cli::source_options_help() << "\nExit status: 0 at least one nest accepted, 1 none accepted (or no loops), "
                                      "2 usage or input error.\n";
             return cli::kExitOk;
         }
@@ -70,20 +71,16 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return cli::kExitUsage;
         }
         std::string file = args["file"].as<std::vector<std::string>>().front();
-        analyzer::AnalyzeOptions opts;
-        opts.assume_no_alias = args.count("assume-no-alias") != 0;
-        opts.free_syntax_tree = false;  // the process ends after printing: exit reclaims it faster
-        if (args.count("define")) {
-            for (const auto& d : args["define"].as<std::vector<std::string>>()) {
-                std::pair<std::string, std::string> def;
-                if (!parse_define(d, &def)) {
-                    err << "recipe: error: -D expects NAME=VALUE, got '" << d << "'\n";
-                    return cli::kExitUsage;
-                }
-                opts.defines.push_back(def);
-            }
+        std::string error;
+        if (!cli::apply_compile_database(file, &source_options, &error)) {
+            err << "recipe: error: " << error << "\n";
+            return cli::kExitUsage;
         }
-        std::string source, error;
+        analyzer::AnalyzeOptions opts;
+        opts.assume_no_alias = source_options.assume_no_alias;
+        opts.defines = source_options.assumptions;
+        opts.free_syntax_tree = false;  // the process ends after printing: exit reclaims it faster
+        std::string source;
         if (!analyzer::read_source_file(file, &source, &error)) {
             err << error << "\n";
             return cli::kExitUsage;
@@ -92,14 +89,18 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         // Left for the operating system too, like the syntax tree: a large
         // file's analysis is millions of small allocations, and the process
         // ends right after printing it.
-        static auto* analyses = new std::vector<std::unique_ptr<analyzer::Program>>();  // never destroyed
-        analyses->push_back(std::make_unique<analyzer::Program>(analyzer::analyze_source(file, source, opts)));
-        const analyzer::Program& program = *analyses->back();
+        static auto* units = new std::vector<std::unique_ptr<analyzer::TranslationUnit>>();  // never destroyed
+        units->push_back(std::make_unique<analyzer::TranslationUnit>());
+        if (!analyzer::analyze_translation_unit(file, source, source_options.build, opts, units->back().get(), &error)) {
+            err << error << "\n";
+            return cli::kExitUsage;
+        }
+        const analyzer::Program& program = units->back()->program;
         if (args.count("json")) {
             analyzer::write_json(out, program);
             out << "\n";
         } else {
-            analyzer::write_report(out, program, source);
+            analyzer::write_report(out, program, units->back()->original());
         }
         for (const auto& n : program.nests)
             if (n.accepted) return cli::kExitOk;

@@ -1,21 +1,18 @@
 #include "cli/model_options.h"
 
-#include "advisor/request.h"
 
 namespace recipe::cli {
 
 void add_model_options(cxxopts::Options& opts) {
     opts.add_options()
         ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
-        ("D", "define NAME=VALUE for sizes", cxxopts::value<std::vector<std::string>>())
         ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
         ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
         ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
         ("nest", "only the nest with this id", cxxopts::value<int>());
 }
 
-bool parse_model_options(const cxxopts::ParseResult& args, advisor::ModelOptions* model,
-                         std::vector<std::pair<std::string, std::string>>* defines, std::string* error) {
+bool parse_model_options(const cxxopts::ParseResult& args, advisor::ModelOptions* model, std::string* error) {
     if (args.count("host-memory")) {
         const std::string h = args["host-memory"].as<std::string>();
         if (h == "pinned") model->host_memory = advisor::HostMemory::Pinned;
@@ -33,12 +30,6 @@ bool parse_model_options(const cxxopts::ParseResult& args, advisor::ModelOptions
         }
         model->kernel_ms = k;
     }
-    if (args.count("D"))
-        for (const auto& d : args["D"].as<std::vector<std::string>>()) {
-            std::pair<std::string, std::string> def;
-            if (!advisor::parse_define(d, &def, error)) return false;
-            defines->push_back(def);
-        }
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include "advisor/request.h"
 #include "cli/command.h"
 #include "cli/model_options.h"
+#include "cli/source_options.h"
 
 namespace {
 
@@ -21,6 +22,15 @@ int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsa
 }
 
 int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    cli::SourceOptions source;
+    std::vector<std::string> words;
+    {
+        std::string e;
+        if (!cli::take_source_options(argc, argv, &words, &source, &e)) return fail(err, e);
+    }
+    cli::RemainingArgs remaining(words);
+    argc = remaining.argc();
+    argv = remaining.argv();
     cxxopts::Options opts("recipe predict", "Predict one scheme and tile size for the loop nests of a C file.");
     opts.positional_help("FILE.c");
     opts.add_options()
@@ -41,7 +51,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return fail(err, e.what());
     }
     if (args.count("help")) {
-        out << opts.help() << "\n";
+        out << opts.help() << cli::source_options_help() << "\n";
         return cli::kExitOk;
     }
     if (!args.count("file")) return fail(err, "no input file (usage: recipe predict FILE.c --scheme S --tile T)");
@@ -59,11 +69,14 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
 
     ModelOptions model;
-    std::vector<std::pair<std::string, std::string>> defines;
     {
         std::string e;
-        if (!cli::parse_model_options(args, &model, &defines, &e)) return fail(err, e);
+        if (!cli::parse_model_options(args, &model, &e)) return fail(err, e);
+        if (!cli::apply_compile_database(args["file"].as<std::string>(), &source, &e)) return fail(err, e);
     }
+    analyzer::AnalyzeOptions analysis;
+    analysis.defines = source.assumptions;
+    analysis.assume_no_alias = source.assume_no_alias;
 
     Platform platform;
     std::string error;
@@ -72,7 +85,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     std::vector<std::string> skipped;
     std::optional<int> nest_id;
     if (args.count("nest")) nest_id = args["nest"].as<int>();
-    if (!problems_for_file(args["file"].as<std::string>(), defines, nest_id, &nests, &skipped, &error))
+    if (!problems_for_file(args["file"].as<std::string>(), source.build, analysis, nest_id, &nests, &skipped, &error))
         return fail(err, error, error.find("no loop nest the advisor") != std::string::npos ? cli::kExitNothingAccepted : cli::kExitUsage);
 
     nlohmann::json all = nlohmann::json::array();

@@ -11,6 +11,7 @@
 #include "advisor/tile_shapes.h"
 #include "cli/command.h"
 #include "cli/model_options.h"
+#include "cli/source_options.h"
 
 namespace {
 
@@ -59,6 +60,15 @@ std::string cell(double ms) {
 }
 
 int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    cli::SourceOptions source;
+    std::vector<std::string> words;
+    {
+        std::string e;
+        if (!cli::take_source_options(argc, argv, &words, &source, &e)) return fail(err, e);
+    }
+    cli::RemainingArgs remaining(words);
+    argc = remaining.argc();
+    argv = remaining.argv();
     cxxopts::Options opts("recipe sweep", "Predicted run time of each scheme and copy method over tile sizes (ms).");
     opts.positional_help("FILE.c");
     opts.add_options()
@@ -77,7 +87,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return fail(err, e.what());
     }
     if (args.count("help")) {
-        out << opts.help() << "\n";
+        out << opts.help() << cli::source_options_help() << "\n";
         return cli::kExitOk;
     }
     if (!args.count("file")) return fail(err, "no input file (usage: recipe sweep FILE.c --platform P)");
@@ -85,11 +95,14 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     const int streams = args["streams"].as<int>();
     if (streams < 1) return fail(err, "--streams must be at least 1");
     ModelOptions model;
-    std::vector<std::pair<std::string, std::string>> defines;
     {
         std::string e;
-        if (!cli::parse_model_options(args, &model, &defines, &e)) return fail(err, e);
+        if (!cli::parse_model_options(args, &model, &e)) return fail(err, e);
+        if (!cli::apply_compile_database(args["file"].as<std::string>(), &source, &e)) return fail(err, e);
     }
+    analyzer::AnalyzeOptions analysis;
+    analysis.defines = source.assumptions;
+    analysis.assume_no_alias = source.assume_no_alias;
     Platform platform;
     std::string error;
     if (!find_platform(args["platform"].as<std::string>(), &platform, &error)) return fail(err, error);
@@ -97,7 +110,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     std::vector<std::string> skipped;
     std::optional<int> nest_id;
     if (args.count("nest")) nest_id = args["nest"].as<int>();
-    if (!problems_for_file(args["file"].as<std::string>(), defines, nest_id, &nests, &skipped, &error))
+    if (!problems_for_file(args["file"].as<std::string>(), source.build, analysis, nest_id, &nests, &skipped, &error))
         return fail(err, error, error.find("no loop nest the advisor") != std::string::npos ? cli::kExitNothingAccepted : cli::kExitUsage);
 
     nlohmann::json all = nlohmann::json::array();

@@ -36,12 +36,41 @@ int AdviseResult::accepted() const {
     return n;
 }
 
-std::string compile_command(const std::string& cu_file, const std::string& program_name,
-                            const std::vector<std::pair<std::string, std::string>>& defines,
+std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,
                             const std::string& include_dir) {
-    std::string s = "nvcc -O3 -std=c++17 -arch=native -I" + include_dir;
-    for (const auto& [name, value] : defines) s += " -D" + name + "=" + value;
-    return s + " " + cu_file + " -o " + program_name;
+    return "nvcc -O3 -std=c++17 -arch=native -I" + include_dir + flags + " " + cu_file + " -o " + program_name;
+}
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./:,@%") == std::string::npos)
+        return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+}  // namespace
+
+std::string flags_for_nvcc(const analyzer::BuildFlags& build) {
+    std::string s;
+    const auto& a = build.args;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        for (const char* two : {"-I", "-include", "-isystem", "-iquote", "-D", "-U"})
+            if (a[i] == two && i + 1 < a.size()) {
+                s += " " + a[i] + " " + shell_quote(a[i + 1]);
+                ++i;
+                goto next;
+            }
+        for (const char* glued : {"-I", "-D", "-U"})
+            if (a[i].size() > 2 && a[i].compare(0, 2, glued) == 0) {
+                s += " " + shell_quote(a[i]);
+                goto next;
+            }
+    next:;
+    }
+    return s;
 }
 
 std::string library_include_dir() {
@@ -80,18 +109,6 @@ std::string names_list(const std::vector<std::string>& names) {
     return s;
 }
 
-std::vector<std::pair<std::string, std::string>> nvcc_defines(const CTree& tree,
-                                                             const std::vector<std::pair<std::string, std::string>>& defines) {
-    std::set<std::string> names;
-    walk(tree.root(), [&](TSNode n) {
-        if (is(n, "preproc_def") || is(n, "preproc_function_def")) names.emplace(tree.text(field(n, "name")));
-    });
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& d : defines)
-        if (names.count(d.first)) out.push_back(d);
-    return out;
-}
-
 // The advisor's search for one accepted nest (thread-safe: it reads only
 // its arguments). Sets planned, plan, timeline, or the NotPlanned verdict.
 void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, NestOutcome* out) {
@@ -111,11 +128,12 @@ void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, 
 
 // Converts a planned nest; fills the outcome's verdict. Sequential: kernel
 // names are made unique in nest order.
-void convert_planned(const CTree& tree, const MacroTable& macros, std::set<std::string>* taken, NestOutcome* out) {
+void convert_planned(const CTree& tree, const MacroTable& macros, const analyzer::SourceMap& map, std::set<std::string>* taken,
+                     NestOutcome* out) {
     const advisor::Prediction& best = out->plan.ranked.front();
     std::vector<std::pair<std::string, Halo>> halos;
     for (const auto& a : best.problem.inputs) halos.emplace_back(a.name, a.halo);
-    out->conversion = convert_nest(tree, *out->nest, macros, halos, taken);
+    out->conversion = convert_nest(tree, *out->nest, macros, halos, taken, &map);
     if (!out->conversion.ok) {
         out->verdict = Verdict::NotConverted;
         out->why = "the generator cannot convert it faithfully: " + out->conversion.why_not + ".";
@@ -133,32 +151,39 @@ void convert_planned(const CTree& tree, const MacroTable& macros, std::set<std::
 
 bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r, std::string* error) {
     if (!fs.read(options.input, &r->source, error)) return false;
-    if (r->source.find('\0') != std::string::npos) {
-        *error = options.input + ": not a C source file (it holds NUL bytes)";
-        return false;
-    }
     if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
     analyzer::AnalyzeOptions ao;
-    ao.defines = options.defines;
-    r->program = analyzer::analyze_source(options.input, r->source, ao);
+    ao.defines = options.assumptions;
+    ao.assume_no_alias = options.assume_no_alias;
+    if (!analyzer::analyze_translation_unit(options.input, r->source, options.build, ao, &r->unit, error)) return false;
+    const analyzer::Program& program = r->unit.program;
+    const analyzer::SourceMap& map = *r->unit.map;
     r->source_file = base_name(options.input);
     r->stem = stem_of(r->source_file);
     const std::string cu_file = r->stem + ".cu";
     const std::string recipe_file = r->stem + ".recipe.md";
     const std::string plan_file = r->stem + ".plan.json";
 
-    for (const auto& d : r->program.diagnostics)
-        r->diagnostics.push_back(warning_line(options.input, d.pos, analyzer::to_string(d.severity), d.message, d.rule_id));
+    auto where = [&](const std::string& file) { return file.empty() ? options.input : file; };
+    for (const auto& d : program.diagnostics)
+        r->diagnostics.push_back(warning_line(where(d.file), d.pos, analyzer::to_string(d.severity), d.message, d.rule_id));
 
-    const CTree tree(r->source);
+    // The generator reads the file as the analyzer did, preprocessed; the
+    // .cu is the user's own text with its edits mapped back into it.
+    CTree tree{std::string(r->unit.preprocessed())};
+    tree.set_source_map(&map);
     const MacroTable macros = function_macros(tree);
-    // -D reaches nvcc only for the file's macros: a -D naming a variable set
-    // the size for the analysis, and would break the program as a macro.
-    r->nvcc_defines = nvcc_defines(tree, options.defines);
-    r->compile_command = compile_command(cu_file, r->stem, r->nvcc_defines, "\"$RECIPE_INCLUDE\"");
+    // The .cu is compiled where it is written: the file's own headers are
+    // found through its directory, as the C compiler found them.
+    r->nvcc_flags = flags_for_nvcc(options.build);
+    if (map.lines().has_user_headers()) {
+        const auto slash = options.input.rfind('/');
+        r->nvcc_flags += " -I" + shell_quote(slash == std::string::npos ? "." : options.input.substr(0, slash == 0 ? 1 : slash));
+    }
+    r->compile_command = compile_command(cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"");
     std::set<std::string> taken;
-    r->nests.resize(r->program.nests.size());
-    for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &r->program.nests[i];
+    r->nests.resize(program.nests.size());
+    for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
     // The searches are independent: several accepted nests are planned on
     // threads of their own (the results do not depend on the order).
     {
@@ -175,18 +200,21 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
             for (const auto& d : nest.reasons) {
                 if (d.severity == analyzer::Severity::Note) continue;
                 if (out.why.empty()) out.why = d.message;
-                r->diagnostics.push_back(warning_line(options.input, d.pos, "warning", d.message, d.rule_id));
+                r->diagnostics.push_back(warning_line(where(d.file), d.pos, "warning", d.message, d.rule_id));
             }
             continue;
         }
-        if (out.planned) {
-            convert_planned(tree, macros, &taken, &out);
+        if (out.planned && !nest.file.empty()) {
+            out.verdict = Verdict::NotConverted;
+            out.why = "it is written in the header " + nest.file + "; the .cu is made from " + r->source_file + " alone.";
+        } else if (out.planned) {
+            convert_planned(tree, macros, map, &taken, &out);
             const std::string base = r->stem + ".nest" + std::to_string(nest.id);
             out.tile_chart = base + ".tile-size.svg";
             out.timeline_chart = base + ".pipeline.svg";
         }
         if (out.verdict != Verdict::Converted)
-            r->diagnostics.push_back(warning_line(options.input, nest.span.begin, "warning",
+            r->diagnostics.push_back(warning_line(where(nest.file), nest.span.begin, "warning",
                                                   "loop nest not converted into " + cu_file + ": " + out.why,
                                                   to_string(out.verdict)));
     }
@@ -202,9 +230,9 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     const TemplateStore& templates = TemplateStore::embedded();
     std::string cu;
     if (!cu_nests.empty()) {
-        r->fixes = cpp_compat_fixes(tree, replaced);
+        r->fixes = cpp_compat_fixes(tree, replaced, map);
         const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command};
-        cu = render_cu(templates, tree, cu_nests, r->fixes, ctx, &taken);
+        cu = render_cu(templates, map, cu_nests, r->fixes, ctx, &taken);
         r->wrote_cu = true;
     }
 

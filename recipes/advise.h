@@ -12,6 +12,7 @@
 #include "advisor/plan.h"
 #include "advisor/platform.h"
 #include "analyzer/program.h"
+#include "analyzer/translation_unit.h"
 #include "recipes/cpp_compat.h"
 #include "recipes/file_system.h"
 #include "recipes/nest_conversion.h"
@@ -22,7 +23,9 @@ namespace recipe::recipes {
 struct AdviseOptions {
     std::string input;     // the C file, as given
     std::string platform;  // a stored profile's name or a profile's path
-    std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
+    analyzer::BuildFlags build;  // the user's preprocessor and flags
+    std::vector<std::pair<std::string, std::string>> assumptions;  // --assume NAME=VALUE
+    bool assume_no_alias = false;
     std::optional<advisor::HostMemory> host_memory;            // --host-memory
     std::optional<double> kernel_ms;                           // --kernel-ms
 };
@@ -53,22 +56,28 @@ struct AdviseResult {
     std::string source_file;  // the input's file name, as outputs name it
     std::string stem;
     std::string source;
-    analyzer::Program program;
+    analyzer::TranslationUnit unit;  // the file through the user's preprocessor, and its analysis
+    const analyzer::Program& program() const { return unit.program; }
     advisor::Platform platform;
     std::vector<NestOutcome> nests;
     std::vector<CompatFix> fixes;  // C -> C++ edits in the .cu
     std::vector<OutputFile> files;
     std::vector<std::string> diagnostics;  // `file:line:col: warning: ... [rule]` lines for stderr
     std::string compile_command;           // as the recipe gives it
-    std::vector<std::pair<std::string, std::string>> nvcc_defines;  // the -D that name macros of the file
+    std::string nvcc_flags;                // the user's flags the .cu needs, each after a blank
     bool wrote_cu = false;
     int accepted() const;
 };
 
 // The nvcc command line for the emitted file (also in the recipe).
-std::string compile_command(const std::string& cu_file, const std::string& program_name,
-                            const std::vector<std::pair<std::string, std::string>>& defines,
+// `flags` are the user's preprocessor flags, each after a blank.
+std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,
                             const std::string& include_dir);
+
+// The flags of the user's build that the .cu needs: -I, -D, -U, -include,
+// -isystem, -iquote (not -std=, which names a C standard, nor what nvcc
+// would not take), shell-quoted, each after a blank.
+std::string flags_for_nvcc(const analyzer::BuildFlags& build);
 
 // Where recipe/recipe.cuh lives on this machine, for the command line printed
 // on stdout (the recipe itself stays machine-independent): $RECIPE_INCLUDE,

@@ -19,12 +19,18 @@ std::string abstract_type(const CTree& tree, TSNode decl, TSNode declarator) {
     std::string type;
     for (TSNode c : named_children(decl))
         if (is(c, "type_qualifier")) type += std::string(tree.text(c)) + " ";
-    type += tree.text(field(decl, "type"));
+    type += tree.spelled(field(decl, "type"));
     const TSNode name = declared_name(declarator);
     std::string rest(tree.text(declarator));
     if (!ts_node_is_null(name)) {
         const std::uint32_t off = ts_node_start_byte(name) - ts_node_start_byte(declarator);
         rest.erase(off, ts_node_end_byte(name) - ts_node_start_byte(name));
+        // As the user spelled it (`[N + 2]`, not `[1024 + 2]`), where the
+        // declarator maps back and holds the name once.
+        std::string spelled = tree.spelled(declarator);
+        const std::string n(tree.text(name));
+        const auto at = spelled.find(n);
+        if (at != std::string::npos && spelled.find(n, at + 1) == std::string::npos) rest = spelled.erase(at, n.size());
     }
     while (!rest.empty() && rest.back() == ' ') rest.pop_back();
     if (!rest.empty()) type += " " + rest;

@@ -1,5 +1,7 @@
 #include "recipes/c_tree.h"
 
+#include "analyzer/source_map.h"
+
 #include <stdexcept>
 
 extern "C" const TSLanguage* tree_sitter_c();
@@ -42,6 +44,12 @@ std::vector<TSNode> named_children(TSNode n) {
     const std::uint32_t count = ts_node_named_child_count(n);
     for (std::uint32_t i = 0; i < count; ++i) out.push_back(ts_node_named_child(n, i));
     return out;
+}
+
+std::string CTree::spelled(TSNode node) const {
+    if (map_ && !ts_node_is_null(node))
+        if (auto o = map_->original_text(ts_node_start_byte(node), ts_node_end_byte(node))) return *o;
+    return std::string(text(node));
 }
 
 }  // namespace recipe::recipes

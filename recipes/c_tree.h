@@ -11,6 +11,10 @@
 
 #include <tree_sitter/api.h>
 
+namespace recipe::analyzer {
+class SourceMap;
+}
+
 namespace recipe::recipes {
 
 class CTree {
@@ -27,10 +31,17 @@ public:
     // The smallest named node that spans exactly [begin, end), or a null node.
     TSNode node_at(std::uint32_t begin, std::uint32_t end) const;
 
+    // For a preprocessed text: the map back to the user's file, so that
+    // code the generator copies keeps the user's spelling (`W`, not `8000`).
+    void set_source_map(const analyzer::SourceMap* map) { map_ = map; }
+    // The node's text as the user wrote it where it maps, else as parsed.
+    std::string spelled(TSNode node) const;
+
 private:
     std::string source_;
     TSParser* parser_ = nullptr;
     TSTree* tree_ = nullptr;
+    const analyzer::SourceMap* map_ = nullptr;
 };
 
 // Small helpers over TSNode.

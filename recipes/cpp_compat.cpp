@@ -80,6 +80,83 @@ std::string pointee(const std::string& type) {
 }  // namespace
 
 std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
+                                        const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip,
+                                        const analyzer::SourceMap& map) {
+    std::vector<CompatFix> found = cpp_compat_fixes(tree, skip);
+    std::vector<CompatFix> mapped;
+    bool restrict_in_macro = false;
+    for (auto& f : found) {
+        bool ok = true;
+        auto move = [&](Edit* e) {
+            const auto b = map.to_original(e->begin, false);
+            const auto x = e->end == e->begin ? b : map.to_original(e->end, true);
+            if (!b || !x) ok = false;
+            else *e = Edit{*b, *x, e->replacement};
+        };
+        const int line = f.pos.line;
+        const bool in_main = map.lines().in_main_file(line);
+        move(&f.edit);
+        for (auto& e : f.extra) move(&e);
+        if (!in_main) continue;  // a header's: the .cu includes it as it is
+        if (!ok) {
+            // Only `restrict` is fixed where a macro wrote it, by defining it away.
+            restrict_in_macro = restrict_in_macro || f.before == "restrict";
+            continue;
+        }
+        const auto place = map.place(f.pos.line, f.pos.column);
+        f.pos = {place.line, place.column};
+        mapped.push_back(f);
+    }
+    // The file's own C headers declare functions that other C files define:
+    // in C++ they must keep C linkage, or the linker looks for mangled names.
+    const auto& lm = map.lines();
+    const std::string& og = map.original();
+    std::size_t line_start = 0;
+    int line_no = 1;
+    for (const auto& inc : lm.includes) {
+        if (inc.file < 0 || static_cast<std::size_t>(inc.file) >= lm.system.size() || lm.system[static_cast<std::size_t>(inc.file)])
+            continue;
+        // System headers first included inside it are included before the
+        // block (C++'s own wrappers of them must not get C linkage).
+        if (inc.system_inside && inc.system_spellings.size() != inc.system_files.size()) continue;
+        while (line_no < inc.line && line_start < og.size()) {
+            const auto nl = og.find('\n', line_start);
+            if (nl == std::string::npos) break;
+            line_start = nl + 1;
+            ++line_no;
+        }
+        if (line_no != inc.line) break;
+        const auto nl = og.find('\n', line_start);
+        const std::size_t line_end = nl == std::string::npos ? og.size() : nl;
+        std::string_view text = std::string_view(og).substr(line_start, line_end - line_start);
+        const auto first = text.find_first_not_of(" \t");
+        if (first == std::string_view::npos || text[first] != '#' || text.find("include") == std::string_view::npos ||
+            text.find("/*") != std::string_view::npos || (!text.empty() && text.back() == '\\'))
+            continue;
+        CompatFix fix;
+        std::string before;
+        for (const auto& sys : inc.system_spellings) before += "#include " + sys + "\n";
+        fix.edit = Edit{static_cast<std::uint32_t>(line_start), static_cast<std::uint32_t>(line_start), before + "extern \"C\" {\n"};
+        fix.extra.push_back(Edit{static_cast<std::uint32_t>(line_end), static_cast<std::uint32_t>(line_end), "\n}"});
+        fix.pos = {inc.line, 1};
+        fix.before = std::string(text.substr(first));
+        fix.after = "extern \"C\" { " + fix.before + " }";
+        fix.why = "the header is C: C++ must link the functions it declares by their C names";
+        mapped.push_back(fix);
+    }
+    if (restrict_in_macro) {
+        CompatFix fix;
+        fix.edit = Edit{0, 0, "#define restrict  // C99 `restrict` written by a macro: C++ has none\n"};
+        fix.pos = {1, 1};
+        fix.before = "restrict";
+        fix.after = "(nothing)";
+        fix.why = "C++ has no `restrict`, and a macro writes it where no edit can reach: the .cu defines it away";
+        mapped.insert(mapped.begin(), fix);
+    }
+    return mapped;
+}
+
+std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
                                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip) {
     const auto fns = void_pointer_functions(tree);
     std::vector<CompatFix> fixes;
@@ -92,12 +169,16 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
     walk(tree.root(), [&](TSNode n) {
         if (skipped(n)) return;
         if (is(n, "type_qualifier") && tree.text(n) == "restrict") {
+            // In an array parameter's brackets (`double A[restrict N]`) C++
+            // has no place for it at all.
+            const bool in_brackets = is(ts_node_parent(n), "array_declarator");
             CompatFix fix;
-            fix.edit = Edit{ts_node_start_byte(n), ts_node_end_byte(n), "__restrict__"};
+            fix.edit = Edit{ts_node_start_byte(n), ts_node_end_byte(n), in_brackets ? "" : "__restrict__"};
             fix.pos = pos_of(n);
             fix.before = "restrict";
-            fix.after = "__restrict__";
-            fix.why = "C++ has no `restrict`; nvcc spells it `__restrict__`";
+            fix.after = in_brackets ? "(nothing)" : "__restrict__";
+            fix.why = in_brackets ? "C++ has no `restrict` in an array parameter's brackets"
+                                  : "C++ has no `restrict`; nvcc spells it `__restrict__`";
             fixes.push_back(fix);
             return;
         }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/program.h"
+#include "analyzer/source_map.h"
 #include "recipes/source_rewriter.h"
 
 namespace recipe::recipes {
@@ -27,5 +28,11 @@ struct CompatFix {
 // Finds the fixes in the whole file. Spans inside `skip` (the code replaced
 // by library calls) are left alone.
 std::vector<CompatFix> cpp_compat_fixes(const CTree& tree, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip);
+
+// The same for a preprocessed `tree`: the fixes in the main file, their
+// edits and positions moved into the user's text through `map`. A
+// `restrict` that a macro writes becomes a `#define restrict` at the top.
+std::vector<CompatFix> cpp_compat_fixes(const CTree& tree, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip,
+                                        const analyzer::SourceMap& map);
 
 }  // namespace recipe::recipes

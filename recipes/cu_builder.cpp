@@ -1,5 +1,7 @@
 #include "recipes/cu_builder.h"
 
+#include <stdexcept>
+
 #include <set>
 
 #include "recipes/c_tree.h"
@@ -154,6 +156,15 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
         idx.push_back(d);
     }
     v.set("index_vars", idx);
+    km::data guards{km::data::type::list};
+    for (const auto& [name, value] : c.size_guards) {
+        km::data g;
+        g.set("name", name);
+        g.set("value", std::to_string(value));
+        g.set("cu_file", ctx.cu_file);
+        guards.push_back(g);
+    }
+    v.set("size_guards", guards);
     v.set("wraps_continue", c.wraps_continue);
     v.set("body", c.wraps_continue ? reindent(c.body, "        ", true) : c.body);
     return t.render("cu_kernel", v, Escape::None);
@@ -220,8 +231,46 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
     return text;
 }
 
-std::string render_cu(const TemplateStore& t, const CTree& file, const std::vector<CuNest>& nests,
+namespace {
+
+// The start of the comment lines right above the line at `line_start` (a
+// comment that introduces a function stays with it when the kernel is
+// inserted above), or `line_start` itself.
+std::uint32_t with_comment_above(std::string_view text, std::uint32_t line_start) {
+    std::uint32_t at = line_start;
+    while (at > 0) {
+        const std::size_t prev_end = at - 1;  // the '\n' ending the line above
+        const std::size_t prev_start = prev_end == 0 ? 0 : text.rfind('\n', prev_end - 1) + 1;
+        std::string_view line = text.substr(prev_start, prev_end - prev_start);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos) break;
+        if (line.substr(first, 2) == "//") {
+            at = static_cast<std::uint32_t>(prev_start);
+            continue;
+        }
+        if (line.size() < 2 || line.substr(line.size() - 2) != "*/") break;
+        // A block comment ending here: it must start at the beginning of a line.
+        const std::size_t open = text.rfind("/*", prev_start + line.size() - 2);
+        if (open == std::string_view::npos) break;
+        const std::size_t open_line = open == 0 ? 0 : text.rfind('\n', open - 1) + 1;
+        if (text.substr(open_line, open - open_line).find_first_not_of(" \t") != std::string_view::npos) break;
+        at = static_cast<std::uint32_t>(open_line);
+    }
+    return at;
+}
+
+}  // namespace
+
+std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, const std::vector<CuNest>& nests,
                       const std::vector<CompatFix>& fixes, const CuContext& ctx, std::set<std::string>* taken) {
+    // The nests' edits are at offsets of the preprocessed text; convert_nest
+    // checked that each maps into the user's file.
+    auto at = [&](std::uint32_t offset, bool end) {
+        const auto o = map.to_original(offset, end);
+        if (!o) throw std::logic_error("render_cu: an edit of a converted nest does not map into the source");
+        return *o;
+    };
     std::vector<Edit> edits;
     km::data pre;
     pre.set("cu_file", ctx.cu_file);
@@ -244,22 +293,25 @@ std::string render_cu(const TemplateStore& t, const CTree& file, const std::vect
     edits.push_back({0, 0, t.render("cu_prelude", pre, Escape::None)});
     for (const auto& n : nests) {
         const auto& c = *n.conversion;
-        edits.push_back({c.kernel_at, c.kernel_at, render_kernel(t, c, ctx)});
+        const std::uint32_t kernel_at = with_comment_above(map.original(), at(c.kernel_at, false));
+        edits.push_back({kernel_at, kernel_at, render_kernel(t, c, ctx)});
     }
     for (const auto& n : nests) {
         const auto& c = *n.conversion;
-        edits.push_back({c.replace_begin, c.replace_end, render_call(t, c, *n.chosen, ctx, taken)});
+        edits.push_back({at(c.replace_begin, false), at(c.replace_end, true), render_call(t, c, *n.chosen, ctx, taken)});
     }
     std::set<std::uint32_t> marked;
     for (const auto& n : nests)
         for (const auto& f : n.conversion->device_functions)
-            for (const std::uint32_t at : f.insert_at)
-                if (marked.insert(at).second) edits.push_back({at, at, "__host__ __device__ "});
+            for (const std::uint32_t where : f.insert_at) {
+                const std::uint32_t o = at(where, false);
+                if (marked.insert(o).second) edits.push_back({o, o, "__host__ __device__ "});
+            }
     for (const auto& f : fixes) {
         edits.push_back(f.edit);
         edits.insert(edits.end(), f.extra.begin(), f.extra.end());
     }
-    return apply_edits(file.source(), edits);
+    return apply_edits(map.original(), edits);
 }
 
 }  // namespace recipe::recipes

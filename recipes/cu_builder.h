@@ -44,7 +44,10 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
 // The call that replaces the nest; its first line starts where the nest did.
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p,
                         const CuContext& ctx, std::set<std::string>* taken);
-std::string render_cu(const TemplateStore& t, const CTree& file, const std::vector<CuNest>& nests,
+// The user's file (map.original()) with the nests' edits, which are at
+// offsets of the preprocessed text, moved into it; `fixes` are already in
+// the user's text.
+std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, const std::vector<CuNest>& nests,
                       const std::vector<CompatFix>& fixes, const CuContext& ctx, std::set<std::string>* taken);
 
 }  // namespace recipe::recipes

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "analyzer/macro_values.h"
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 #include "recipes/nest_source_facts.h"
@@ -68,8 +69,26 @@ void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
     }
 }
 
+// The kernel body as the user wrote it: the main file's text of the body
+// with the access edits moved into it. Empty when some end does not map
+// (the body or an access lies inside a macro's expansion).
+std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, std::uint32_t end, const std::vector<Edit>& edits) {
+    const auto ob = map.to_original(begin, false);
+    const auto oe = map.to_original(end, true);
+    if (!ob || !oe || *oe < *ob) return "";
+    std::vector<Edit> moved;
+    for (const auto& e : edits) {
+        const auto b = map.to_original(begin + e.begin, false);
+        const auto x = map.to_original(begin + e.end, true);
+        if (!b || !x || *b < *ob || *x > *oe || *x < *b) return "";
+        moved.push_back({*b - *ob, *x - *ob, e.replacement});
+    }
+    return apply_edits(std::string_view(map.original()).substr(*ob, *oe - *ob), moved);
+}
+
 void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
-             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken, NestConversion* c) {
+             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+             const analyzer::SourceMap* map, NestConversion* c) {
     const std::string_view src = t.source();
     c->nest_id = nest.id;
     c->function = nest.function;
@@ -79,6 +98,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
 
     // Loops, x first: counters and bounds.
     static const char kAxes[] = {'x', 'y', 'z'};
+    std::vector<Bounds> bounds;
     for (int d = 0; d < c->dims; ++d) {
         const auto& lp = nest.iteration_space[static_cast<std::size_t>(d)];
         if (lp.stride != 1) throw Failure{"loop `" + lp.var + "` steps by " + std::to_string(lp.stride) + "; the library visits every point"};
@@ -89,6 +109,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         c->index_vars.push_back({lp.var, without_const(b.type), kAxes[d]});
         c->space_begin[static_cast<std::size_t>(d)] = b.lower;
         c->space_end[static_cast<std::size_t>(d)] = b.upper;
+        bounds.push_back(b);
     }
 
     // Arrays: roles, shared extents, halos.
@@ -111,6 +132,10 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     }
     for (int d = 0; d < c->dims; ++d) {
         c->extents[static_cast<std::size_t>(d)] = extent_text(shape.size[static_cast<std::size_t>(d)]);
+        // An extent that is the loop's own bound keeps the user's spelling
+        // of it (`W`, where the preprocessor wrote `8000`).
+        const Bounds& b = bounds[static_cast<std::size_t>(d)];
+        if (!b.upper_as_parsed.empty() && c->extents[static_cast<std::size_t>(d)] == b.upper_as_parsed) c->extents[static_cast<std::size_t>(d)] = b.upper;
         if (c->extents[static_cast<std::size_t>(d)].empty()) throw Failure{"the extent of `" + shape.name + "` is unknown"};
     }
 
@@ -200,7 +225,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
             owner = a;
             AccessChange ch;
             ch.pos = acc->span.begin;
-            ch.before = text;
+            ch.before = acc->text;  // as the user wrote it
             ch.after = s.array + "(";
             for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
             ch.after += ")";
@@ -214,8 +239,14 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
     }
     const std::string body_text(src.substr(body_begin, body_end - body_begin));
-    c->body_first_line = static_cast<int>(ts_node_start_point(body_node).row) + 1 + (is(body_node, "compound_statement") ? 1 : 0);
-    c->body_last_line = static_cast<int>(ts_node_end_point(body_node).row) + 1 - (is(body_node, "compound_statement") ? 1 : 0);
+    // Lines of the preprocessed text, as the user's file numbers them.
+    auto user_line = [&](std::uint32_t row) {
+        const int line = static_cast<int>(row) + 1;
+        const int mapped = map ? map->lines().origin(line).line : line;
+        return mapped > 0 ? mapped : line;
+    };
+    c->body_first_line = user_line(ts_node_start_point(body_node).row) + (is(body_node, "compound_statement") ? 1 : 0);
+    c->body_last_line = user_line(ts_node_end_point(body_node).row) - (is(body_node, "compound_statement") ? 1 : 0);
     if (c->body_last_line < c->body_first_line) c->body_last_line = c->body_first_line;
     // Calls: math that rounds differently on the GPU, and this file's own
     // functions, which must become __host__ __device__ (with what they call).
@@ -246,13 +277,15 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
             if (fn == nest.function) throw Failure{"the body calls `" + fn + "`, the function the nest is in"};
             NestConversion::DeviceFunction f;
             f.name = fn;
-            f.line = static_cast<int>(ts_node_start_point(def->second).row) + 1;
+            f.line = user_line(ts_node_start_point(def->second).row);
             f.insert_at = prototypes[fn];
             c->device_functions.push_back(f);
             scan.push_back(field(def->second, "body"));
         });
     }
-    c->body = reindent(apply_edits(body_text, body_edits), "    ", true);
+    std::string body = map ? original_body(*map, body_begin, body_end, body_edits) : "";
+    if (body.empty()) body = apply_edits(body_text, body_edits);
+    c->body = reindent(body, "    ", true);
     c->wraps_continue = contains_identifier(body_text, "continue");
     if (c->wraps_continue)
         for (auto& o : c->outputs)
@@ -266,7 +299,9 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     // the nest) becomes a kernel local.
     const std::set<std::string> declared = declared_in(t, body_node);
     const std::set<std::string> assigned = assigned_in(t, body_node);
-    const std::set<std::string> macros_defined = object_macros(t);
+    std::set<std::string> macros_defined = object_macros(t);
+    if (map)
+        for (const auto& m : map->macros()) macros_defined.insert(m.first);
     std::set<std::string> loop_vars;
     for (const auto& v : c->index_vars) loop_vars.insert(v.name);
     std::vector<std::string> names;
@@ -314,6 +349,19 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         c->space_end_code[d] = int64_code(t, c->space_end[d], macros_defined, nest.span.begin_byte);
     }
 
+    // Numbers the call would hold where the user's code names macros.
+    if (map) {
+        const auto values = analyzer::macro_values(map->macros());
+        std::set<std::int64_t> baked;
+        for (std::size_t d = 0; d < 3; ++d)
+            for (const std::string* e : {&c->extents[d], &c->space_begin[d], &c->space_end[d]})
+                if (auto v = analyzer::integer_value(*e); v && *v > 1) baked.insert(*v);
+        if (nest.time_loop)
+            if (auto v = analyzer::integer_value(extent_text(nest.time_loop->iterations)); v && *v > 1) baked.insert(*v);
+        for (const auto& [name, value] : values)
+            if (baked.count(value)) c->size_guards.emplace_back(name, value);
+    }
+
     // Where the call goes and where the kernel goes.
     const analyzer::SourceSpan& replaced = nest.time_loop ? nest.time_loop->span : nest.span;
     c->replace_begin = replaced.begin_byte;
@@ -332,8 +380,17 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
          prev = ts_node_prev_named_sibling(above))
         above = prev;
     c->kernel_at = line_start(src, ts_node_start_byte(above));
-    c->function_line = static_cast<int>(ts_node_start_point(fn).row) + 1;
+    c->function_line = user_line(ts_node_start_point(fn).row);
     c->kernel_name = unique_name(nest.function + "_kernel", t, taken);
+    if (map) {
+        if (!map->to_original(c->replace_begin, false) || !map->to_original(c->replace_end, true))
+            throw Failure{"the code it replaces begins or ends inside a macro's expansion, which the .cu cannot rewrite"};
+        if (!map->to_original(c->kernel_at, false)) throw Failure{"its function does not begin on a line of its own in " + map->lines().file_name(map->lines().main_file)};
+        for (const auto& f : c->device_functions)
+            for (const std::uint32_t at : f.insert_at)
+                if (!map->to_original(at, false))
+                    throw Failure{"it calls `" + f.name + "`, which is declared where the .cu cannot mark it __device__ (a header or a macro)"};
+    }
 
     if (nest.time_loop) {
         const auto& tl = *nest.time_loop;
@@ -364,14 +421,15 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
 }  // namespace
 
 NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, const MacroTable& macros,
-                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken) {
+                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+                            const analyzer::SourceMap* map) {
     NestConversion c;
     if (!nest.accepted) {
         c.why_not = "the nest was not accepted";
         return c;
     }
     try {
-        convert(file, nest, macros, halos, taken, &c);
+        convert(file, nest, macros, halos, taken, map, &c);
         c.ok = true;
     } catch (const Failure& f) {
         NestConversion failed;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analyzer/program.h"
+#include "analyzer/source_map.h"
 #include "recipes/access_coordinates.h"
 #include "recipe/tile_geometry.h"
 
@@ -89,6 +90,10 @@ struct NestConversion {
     std::array<std::string, 3> space_begin_code{"0", "0", "0"};
     std::array<std::string, 3> space_end_code{"1", "1", "1"};
     std::set<std::string> macros_used;  // object-like macros of the file (for -D on the nvcc line)
+    // Sizes the call holds as numbers the preprocessor computed from macros
+    // (`1300`, where the user's code names `_PB_N`): the .cu stops with an
+    // #error if a macro of that value is compiled with another one.
+    std::vector<std::pair<std::string, std::int64_t>> size_guards;
 
     // Source replaced by the library call, and where the kernel goes.
     std::uint32_t replace_begin = 0, replace_end = 0;
@@ -108,7 +113,12 @@ struct NestConversion {
 // `halos` gives the reach the advisor priced, per input array name; arrays
 // missing from it get the reach of their stencil offsets. `taken` holds the
 // names already used (kernel names are made unique against it and the file).
+// `map`, when given, leads from `file` (the preprocessed text) back to the
+// user's main file: the kernel body is then the user's own text (macros,
+// comments) with the accesses rewritten, where every access maps; and a
+// nest whose replaced span or function does not map is refused.
 NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, const MacroTable& macros,
-                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken);
+                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+                            const analyzer::SourceMap* map = nullptr);
 
 }  // namespace recipe::recipes

@@ -24,7 +24,7 @@ bool only_blanks_before(std::string_view src, std::uint32_t at) {
 
 // `E + 1`, parenthesising E where + would bind into it.
 std::string plus_one(const CTree& t, TSNode e) {
-    const std::string text(t.text(e));
+    const std::string text = t.spelled(e);
     if (is(e, "identifier") || is(e, "number_literal") || is(e, "call_expression") ||
         is(e, "parenthesized_expression") || is(e, "subscript_expression"))
         return text + " + 1";
@@ -44,21 +44,29 @@ Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& 
     if (is(init, "declaration")) {
         for (TSNode c : named_children(init))
             if (is(c, "init_declarator") && t.text(declared_name(field(c, "declarator"))) == lp.var) {
-                b.lower = std::string(t.text(field(c, "value")));
+                b.lower = t.spelled(field(c, "value"));
+                b.lower_as_parsed = std::string(t.text(field(c, "value")));
                 b.type = abstract_type(t, init, field(c, "declarator"));
             }
     } else if (is(init, "assignment_expression") && t.text(field(init, "left")) == lp.var) {
-        b.lower = std::string(t.text(field(init, "right")));
+        b.lower = t.spelled(field(init, "right"));
+        b.lower_as_parsed = std::string(t.text(field(init, "right")));
     }
     const TSNode cond = field(loop, "condition");
     if (is(cond, "binary_expression")) {
         const std::string_view op = t.text(field(cond, "operator"));
         const TSNode l = field(cond, "left"), r = field(cond, "right");
         if (t.text(l) == lp.var) {
-            if (op == "<" || op == "!=") b.upper = std::string(t.text(r));
+            if (op == "<" || op == "!=") {
+                b.upper = t.spelled(r);
+                b.upper_as_parsed = std::string(t.text(r));
+            }
             if (op == "<=") b.upper = plus_one(t, r);
         } else if (t.text(r) == lp.var) {
-            if (op == ">") b.upper = std::string(t.text(l));
+            if (op == ">") {
+                b.upper = t.spelled(l);
+                b.upper_as_parsed = std::string(t.text(l));
+            }
             if (op == ">=") b.upper = plus_one(t, l);
         }
     }

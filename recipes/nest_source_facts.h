@@ -24,7 +24,8 @@ bool only_blanks_before(std::string_view src, std::uint32_t at);
 std::string plus_one(const CTree& t, TSNode e);
 
 struct Bounds {
-    std::string lower, upper, type;  // upper "" when unreadable
+    std::string lower, upper, type;  // upper "" when unreadable; as the user spelled them
+    std::string lower_as_parsed, upper_as_parsed;  // as parsed (macros expanded), when read from the loop
 };
 // Lower bound (inclusive), upper bound (exclusive) and declared type of a
 // for loop's counter, read from the for statement as written.

@@ -59,9 +59,11 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     j["file"] = r.source_file;
     j["platform"] = r.platform.name;
     nlohmann::json opts = nlohmann::json::object();
-    nlohmann::json defines = nlohmann::json::object();
-    for (const auto& [name, value] : o.defines) defines[name] = value;
-    opts["defines"] = defines;
+    nlohmann::json assumptions = nlohmann::json::object();
+    for (const auto& [name, value] : o.assumptions) assumptions[name] = value;
+    opts["assumptions"] = assumptions;
+    opts["build_flags"] = o.build.args;
+    if (o.assume_no_alias) opts["assume_no_alias"] = true;
     if (o.host_memory) opts["host_memory"] = advisor::to_string(*o.host_memory);
     if (o.kernel_ms) opts["kernel_ms"] = *o.kernel_ms;
     j["options"] = opts;

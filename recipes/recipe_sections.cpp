@@ -347,29 +347,27 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
     } else {
         d.set("gather", false);
     }
-    if (!x.options.defines.empty()) {
+    if (!x.options.assumptions.empty()) {
         std::string l;
-        std::vector<std::string> variables;
-        for (std::size_t i = 0; i < x.options.defines.size(); ++i) {
-            l += (i ? ", " : "") + ("`" + x.options.defines[i].first + " = " + x.options.defines[i].second + "`");
-            const bool macro = std::any_of(x.result.nvcc_defines.begin(), x.result.nvcc_defines.end(),
-                                           [&](const auto& m) { return m.first == x.options.defines[i].first; });
-            if (!macro) variables.push_back(x.options.defines[i].first);
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < x.options.assumptions.size(); ++i) {
+            l += (i ? ", " : "") + ("`" + x.options.assumptions[i].first + " = " + x.options.assumptions[i].second + "`");
+            names.push_back(x.options.assumptions[i].first);
         }
         km::data df;
         df.set("list", l);
-        df.set("macros", !x.result.nvcc_defines.empty());
-        if (!variables.empty()) {
-            km::data v;
-            v.set("names", and_list(variables));
-            v.set("verb", variables.size() == 1 ? "is a variable" : "are variables");
-            df.set("variables", v);
-        } else {
-            df.set("variables", false);
-        }
-        d.set("defines", df);
+        df.set("names", and_list(names));
+        df.set("verb", names.size() == 1 ? "has" : "have");
+        d.set("assumptions", df);
     } else {
-        d.set("defines", false);
+        d.set("assumptions", false);
+    }
+    if (!x.result.nvcc_flags.empty()) {
+        km::data bf;
+        bf.set("flags", x.result.nvcc_flags.substr(1));
+        d.set("build_flags", bf);
+    } else {
+        d.set("build_flags", false);
     }
     return d;
 }

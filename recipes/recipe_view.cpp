@@ -32,7 +32,9 @@ std::string format_tile(const Index3& tile, int dims) {
 
 std::string command_line(const AdviseOptions& o, const std::string& source_file, const std::string& platform) {
     std::string s = "recipe advise " + source_file + " --platform " + platform;
-    for (const auto& [name, value] : o.defines) s += " -D " + name + "=" + value;
+    if (!o.build.args.empty()) s += flags_for_nvcc(o.build);
+    for (const auto& [name, value] : o.assumptions) s += " --assume " + name + "=" + value;
+    if (o.assume_no_alias) s += " --assume-no-alias";
     if (o.host_memory) s += std::string(" --host-memory ") + advisor::to_string(*o.host_memory);
     if (o.kernel_ms) s += " --kernel-ms " + fixed(*o.kernel_ms, 3);
     return s;
@@ -54,8 +56,8 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
                                  : std::to_string(accepted) + (accepted == 1 ? " is" : " are"));
     v.set("has_cu", r.wrote_cu);
     std::vector<std::string> file_diags;
-    for (const auto& dg : r.program.diagnostics)
-        file_diags.push_back(r.source_file + ":" + std::to_string(dg.pos.line) + ":" + std::to_string(dg.pos.column) + ": " +
+    for (const auto& dg : r.program().diagnostics)
+        file_diags.push_back((dg.file.empty() ? r.source_file : dg.file) + ":" + std::to_string(dg.pos.line) + ":" + std::to_string(dg.pos.column) + ": " +
                              analyzer::to_string(dg.severity) + ": " + dg.message + " [" + dg.rule_id + "]");
     v.set("has_file_diagnostics", !file_diags.empty());
     v.set("file_diagnostics", list_of(file_diags, [](km::data& d, const std::string& s) { d.set("text", s); }));
