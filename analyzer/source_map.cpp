@@ -144,6 +144,17 @@ SourceMap::SourceMap(std::string preprocessed, LineMap lines, std::string origin
     }
 }
 
+SourceMap SourceMap::identity(std::string text, const std::string& name) {
+    LineMap lines;
+    lines.files = {name};
+    lines.system = {false};
+    lines.main_file = 0;
+    const int count = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+    for (int l = 1; l <= count; ++l) lines.lines.push_back({0, l});
+    std::string copy = text;
+    return SourceMap(std::move(copy), std::move(lines), std::move(text));
+}
+
 int SourceMap::pp_line_of(std::uint32_t offset) const {
     const auto it = std::upper_bound(pp_line_starts_.begin(), pp_line_starts_.end(), offset);
     return static_cast<int>(it - pp_line_starts_.begin());

@@ -26,6 +26,9 @@ public:
     // The object-like macros of the user's files and flags (Preprocessed::macros).
     const std::map<std::string, std::string>& macros() const { return macros_; }
 
+    // A text that went through no preprocessor: every line is its own.
+    static SourceMap identity(std::string text, const std::string& name);
+
     const LineMap& lines() const { return lines_; }
     const std::string& original() const { return original_; }
     std::string_view preprocessed() const { return preprocessed_; }

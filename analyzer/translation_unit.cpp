@@ -164,7 +164,31 @@ void respell_nest(const SourceMap& map, const std::map<std::string, std::int64_t
             }
             for (auto& acc : a.accesses)
                 if (auto text = map.original_text(acc.span.begin_byte, acc.span.end_byte)) acc.text = *text;
+            // `y*8000 + x` as `y*W + x`: numbers that are exactly a macro the
+            // array's accesses name.
+            if (!a.accesses.empty()) {
+                const auto names = macros_named(map, a.accesses.front().span.begin_byte, a.accesses.front().span.end_byte, values);
+                std::string spelled;
+                std::size_t last = 0;
+                for (const auto& [b, e] : c_tokens(a.linear_index)) {
+                    const std::string t = a.linear_index.substr(b, e - b);
+                    if (!all_digits(t)) continue;
+                    std::string name;
+                    for (const auto& m : names)
+                        if (name.empty() && std::to_string(values.at(m)) == t) name = m;
+                    if (name.empty()) continue;
+                    spelled += a.linear_index.substr(last, b - last) + name;
+                    last = e;
+                }
+                if (last) a.linear_index = spelled + a.linear_index.substr(last);
+            }
         }
+    for (auto& b : n->boundaries) {
+        const std::string_view pp = map.preprocessed();
+        if (b.span.end_byte <= b.span.begin_byte || b.span.end_byte > pp.size()) continue;
+        if (pp.substr(b.span.begin_byte, b.span.end_byte - b.span.begin_byte) != b.text) continue;
+        if (auto text = map.original_text(b.span.begin_byte, b.span.end_byte)) b.text = *text;
+    }
     if (n->time_loop) {
         respell(map, n->time_loop->span.begin_byte, &n->time_loop->iterations.expr);
         spell_number(map, *n, n->iteration_space.size(), values, &n->time_loop->iterations);

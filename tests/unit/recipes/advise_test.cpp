@@ -107,15 +107,31 @@ TEST_CASE("advise with nothing to convert writes a recipe and no .cu", "[recipes
     CHECK(file(r, "two.recipe.md")->content.find("No `.cu` file was written") != std::string::npos);
 }
 
-TEST_CASE("-D values reach the compile command and the recipe's caveats", "[recipes]") {
+TEST_CASE("-D reaches the preprocessor, the compile command and the recipe's caveats", "[recipes]") {
+    std::string src = kTwoNests;
+    src.replace(src.find("#define N 4096\n"), 15, "#ifndef N\n#define N 4096\n#endif\n");
     MemoryFileSystem fs;
     AdviseOptions o;
-    o.defines = {{"N", "1000"}};
-    const AdviseResult r = run(fs, kTwoNests, o);
+    o.build.args = {"-DN=1000"};
+    const AdviseResult r = run(fs, src, o);
+    REQUIRE(!r.nests.empty());
+    CHECK(r.nests[0].nest->iteration_space[0].upper.value == 999);
     CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native -I\"$RECIPE_INCLUDE\" -DN=1000 two.cu -o two");
     const std::string& recipe = file(r, "two.recipe.md")->content;
-    CHECK(recipe.find("The plan is for `N = 1000` (from `-D`)") != std::string::npos);
-    CHECK(recipe.find("recipe advise two.c --platform h200 -D N=1000") != std::string::npos);
+    CHECK(recipe.find("**Build flags.** The plan is for the file as its preprocessor sees it with `-DN=1000`") != std::string::npos);
+    CHECK(recipe.find("recipe advise two.c --platform h200 -DN=1000") != std::string::npos);
+}
+
+TEST_CASE("a preprocessor error is a user error in the compiler's form", "[recipes]") {
+    MemoryFileSystem fs;
+    fs.files["src/two.c"] = "#include \"no-such-header.h\"\nint main(void) { return 0; }\n";
+    AdviseOptions o;
+    o.input = "src/two.c";
+    o.platform = "h200";
+    AdviseResult r;
+    std::string error;
+    CHECK_FALSE(advise(fs, o, &r, &error));
+    CHECK(error.rfind("src/two.c:1:10: error: no-such-header.h: No such file or directory", 0) == 0);
 }
 
 TEST_CASE("advise reports unreadable input and unknown platforms as user errors", "[recipes]") {
@@ -161,7 +177,7 @@ int main(void)
 )";
     MemoryFileSystem fs;
     AdviseOptions o;
-    o.defines = {{"w", "1000"}, {"h", "800"}};
+    o.assumptions = {{"w", "1000"}, {"h", "800"}};
     const AdviseResult r = run(fs, src, o);
     REQUIRE(r.nests.size() == 1);
     REQUIRE(r.nests[0].verdict == Verdict::Converted);
@@ -173,7 +189,7 @@ int main(void)
     // The write can be skipped, so the untouched points must come back unchanged.
     CHECK(cu.find("recipe::outputs(recipe::inout(out)), ") != std::string::npos);
     const std::string& recipe = file(r, "two.recipe.md")->content;
-    CHECK(recipe.find("`w` and `h` are variables of the program, not macros") != std::string::npos);
+    CHECK(recipe.find("The plan is for `w = 1000`, `h = 800` (from `--assume`)") != std::string::npos);
 }
 
 TEST_CASE("functions the body calls become __host__ __device__; a nest the model cannot plan says why", "[recipes]") {
@@ -225,7 +241,7 @@ int g( { return 0; }
 )";
     MemoryFileSystem fs;
     const AdviseResult r = run(fs, src);
-    REQUIRE_FALSE(r.program.diagnostics.empty());
+    REQUIRE_FALSE(r.program().diagnostics.empty());
     CHECK(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const std::string& d) { return d.rfind("src/two.c:8:", 0) == 0; }));
     const std::string& recipe = file(r, "two.recipe.md")->content;
     CHECK(recipe.find("the analyzer reports on the file as a whole") != std::string::npos);
