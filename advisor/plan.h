@@ -76,6 +76,9 @@ struct Problem {
     Box space{{0, 0, 0}, {1, 1, 1}};
     std::vector<ArrayUse> inputs;
     std::vector<ArrayUse> outputs;
+    // Inputs read whole (whole_input): copied to the GPU once before the
+    // tiles, from host memory as the tiled inputs are.
+    std::vector<ArrayUse> whole_inputs;
     std::int64_t time_steps = 1;  // an enclosing time loop repeats the nest
     bool reads_twice = false;     // some input element is read by two iterations
     int flops_per_point = 0;
@@ -85,6 +88,12 @@ struct Problem {
 // Fails (with `error`) when an extent or time-loop count is symbolic, the
 // nest was rejected, or its shape is outside what the model covers.
 bool problem_from(const analyzer::LoopNest& nest, Problem* problem, std::string* error);
+
+// A one-dimensional input of a 2- or 3-D nest (`mean[j]`, a coefficient
+// row): it is not tiled but copied to the GPU whole, once, and
+// the kernel reads it as the C code does. The advisor, which prices that
+// copy, and the generator, which emits it, ask this one question.
+bool whole_input(const analyzer::ArrayProperties& array, const analyzer::LoopNest& nest);
 
 // One way to run the nest.
 struct Config {
@@ -124,6 +133,7 @@ struct PhaseTimes {
     double host_register = 0;
     double host_unregister = 0;
     double staging = 0;     // host memcpy to/from pinned buffers
+    double whole_in = 0;    // inputs copied whole before the tiles (not overlapped)
     double pipeline = 0;    // the overlapped part, as the scheme's formula gives it
 };
 

@@ -18,7 +18,7 @@ bool evaluated(const analyzer::Extent& e, const std::string& what, std::int64_t*
     return true;
 }
 
-bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std::string* error) {
+bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std::string* error, bool tiled = true) {
     use->name = a.name;
     use->elem_bytes = a.bytes_per_element > 0 ? a.bytes_per_element : 4;
     if (static_cast<int>(a.size.size()) != dims) {
@@ -35,6 +35,7 @@ bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std:
             return false;
         }
     }
+    if (!tiled) return true;  // read whole: any index the C code uses
     for (std::size_t i = 0; i < a.mapping.size() && i < 3; ++i)
         for (std::size_t l = 0; l < a.mapping[i].size(); ++l)
             if (a.mapping[i][l] != (i == l ? 1 : 0)) {
@@ -55,6 +56,13 @@ bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std:
 
 }  // namespace
 
+bool whole_input(const analyzer::ArrayProperties& array, const analyzer::LoopNest& nest) {
+    if (array.size.size() != 1 || nest.dimensionality < 2) return false;
+    for (const auto& o : nest.output_arrays)
+        if (o.name == array.name) return false;
+    return true;
+}
+
 bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* error) {
     if (!nest.accepted) {
         if (error) *error = "nest " + std::to_string(nest.id) + " was not accepted by the analyzer";
@@ -69,6 +77,11 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     p.kernel_name = nest.function;
     for (const auto& a : nest.input_arrays) {
         ArrayUse use;
+        if (whole_input(a, nest)) {
+            if (!array_use(a, static_cast<int>(a.size.size()), &use, error, false)) return false;
+            p.whole_inputs.push_back(use);
+            continue;
+        }
         if (!array_use(a, p.dims, &use, error)) return false;
         if (a.stencil.size() > 1) p.reads_twice = true;
         p.inputs.push_back(use);
@@ -106,7 +119,10 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
                 return false;
             }
 
-    if (nest.time_loop) {
+    // Only a time loop that swaps pointers keeps its arrays on the GPU
+    // between steps (recipe::iterate); under any other the nest is one call
+    // per step, priced as one call.
+    if (nest.time_loop && nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap) {
         std::int64_t steps = 0;
         if (!evaluated(nest.time_loop->iterations, "time-step count", &steps, error)) return false;
         p.time_steps = std::max<std::int64_t>(1, steps);

@@ -90,6 +90,7 @@ km::data vars(const std::vector<KernelVariable>& v) {
         km::data d;
         d.set("name", x.name);
         d.set("type", x.type);
+        d.set("argument", x.argument.empty() ? x.name : x.argument);
         list.push_back(d);
     }
     return list;
@@ -135,7 +136,7 @@ std::vector<std::string> block_dims(const advisor::Prediction& p) {
     return numbers(b);
 }
 
-std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx) {
+std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx, std::set<std::string>* guarded) {
     km::data v;
     v.set("source_file", ctx.source_file);
     v.set("first_line", std::to_string(c.nest_first_line));
@@ -158,6 +159,7 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
     v.set("index_vars", idx);
     km::data guards{km::data::type::list};
     for (const auto& [name, value] : c.size_guards) {
+        if (guarded && !guarded->insert(name).second) continue;  // one guard per macro and file
         km::data g;
         g.set("name", name);
         g.set("value", std::to_string(value));
@@ -272,6 +274,7 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         return *o;
     };
     std::vector<Edit> edits;
+    std::set<std::string> guarded;
     km::data pre;
     pre.set("cu_file", ctx.cu_file);
     pre.set("source_file", ctx.source_file);
@@ -294,7 +297,7 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
     for (const auto& n : nests) {
         const auto& c = *n.conversion;
         const std::uint32_t kernel_at = with_comment_above(map.original(), at(c.kernel_at, false));
-        edits.push_back({kernel_at, kernel_at, render_kernel(t, c, ctx)});
+        edits.push_back({kernel_at, kernel_at, render_kernel(t, c, ctx, &guarded)});
     }
     for (const auto& n : nests) {
         const auto& c = *n.conversion;

@@ -40,7 +40,10 @@ const char* library_copy(CopyMethod m);
 std::vector<std::string> tile_exprs(const NestConversion& c, const advisor::Prediction& p);
 std::vector<std::string> block_dims(const advisor::Prediction& p);
 
-std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx);
+// `guarded` (optional) holds the macros whose size guard an earlier kernel
+// of the file already has.
+std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx,
+                          std::set<std::string>* guarded = nullptr);
 // The call that replaces the nest; its first line starts where the nest did.
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p,
                         const CuContext& ctx, std::set<std::string>* taken);

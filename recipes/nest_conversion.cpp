@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "advisor/plan.h"
 #include "analyzer/macro_values.h"
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
@@ -92,6 +93,11 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     const std::string_view src = t.source();
     c->nest_id = nest.id;
     c->function = nest.function;
+    // A time loop that swaps two pointers becomes one recipe::iterate call;
+    // any other (PolyBench's B = f(A); A = f(B) with fixed arrays, several
+    // nests per step) keeps its loop, and the nest runs on the GPU each step.
+    const bool iterate = nest.time_loop && nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap;
+    c->step_by_step = nest.time_loop && !iterate;
     c->dims = nest.dimensionality;
     if (c->dims < 1 || c->dims > 3 || static_cast<int>(nest.iteration_space.size()) != c->dims)
         throw Failure{"the nest has " + std::to_string(nest.dimensionality) + " dimensions; the library runs 1 to 3"};
@@ -116,10 +122,25 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     std::vector<const ArrayProperties*> all;
     std::set<std::string> output_names;
     for (const auto& a : nest.output_arrays) output_names.insert(a.name);
-    for (const auto& a : nest.input_arrays)
-        if (!output_names.count(a.name)) all.push_back(&a);
+    std::vector<const ArrayProperties*> wholes;  // read whole (advisor::whole_input)
+    for (const auto& a : nest.input_arrays) {
+        if (output_names.count(a.name)) continue;
+        if (advisor::whole_input(a, nest)) wholes.push_back(&a);
+        else all.push_back(&a);
+    }
     for (const auto& a : nest.output_arrays) all.push_back(&a);
     if (nest.output_arrays.empty()) throw Failure{"the nest writes no array"};
+    for (const auto* w : wholes) {
+        if (w->layout != ArrayLayout::Flat && w->layout != ArrayLayout::MultiDim)
+            throw Failure{"`" + w->name + "` is reached through pointers; only arrays can be read whole"};
+        const std::string count = extent_text(w->size.front());
+        if (count.empty()) throw Failure{"the extent of `" + w->name + "` is unknown"};
+        if (w->element_type.empty()) throw Failure{"the element type of `" + w->name + "` is unknown"};
+        const std::string pointer = w->layout == ArrayLayout::MultiDim ? "&" + w->name + "[0]" : w->name;
+        c->scalars.push_back({w->name, "const " + without_const(w->element_type) + "*",
+                              "recipe::whole(" + pointer + ", static_cast<std::size_t>(" + count + "))"});
+        c->wholes.push_back(w->name);
+    }
     const ArrayProperties& shape = *all.front();
     for (const auto* a : all) {
         if (static_cast<int>(a->size.size()) != c->dims)
@@ -212,7 +233,11 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     }
     std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
     std::sort(accesses.begin(), accesses.end(), [](auto* x, auto* y) { return x->span.begin_byte < y->span.begin_byte; });
+    std::set<const analyzer::ArrayAccess*> whole_accesses;
+    for (const auto* w : wholes)
+        for (const auto& acc : w->accesses) whole_accesses.insert(&acc);
     for (const auto* acc : accesses) {
+        if (whole_accesses.count(acc)) continue;  // read as the C code does, through a device pointer
         if (!seen.insert({acc->span.begin_byte, acc->span.end_byte}).second) continue;  // listed as read and write
         if (acc->span.begin_byte < body_begin || acc->span.end_byte > body_end)
             throw Failure{"the access `" + acc->text + "` (line " + std::to_string(acc->span.begin.line) + ") is outside the loop body"};
@@ -327,8 +352,8 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
             if (s == nest.scalars_read.end()) continue;  // an enumerator or a header's macro
             type = s->type;
         }
-        if (c->iterative || nest.time_loop) {
-            if (nest.time_loop && name == nest.time_loop->var)
+        if (iterate) {
+            if (name == nest.time_loop->var)
                 throw Failure{"the body reads the time loop's counter `" + name + "`, which changes every step"};
         }
         if (assigned.count(name)) {
@@ -356,14 +381,14 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         for (std::size_t d = 0; d < 3; ++d)
             for (const std::string* e : {&c->extents[d], &c->space_begin[d], &c->space_end[d]})
                 if (auto v = analyzer::integer_value(*e); v && *v > 1) baked.insert(*v);
-        if (nest.time_loop)
+        if (iterate)
             if (auto v = analyzer::integer_value(extent_text(nest.time_loop->iterations)); v && *v > 1) baked.insert(*v);
         for (const auto& [name, value] : values)
             if (baked.count(value)) c->size_guards.emplace_back(name, value);
     }
 
     // Where the call goes and where the kernel goes.
-    const analyzer::SourceSpan& replaced = nest.time_loop ? nest.time_loop->span : nest.span;
+    const analyzer::SourceSpan& replaced = iterate ? nest.time_loop->span : nest.span;
     c->replace_begin = replaced.begin_byte;
     c->replace_end = replaced.end_byte;
     c->first_line = replaced.begin.line;
@@ -392,10 +417,9 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
                     throw Failure{"it calls `" + f.name + "`, which is declared where the .cu cannot mark it __device__ (a header or a macro)"};
     }
 
-    if (nest.time_loop) {
+    if (iterate) {
         const auto& tl = *nest.time_loop;
-        if (tl.exchange != analyzer::TimeLoop::Exchange::PointerSwap || tl.arrays.size() != 2)
-            throw Failure{"the time loop exchanges its arrays in a way other than swapping two pointers"};
+        if (tl.arrays.size() != 2) throw Failure{"the time loop swaps more than two pointers"};
         if (c->outputs.size() != 1 || c->outputs[0].inout || c->outputs[0].flatten)
             throw Failure{"an iterated nest must write exactly one array at every point"};
         const std::string& written = c->outputs[0].name;

@@ -29,6 +29,7 @@ struct IndexVar {
 struct KernelVariable {
     std::string name;
     std::string type;
+    std::string argument;  // what the call passes, when not `name` (recipe::whole(...))
 };
 
 struct AccessChange {
@@ -65,6 +66,7 @@ struct NestConversion {
     std::vector<ArrayRole> inputs;
     std::vector<ArrayRole> outputs;
     std::vector<AccessChange> accesses;
+    std::vector<std::string> wholes;  // inputs read whole (kernel pointers, passed through recipe::whole)
     std::string body;  // the loop body with accesses rewritten, indented by 4
     bool wraps_continue = false;  // `continue` kept working by a do { } while (0)
     int body_first_line = 0, body_last_line = 0;
@@ -104,6 +106,8 @@ struct NestConversion {
 
     // Iterative stencil (a time loop with a pointer swap): recipe::iterate.
     bool iterative = false;
+    // A time loop of another form stays, and calls the library every step.
+    bool step_by_step = false;
     std::string steps;           // e.g. "STEPS"
     std::string read_array;      // read in step 1 (ping_pong's a)
     std::string written_array;   // written in step 1 (ping_pong's b)

@@ -45,6 +45,14 @@ km::data nest_description_view(const NestOutcome& n) {
         const auto& arrays = nest.time_loop->arrays;
         tl.set("read", n.conversion.ok && n.conversion.iterative ? n.conversion.read_array : (arrays.size() > 0 ? arrays[0] : "?"));
         tl.set("written", n.conversion.ok && n.conversion.iterative ? n.conversion.written_array : (arrays.size() > 1 ? arrays[1] : "?"));
+        const bool swap = nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap;
+        tl.set("swap", swap);
+        tl.set("exchange", std::string(analyzer::to_string(nest.time_loop->exchange)));
+        tl.set("arrays", and_list([&] {
+            std::vector<std::string> named;
+            for (const auto& a : arrays) named.push_back("`" + a + "`");
+            return named;
+        }()));
         d.set("time_loop", tl);
     } else {
         d.set("time_loop", false);

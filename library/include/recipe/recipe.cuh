@@ -10,3 +10,4 @@
 #include "recipe/tile.cuh"
 #include "recipe/tile_geometry.h"
 #include "recipe/view.cuh"
+#include "recipe/whole.cuh"

@@ -14,14 +14,19 @@
 #include "recipe/error.cuh"
 #include "recipe/tile.cuh"
 #include "recipe/view.cuh"
+#include "recipe/whole.cuh"
 
 namespace recipe {
 
 // kernel: __global__ void k(Tile, InView<I>..., OutView<O>..., KernelArgs...)
+// (a recipe::whole argument arrives as a `const T*` device pointer)
 template <class... KernelParams, class... I, class... O, class... Args>
 Measured run(const Config& cfg, void (*kernel)(KernelParams...), Inputs<I...> ins, Outputs<O...> outs,
              Args&&... args) {
-    return detail::run_pass(cfg, kernel, ins, outs, std::forward<Args>(args)...);
+    // Whole inputs (recipe::whole) are copied before the tiles and freed
+    // after them; the kernel gets their device pointers.
+    detail::WholeCopies copies;
+    return detail::run_pass(cfg, kernel, ins, outs, detail::kernel_arg(std::forward<Args>(args), copies)...);
 }
 
 }  // namespace recipe

@@ -1,0 +1,77 @@
+// whole.cuh — an input the kernel reads whole rather than tile by tile: a
+// smaller array read inside a larger nest (a mean per column in a 2-D nest,
+// a coefficient row). It is copied to the GPU once, before the tiles, and
+// the kernel receives a plain device pointer it indexes as the C code does.
+//
+//   recipe::run(cfg, kernel, recipe::inputs(...), recipe::outputs(...), recipe::whole(mean, m), n);
+//   __global__ void kernel(recipe::Tile, ..., const double* mean, int n)
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "recipe/error.cuh"
+
+namespace recipe {
+
+template <class T>
+struct Whole {
+    const T* host;
+    std::size_t count;  // elements
+};
+
+template <class T>
+Whole<T> whole(const T* host, std::size_t count) {
+    return Whole<T>{host, count};
+}
+
+namespace detail {
+
+// The device copies of one call's whole inputs, freed when the call ends.
+class WholeCopies {
+public:
+    WholeCopies() = default;
+    WholeCopies(const WholeCopies&) = delete;
+    WholeCopies& operator=(const WholeCopies&) = delete;
+    ~WholeCopies() {
+        for (void* p : device_) cudaFree(p);
+    }
+    template <class T>
+    const T* copy(const Whole<T>& w) {
+        void* d = nullptr;
+        const std::size_t bytes = w.count * sizeof(T);
+        check(cudaMalloc(&d, bytes > 0 ? bytes : 1), "cudaMalloc", [] { return std::string("a whole input"); });
+        device_.push_back(d);
+        check(cudaMemcpy(d, w.host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy", [] { return std::string("a whole input"); });
+        return static_cast<const T*>(d);
+    }
+
+private:
+    std::vector<void*> device_;
+};
+
+// A kernel argument as the kernel receives it: whole inputs become device
+// pointers, everything else passes as it is.
+template <class A>
+A&& kernel_arg(A&& a, WholeCopies&) {
+    return std::forward<A>(a);
+}
+template <class T>
+const T* kernel_arg(const Whole<T>& w, WholeCopies& copies) {
+    return copies.copy(w);
+}
+template <class T>
+const T* kernel_arg(Whole<T>& w, WholeCopies& copies) {
+    return copies.copy(w);
+}
+template <class T>
+const T* kernel_arg(Whole<T>&& w, WholeCopies& copies) {
+    return copies.copy(w);
+}
+
+}  // namespace detail
+}  // namespace recipe
