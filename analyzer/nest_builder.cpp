@@ -57,6 +57,15 @@ public:
         check_syntax(facts_, warnings);
         if (warnings.empty())
             for (const Rule& r : all_rules()) r.check(facts_, warnings);
+        // An inner loop (a reduction, or a further dimension written
+        // imperfectly) makes its counter index some arrays and holds writes
+        // the nest's own facts do not see: "strides" along that counter and
+        // "writes no array" would be blamed on it, not true reasons.
+        if (std::any_of(warnings.begin(), warnings.end(),
+                        [](const Diagnostic& d) { return d.rule_id == "reduction" || d.rule_id == "not-perfectly-nested"; }))
+            warnings.erase(std::remove_if(warnings.begin(), warnings.end(),
+                                          [](const Diagnostic& d) { return d.rule_id == "strided-access" || d.rule_id == "no-output"; }),
+                           warnings.end());
         nest_.accepted = warnings.empty();
         nest_.reasons = std::move(warnings);
         add_notes();
