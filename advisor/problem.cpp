@@ -1,6 +1,8 @@
 // From the analyzer's LoopNest to the numbers the model needs.
 #include <algorithm>
+#include <cctype>
 #include <set>
+#include <vector>
 
 #include "advisor/plan.h"
 
@@ -8,10 +10,33 @@ namespace recipe::advisor {
 
 namespace {
 
+// The names an expression reads (`nx - 2` -> nx), for the --assume flags to suggest.
+std::vector<std::string> names_in(const std::string& expr) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < expr.size();) {
+        if (std::isalpha(static_cast<unsigned char>(expr[i])) || expr[i] == '_') {
+            std::size_t j = i;
+            while (j < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[j])) || expr[j] == '_')) ++j;
+            const std::string n = expr.substr(i, j - i);
+            if (n != "sizeof" && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+            i = j;
+        } else if (std::isdigit(static_cast<unsigned char>(expr[i]))) {
+            while (i < expr.size() && std::isalnum(static_cast<unsigned char>(expr[i]))) ++i;
+        } else {
+            ++i;
+        }
+    }
+    return names;
+}
+
 bool evaluated(const analyzer::Extent& e, const std::string& what, std::int64_t* out, std::string* error) {
     if (!e.value) {
-        if (error)
-            *error = what + " '" + e.expr + "' is not a constant; give it a value with -D NAME=VALUE";
+        if (error) {
+            std::string flags;
+            for (const auto& n : names_in(e.expr)) flags += (flags.empty() ? "" : " ") + ("--assume " + n + "=VALUE");
+            *error = what + " '" + e.expr + "' is known only when the program runs; plan for a value with " +
+                     (flags.empty() ? std::string("--assume NAME=VALUE") : flags) + " (the .cu reads the program's own variables)";
+        }
         return false;
     }
     *out = *e.value;

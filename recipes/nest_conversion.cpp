@@ -6,6 +6,7 @@
 
 #include "advisor/plan.h"
 #include "analyzer/macro_values.h"
+#include "analyzer/source_map.h"
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 #include "recipes/nest_source_facts.h"
@@ -68,6 +69,19 @@ void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
         throw Failure{"the time loop also runs `" + std::string(t.text(s)).substr(0, 40) + "` (line " +
                       std::to_string(p.row + 1) + ") every step, which the library call would drop"};
     }
+}
+
+// Whether array dimension d is walked by loop dimension d alone, with
+// coefficient 1 (x first): then an access's offsets are its coordinates.
+bool identity_mapping(const ArrayProperties& a, int dims) {
+    if (static_cast<int>(a.mapping.size()) != dims) return false;
+    for (int i = 0; i < dims; ++i) {
+        const auto& row = a.mapping[static_cast<std::size_t>(i)];
+        if (static_cast<int>(row.size()) != dims) return false;
+        for (int l = 0; l < dims; ++l)
+            if (row[static_cast<std::size_t>(l)] != (i == l ? 1 : 0)) return false;
+    }
+    return true;
 }
 
 // The kernel body as the user wrote it: the main file's text of the body
@@ -260,6 +274,32 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
             body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
             break;
         }
+        if (!owner) {
+            // An index the text does not show (a temporary `c = i * n + j`, a
+            // helper): the analyzer's offset from the iteration point gives
+            // the coordinates, where the array follows the loops one to one.
+            for (const auto* a : all) {
+                const bool mine = std::any_of(a->accesses.begin(), a->accesses.end(), [&](const auto& x) { return &x == acc; });
+                if (!mine || !identity_mapping(*a, c->dims) || acc->clamped || !acc->window_offsets.empty() ||
+                    static_cast<int>(acc->offset.size()) != c->dims)
+                    continue;
+                owner = a;
+                AccessChange ch;
+                ch.pos = acc->span.begin;
+                ch.before = acc->text;
+                ch.after = a->name + "(";
+                for (int d = 0; d < c->dims; ++d) {
+                    const int off = acc->offset[static_cast<std::size_t>(d)];
+                    ch.after += (d ? ", " : "") + c->index_vars[static_cast<std::size_t>(d)].name +
+                                (off > 0 ? " + " + std::to_string(off) : off < 0 ? " - " + std::to_string(-off) : "");
+                }
+                ch.after += ")";
+                ch.begin = acc->span.begin_byte;
+                ch.end = acc->span.end_byte;
+                c->accesses.push_back(ch);
+                body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
+            }
+        }
         if (!owner && !why.empty()) throw Failure{"cannot split the index of `" + text + "` into coordinates: " + why};
         if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
     }
@@ -391,6 +431,24 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
     const analyzer::SourceSpan& replaced = iterate ? nest.time_loop->span : nest.span;
     c->replace_begin = replaced.begin_byte;
     c->replace_end = replaced.end_byte;
+    // An OpenMP pragma right above the loop would land before the library
+    // call: it goes with the loop (the GPU runs its iterations in parallel).
+    {
+        const std::uint32_t line_begin = line_start(src, c->replace_begin);
+        if (line_begin > 0 && only_blanks_before(src, c->replace_begin)) {
+            const std::uint32_t prev_begin = line_start(src, line_begin - 1);
+            const std::string_view prev = src.substr(prev_begin, line_begin - 1 - prev_begin);
+            const auto first = prev.find_first_not_of(" \t");
+            if (first != std::string_view::npos && prev.substr(first, 1) == "#") {
+                const auto tokens = analyzer::c_tokens(prev.substr(first + 1));
+                auto tok = [&](std::size_t i) { return prev.substr(first + 1 + tokens[i].first, tokens[i].second - tokens[i].first); };
+                if (tokens.size() >= 2 && tok(0) == "pragma" && tok(1) == "omp" && prev.back() != '\\') {
+                    c->dropped_pragma = std::string(prev.substr(first));
+                    c->replace_begin = prev_begin + static_cast<std::uint32_t>(first);
+                }
+            }
+        }
+    }
     c->first_line = replaced.begin.line;
     c->last_line = replaced.end.line;
     c->nest_first_line = nest.span.begin.line;

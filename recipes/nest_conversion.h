@@ -97,6 +97,8 @@ struct NestConversion {
     // #error if a macro of that value is compiled with another one.
     std::vector<std::pair<std::string, std::int64_t>> size_guards;
 
+    // An OpenMP pragma right above the loop, replaced with it ("" when none).
+    std::string dropped_pragma;
     // Source replaced by the library call, and where the kernel goes.
     std::uint32_t replace_begin = 0, replace_end = 0;
     std::string indent;               // of the replaced statement's first line

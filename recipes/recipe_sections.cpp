@@ -348,6 +348,13 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
     } else {
         d.set("inout", false);
     }
+    if (c.ok && !c.dropped_pragma.empty()) {
+        km::data o;
+        o.set("pragma", c.dropped_pragma);
+        d.set("omp", o);
+    } else {
+        d.set("omp", false);
+    }
     if (c.ok && !gathers.empty()) {
         km::data g;
         g.set("names", and_list(gathers));
