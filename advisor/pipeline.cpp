@@ -90,8 +90,18 @@ double thesis_buffered_pipeline(const std::vector<WeightedSteps>& tiles, const S
                            max({f.buffer_in, copy_pair(f.in, f.out, s), f.kernel});
     const double shutdown = max({l.buffer_out, copy_pair(l.in, l.out, s), l.kernel}) +
                             max({l.buffer_out, l.out, l.kernel}) + max(l.buffer_out, l.out) + l.buffer_out;
-    // (n - 4) steady steps: two first-tile and two last-tile steps are replaced.
-    return startup + steady_sum(tiles, step) - 2 * step(f) - 2 * step(l) + shutdown;
+    // (n - 4) steady steps: the start-up and shutdown replace the steps of
+    // the first two and the last two tiles. Which class the second and the
+    // second-last tile are in is not known here. Taking them for copies of
+    // the first and the last (the thesis's uniform tiles) can subtract more
+    // than the other tiles hold and go below zero, when the edge tiles cost
+    // more than the rest (a 4-tile grid whose edge tiles pack 27 times more).
+    // The other n - 2 tiles at their mean step are a floor for it: the
+    // middle is never less than (n - 4) of those.
+    const double others = steady_sum(tiles, step) - step(f) - step(l);
+    const double uniform = others - step(f) - step(l);
+    const double mean = others * static_cast<double>(n - 4) / static_cast<double>(n - 2);
+    return startup + max(uniform, mean) + shutdown;
 }
 
 double two_stage_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,

@@ -128,3 +128,20 @@ TEST_CASE("the issuing thread bounds the steady state", "[advisor]") {
     CHECK(steady_step(t, PipelineShape{2, 0, 3}) == Approx(4));
     CHECK(steady_step_buffered(t, PipelineShape{2, 0, 3}) == Approx(4));
 }
+
+TEST_CASE("buffered: edge tiles that cost more than the rest never make the middle negative", "[advisor]") {
+    // Four tiles, the first and the last packing 27 times more than the two
+    // between (a row-by-row 3-D grid cut at its edges): taking tiles 2 and
+    // n - 2 for copies of the edge ones went below zero.
+    PipelineShape s;
+    s.copy_engines = 2;
+    s.duplex_factor = 1;
+    s.buffers = 2;
+    StepTimes edge{134.0, 0, 0.005, 0.13, 0, 0};
+    StepTimes inner{5.0, 0, 0.005, 0.13, 0, 0};
+    const std::vector<WeightedSteps> tiles = {{edge, 1}, {inner, 2}, {edge, 1}};
+    const double t = thesis_buffered_pipeline(tiles, edge, edge, s);
+    CHECK(t > 0);
+    CHECK(t >= 2 * 134.0);  // at least the first tile's packing and the last tile's unpacking steps
+    // With uniform tiles the thesis's formula holds as it was: the test above.
+}
