@@ -514,6 +514,15 @@ private:
                 return;
             }
         }
+        // `(base)(x)` with base a typedef is a cast the parser could not tell
+        // from a call (it does not know which names are types).
+        const TSNode inner = strip_parens(fn);
+        const bool cast = IS(fn, "parenthesized_expression") && IS(inner, "identifier") && args.size() == 1 &&
+                          in_.defs->typedef_of(std::string(text(inner, *c.src)));
+        if (cast) {
+            for (TSNode a : args) expr(a, c);
+            return;
+        }
         if (!is_pure_math_function(callee) && !is_min_max_name(callee) && !is_pure_function(*in_.defs, callee))
             facts_.calls.push_back({callee, shown(n, c)});
         else if (!in_index_)

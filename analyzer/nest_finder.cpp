@@ -54,6 +54,15 @@ bool used_by_inner_loops(TSNode body, const std::string& var, const std::string&
                 // A leading subscript that picks a buffer: skip it.
                 TSNode arg = strip_parens(field(n, "argument"));
                 if (!IS(arg, "subscript_expression") && picks_buffer(field(n, "index"), src)) return false;
+                // A value read per step (fdtd-2d's `_fict_[t]`): the counter
+                // alone indexes a one-dimensional array that is not assigned.
+                const TSNode index = strip_parens(field(n, "index"));
+                const TSNode parent = ts_node_parent(n);
+                const bool assigned = (IS(parent, "assignment_expression") && ts_node_eq(field(parent, "left"), n)) ||
+                                      IS(parent, "update_expression");
+                if (IS(index, "identifier") && text(index, src) == var && IS(arg, "identifier") && !assigned &&
+                    !IS(parent, "subscript_expression"))
+                    return false;
             }
             if (IS(n, "identifier") && text(n, src) == var) used = true;
             return !used;
