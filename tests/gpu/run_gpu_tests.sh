@@ -38,7 +38,7 @@ fail() { failures+=("$1"); echo "FAIL $1"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 # ---- 1. device tests (built in parallel)
-TESTS=(run_test iterate_test report_test error_test)
+TESTS=(run_test iterate_test report_test error_test whole_test)
 for t in "${TESTS[@]}"; do
     rm -f "$WORK/$t"
     "$NVCC" "${NVCCFLAGS[@]}" "tests/gpu/$t.cu" -o "$WORK/$t" >"$LOG/$t.build.log" 2>&1 &
@@ -53,7 +53,7 @@ for t in "${TESTS[@]}"; do
 done
 
 # ---- 2. memcheck
-for t in run_test iterate_test report_test; do
+for t in run_test iterate_test report_test whole_test; do
     [ -x "$WORK/$t" ] || continue
     if RECIPE_TEST_QUICK=1 timeout 300 "$SANITIZER" --tool memcheck --error-exitcode 99 --leak-check full "$WORK/$t" \
         >"$LOG/$t.memcheck.log" 2>&1; then

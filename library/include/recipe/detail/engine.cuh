@@ -13,12 +13,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "recipe/config.cuh"
 #include "recipe/detail/host_copy.cuh"
+#include "recipe/detail/pool.cuh"
 #include "recipe/detail/resources.cuh"
 #include "recipe/error.cuh"
 #include "recipe/tile.cuh"
@@ -178,6 +180,16 @@ public:
         // An error left by an unrelated earlier call would otherwise be
         // reported by this run's first launch check.
         cudaGetLastError();
+        // What the last run left in the pool (detail/pool.cuh): blocks large
+        // enough are kept below, smaller ones replaced.
+        Pool& pool = Pool::get();
+        pool_lock_ = std::unique_lock<std::mutex>(pool.mutex);
+        device_.swap(pool.device);
+        pinned_.swap(pool.pinned);
+        streams_.swap(pool.streams);
+        in_ready_.swap(pool.in_ready);
+        done_.swap(pool.done);
+        join_.swap(pool.join);
         // Mapped arrays must be page-locked whatever the host mode says; the
         // other arrays then are too, since registration rounds to pages and a
         // copy from a range that is partly registered fails.
@@ -224,9 +236,9 @@ public:
             }
         }
         streams_.create(streams_n_, where());
-        in_ready_.create(static_cast<std::size_t>(streams_n_), false, where());
-        done_.create(static_cast<std::size_t>(streams_n_), false, where());
-        join_.create(static_cast<std::size_t>(streams_n_), false, where());
+        for (Events* e : {&in_ready_, &done_, &join_})
+            if (e->size() < static_cast<std::size_t>(streams_n_))
+                e->create(static_cast<std::size_t>(streams_n_) - e->size(), false, where());
         int device_id = 0;
         check(cudaGetDevice(&device_id), "cudaGetDevice", where());
         check(cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, device_id), "cudaDeviceGetAttribute", where());
@@ -512,12 +524,15 @@ public:
         }
         const auto t0 = Clock::now();
         threads_.reset();
-        join_.release(where());
-        done_.release(where());
-        in_ready_.release(where());
-        streams_.release(where());
-        pinned_.release(where());
-        device_.release(where());
+        // Back to the pool for the next run (detail/pool.cuh).
+        Pool& pool = Pool::get();
+        pool.join.swap(join_);
+        pool.done.swap(done_);
+        pool.in_ready.swap(in_ready_);
+        pool.streams.swap(streams_);
+        pool.pinned.swap(pinned_);
+        pool.device.swap(device_);
+        pool_lock_.unlock();
         registrations_.release(where());
         const double teardown = ms_since(t0);
         measured_.total = ms_since(t_start_) - excluded_ms_;
@@ -588,6 +603,9 @@ private:
     CopyMethod device_side_method_ = CopyMethod::Strided;
     int max_pitch_ = INT_MAX;
 
+    // Held from setup to finish: one run at a time uses the pool. Declared
+    // first, so a failed run frees its resources before letting go.
+    std::unique_lock<std::mutex> pool_lock_;
     HostRegistrations registrations_;
     DeviceBlock device_;
     PinnedBlock pinned_;

@@ -31,21 +31,31 @@ public:
     ~DeviceBlock() {
         if (base_) cudaFree(base_);
     }
+    // Holds at least `bytes` after the call: a block already as large is
+    // kept (a pooled block reused by the next run), a smaller one replaced.
     template <class Context>
     void allocate(std::size_t bytes, const Context& where) {
-        if (bytes == 0) return;
+        if (bytes == 0 || bytes <= bytes_) return;
+        release(where);
         check(cudaMalloc(&base_, bytes), "cudaMalloc", where);
+        bytes_ = bytes;
     }
     char* base() const { return static_cast<char*>(base_); }
     template <class Context>
     void release(const Context& where) {
         void* p = base_;
         base_ = nullptr;
+        bytes_ = 0;
         if (p) check(cudaFree(p), "cudaFree", where);
+    }
+    void swap(DeviceBlock& other) noexcept {
+        std::swap(base_, other.base_);
+        std::swap(bytes_, other.bytes_);
     }
 
 private:
     void* base_ = nullptr;
+    std::size_t bytes_ = 0;
 };
 
 // One page-aligned host block holding every staging buffer, page-locked with
@@ -67,9 +77,11 @@ public:
         std::free(base_);
     }
     // touch(char* first, std::size_t bytes) writes every page of the block.
+    // Holds at least `bytes` after the call (see DeviceBlock::allocate).
     template <class Context, class Touch>
     void allocate(std::size_t bytes, const Context& where, const Touch& touch) {
-        if (bytes == 0) return;
+        if (bytes == 0 || bytes <= bytes_) return;
+        release(where);
         const std::size_t align = bytes >= 2 * kHuge ? kHuge : 4096;
         const std::size_t size = (bytes + align - 1) / align * align;
         base_ = std::aligned_alloc(align, size);
@@ -80,6 +92,12 @@ public:
         touch(static_cast<char*>(base_), size);
         check(cudaHostRegister(base_, size, cudaHostRegisterDefault), "cudaHostRegister", where);
         registered_ = true;
+        bytes_ = size;
+    }
+    void swap(PinnedBlock& other) noexcept {
+        std::swap(base_, other.base_);
+        std::swap(registered_, other.registered_);
+        std::swap(bytes_, other.bytes_);
     }
     char* base() const { return static_cast<char*>(base_); }
     template <class Context>
@@ -88,6 +106,7 @@ public:
         const bool registered = registered_;
         base_ = nullptr;
         registered_ = false;
+        bytes_ = 0;
         if (registered) {
             const cudaError_t status = cudaHostUnregister(p);
             std::free(p);
@@ -100,6 +119,7 @@ public:
 private:
     void* base_ = nullptr;
     bool registered_ = false;
+    std::size_t bytes_ = 0;
 };
 
 // Hands out aligned offsets inside a block before it is allocated.
@@ -124,9 +144,10 @@ public:
     ~Streams() {
         for (cudaStream_t s : streams_) cudaStreamDestroy(s);
     }
+    // At least n streams after the call (pooled streams are reused).
     template <class Context>
     void create(int n, const Context& where) {
-        for (int i = 0; i < n; ++i) {
+        for (int i = static_cast<int>(streams_.size()); i < n; ++i) {
             cudaStream_t s = nullptr;
             check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", where);
             streams_.push_back(s);
@@ -140,6 +161,7 @@ public:
     }
     cudaStream_t operator[](std::size_t i) const { return streams_[i]; }
     std::size_t size() const { return streams_.size(); }
+    void swap(Streams& other) noexcept { streams_.swap(other.streams_); }
 
 private:
     std::vector<cudaStream_t> streams_;
@@ -172,6 +194,7 @@ public:
     }
     cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
     std::size_t size() const { return events_.size(); }
+    void swap(Events& other) noexcept { events_.swap(other.events_); }
 
 private:
     std::vector<cudaEvent_t> events_;
