@@ -6,6 +6,8 @@
 # Writes a markdown table (REPORT, default $OUT/polybench-gpu.md or
 # ./polybench-gpu.md) and exits 1 if any dump differs or any build fails.
 # usage: bench/polybench/check.sh GENERATED_DIR   (made with -DPOLYBENCH_DUMP_ARRAYS among its flags)
+# Environment: JOBS (programs at a time, default all cores), RUNS (runs of
+# each program, the median time reported; default 1), ONLY (kernel names).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(cd "${1:?usage: check.sh GENERATED_DIR}" && pwd)
@@ -15,6 +17,8 @@ jobs=${JOBS:-$(nproc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$dir"
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 one() {
   local name=$1 c=$2 cu=$3 flags=$4
@@ -31,25 +35,28 @@ one() {
          nvcc -O3 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags -I "$kdir" "$cu" "$w/polybench.o" -o "$w/gpu"; } >>"$w/build.log" 2>&1; then
     printf '| %s | .cu build failed: %s | | | |\n' "$name" "$(grep -m1 -i error "$w/build.log" | tr '|' '/')"; return
   fi
-  local t0 t1 t2
-  t0=$(date +%s.%N)
-  "$w/c" 2>"$w/c.dump" >/dev/null
-  t1=$(date +%s.%N)
-  "$w/gpu" 2>"$w/gpu.dump" >/dev/null
-  local status=$?
-  t2=$(date +%s.%N)
+  local t0 t1 t2 status=0 c_times="" gpu_times=""
+  for ((run = 0; run < ${RUNS:-1}; run++)); do
+    t0=$(date +%s.%N)
+    "$w/c" 2>"$w/c.dump" >/dev/null
+    t1=$(date +%s.%N)
+    "$w/gpu" 2>"$w/gpu.dump" >/dev/null || status=$?
+    t2=$(date +%s.%N)
+    c_times+="$(awk "BEGIN{print $t1 - $t0}") "
+    gpu_times+="$(awk "BEGIN{print $t2 - $t1}") "
+  done
   local verdict
   if [ $status -ne 0 ]; then verdict="GPU program failed ($status): $(head -c 200 "$w/gpu.dump" | tr '\n|' ' /')"
   elif cmp -s "$w/c.dump" "$w/gpu.dump"; then verdict="identical"
   else verdict="DIFFERENT ($(cmp "$w/c.dump" "$w/gpu.dump" | head -1 | tr '|' '/'))"; fi
   local bytes
   bytes=$(stat -c %s "$w/c.dump")
-  printf '| %s | %s | %s | %s | %s |\n' "$name" "$verdict" "$bytes" "$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}")" \
-    "$(awk "BEGIN{printf \"%.3f\", $t2 - $t1}")"
+  printf '| %s | %s | %s | %s | %s |\n' "$name" "$verdict" "$bytes" "$(median $c_times)" "$(median $gpu_times)"
   rm -f "$w/c.dump" "$w/gpu.dump"
 }
 while IFS=$'\t' read -r name c cu flags; do
   [ "$cu" = - ] && continue
+  if [ -n "${ONLY:-}" ] && ! grep -qw -- "$name" <<<"$ONLY"; then continue; fi
   one "$name" "$c" "$cu" "$flags" > "$work/$name.row" &
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 done < kernels.tsv
@@ -61,7 +68,7 @@ rows=$(cat "$work"/*.row | sort)
   echo "$(date -u +%Y-%m-%d), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1),"
   echo "nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), gcc $(gcc -dumpfullversion)."
   echo "Flags: $(head -1 kernels.tsv | cut -f4); C: gcc -O2; .cu: nvcc -O3 --fmad=false -arch=$arch."
-  echo "One run each, $jobs at a time on the host (times are indicative only: the programs shared the machine)."
+  echo "Wall time of the whole program, the median of ${RUNS:-1} run(s), $jobs program(s) at a time on the host$( [ "$jobs" -gt 1 ] && echo ' (times are indicative only: the programs shared the machine)')."
   echo
   echo "| kernel | dump | dump bytes | C s | .cu s |"
   echo "|---|---|---:|---:|---:|"
