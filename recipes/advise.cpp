@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analyzer.h"
+#include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 #include "recipes/cu_builder.h"
 #include "recipes/plan_json.h"
@@ -219,18 +220,58 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
                                                   to_string(out.verdict)));
     }
 
-    // The .cu: converted nests, and the C++ fixes outside them.
+    // The .cu: converted nests, and the C++ fixes outside them. A nest whose
+    // variable-length array parameter the function also uses elsewhere
+    // cannot be passed as C++ allows: it stays on the CPU, and the others
+    // are looked at again without it.
     std::vector<CuNest> cu_nests;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> replaced;
-    for (const auto& n : r->nests)
-        if (n.verdict == Verdict::Converted) {
-            cu_nests.push_back({&n.conversion, n.chosen()});
-            replaced.emplace_back(n.conversion.replace_begin, n.conversion.replace_end);
+    std::vector<std::pair<std::uint32_t, std::string>> unfixable;
+    for (bool again = true; again;) {
+        again = false;
+        replaced.clear();
+        for (const auto& n : r->nests)
+            if (n.verdict == Verdict::Converted) replaced.emplace_back(n.conversion.replace_begin, n.conversion.replace_end);
+        unfixable.clear();
+        r->fixes = cpp_compat_fixes(tree, replaced, map, &unfixable);
+        for (auto& n : r->nests) {
+            if (n.verdict != Verdict::Converted) continue;
+            const TSNode fn = enclosing_function(tree, n.nest->span.begin_byte);
+            for (const auto* roles : {&n.conversion.inputs, &n.conversion.outputs})
+                for (const auto& role : *roles)
+                    for (const auto& [fn_start, name] : unfixable)
+                        if (role.vla_parameter && role.name == name && !ts_node_is_null(fn) && ts_node_start_byte(fn) == fn_start &&
+                            n.verdict == Verdict::Converted) {
+                            n.verdict = Verdict::NotConverted;
+                            n.why = "the generator cannot convert it faithfully: `" + name +
+                                    "` is a variable-length array parameter, which C++ does not have, and " + n.nest->function +
+                                    "() uses it outside the loops the .cu moves to the GPU.";
+                            r->diagnostics.push_back(warning_line(where(n.nest->file), n.nest->span.begin, "warning",
+                                                                  "loop nest not converted into " + cu_file + ": " + n.why,
+                                                                  to_string(n.verdict)));
+                            again = true;
+                        }
         }
+    }
+    // A variable-length array parameter still left makes any .cu invalid C++.
+    if (!unfixable.empty()) {
+        const auto& [fn_start, name] = unfixable.front();
+        for (auto& n : r->nests) {
+            if (n.verdict != Verdict::Converted) continue;
+            n.verdict = Verdict::NotConverted;
+            n.why = "the generator cannot convert it faithfully: the file's parameter `" + name +
+                    "` is a variable-length array that C++ cannot express (its function hands it on otherwise than "
+                    "by subscripting every dimension), so no .cu of this file would compile.";
+            r->diagnostics.push_back(warning_line(where(n.nest->file), n.nest->span.begin, "warning",
+                                                  "loop nest not converted into " + cu_file + ": " + n.why, to_string(n.verdict)));
+        }
+        (void)fn_start;
+    }
+    for (const auto& n : r->nests)
+        if (n.verdict == Verdict::Converted) cu_nests.push_back({&n.conversion, n.chosen()});
     const TemplateStore& templates = TemplateStore::embedded();
     std::string cu;
     if (!cu_nests.empty()) {
-        r->fixes = cpp_compat_fixes(tree, replaced, map);
         const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command};
         cu = render_cu(templates, map, cu_nests, r->fixes, ctx, &taken);
         r->wrote_cu = true;

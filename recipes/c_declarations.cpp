@@ -97,4 +97,89 @@ bool find_declaration(const CTree& tree, const std::string& name, std::uint32_t 
     return found;
 }
 
+namespace {
+
+// An array declarator with a size that is not an integer constant.
+bool variable_length(const CTree& tree, TSNode d) {
+    bool variable = false;
+    for (TSNode a = d; is(a, "array_declarator"); a = field(a, "declarator")) {
+        const TSNode size = field(a, "size");
+        if (ts_node_is_null(size)) continue;
+        bool constant = true;
+        walk(size, [&](TSNode n) {
+            if (is(n, "identifier") || is(n, "call_expression") || is(n, "field_expression")) constant = false;
+        });
+        variable = variable || !constant;
+    }
+    return variable;
+}
+
+bool as_vla(const CTree& tree, TSNode param, VlaParameter* out) {
+    if (!is(param, "parameter_declaration")) return false;
+    const TSNode d = field(param, "declarator");
+    if (!is(d, "array_declarator") || !variable_length(tree, d)) return false;
+    const TSNode id = declared_name(d);
+    if (ts_node_is_null(id)) return false;
+    out->name = std::string(tree.text(id));
+    out->declarator = d;
+    out->element_type.clear();
+    for (TSNode c : named_children(param))
+        if (is(c, "type_qualifier")) out->element_type += std::string(tree.text(c)) + " ";
+    out->element_type += std::string(tree.text(field(param, "type")));
+    out->restrict_qualified = std::string(tree.text(d)).find("restrict") != std::string::npos;
+    return true;
+}
+
+}  // namespace
+
+bool vla_parameter(const CTree& tree, const std::string& name, std::uint32_t at, VlaParameter* out) {
+    const TSNode fn = enclosing_function(tree, at);
+    if (ts_node_is_null(fn)) return false;
+    TSNode d = field(fn, "declarator");
+    while (is(d, "pointer_declarator")) d = field(d, "declarator");
+    for (TSNode p : named_children(field(d, "parameters"))) {
+        VlaParameter v;
+        if (as_vla(tree, p, &v) && v.name == name) {
+            *out = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<VlaParameter> vla_parameters(const CTree& tree) {
+    std::vector<VlaParameter> out;
+    for (TSNode top : named_children(tree.root())) {
+        if (!is(top, "function_definition")) continue;
+        TSNode d = field(top, "declarator");
+        while (is(d, "pointer_declarator")) d = field(d, "declarator");
+        std::size_t index = 0;
+        for (TSNode p : named_children(field(d, "parameters"))) {
+            if (!is(p, "parameter_declaration")) continue;
+            VlaParameter v;
+            if (as_vla(tree, p, &v)) {
+                v.index = index;
+                v.function = std::string(tree.text(declared_name(d)));
+                out.push_back(v);
+            }
+            ++index;
+        }
+    }
+    return out;
+}
+
+bool used_outside(const CTree& tree, TSNode function, const std::string& name,
+                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, int* line) {
+    bool used = false;
+    walk(field(function, "body"), [&](TSNode n) {
+        if (used || !is(n, "identifier") || tree.text(n) != name) return;
+        const std::uint32_t b = ts_node_start_byte(n);
+        for (const auto& [s, e] : skip)
+            if (b >= s && b < e) return;
+        used = true;
+        if (line) *line = static_cast<int>(ts_node_start_point(n).row) + 1;
+    });
+    return used;
+}
+
 }  // namespace recipe::recipes

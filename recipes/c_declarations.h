@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "recipes/c_tree.h"
 
@@ -16,6 +18,26 @@ struct Declaration {
     std::string type;       // e.g. "float *", "const int", "double (*)[N + 2]"
     bool file_scope = false;
 };
+
+// A parameter declared as a variable-length array (`float A[ni][nj]`,
+// `double B[restrict n][m]`): C99 has them, C++ does not. The .cu passes it
+// as a pointer to its first element (`float *A`), which is possible only when
+// the function uses it nowhere but in loops the library call replaced.
+struct VlaParameter {
+    std::string name;
+    TSNode declarator{};       // the array_declarator
+    std::string element_type;  // "float"
+    bool restrict_qualified = false;
+    std::size_t index = 0;     // its position among the function's parameters
+    std::string function;      // the function's name
+};
+// The parameter `name` of the function around `at`, when it is one.
+bool vla_parameter(const CTree& tree, const std::string& name, std::uint32_t at, VlaParameter* out);
+// Every such parameter of every function of the file.
+std::vector<VlaParameter> vla_parameters(const CTree& tree);
+// Whether `name` appears in `function`'s body outside the byte ranges `skip`.
+bool used_outside(const CTree& tree, TSNode function, const std::string& name,
+                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, int* line);
 
 // The identifier a declarator declares ("(*u)[N + 2]" -> u), or a null node.
 TSNode declared_name(TSNode declarator);

@@ -1,5 +1,6 @@
 #include "recipes/cpp_compat.h"
 
+#include <algorithm>
 #include <set>
 
 #include "recipes/c_declarations.h"
@@ -79,10 +80,114 @@ std::string pointee(const std::string& type) {
 
 }  // namespace
 
+namespace {
+
+// Edits that rewrite every use of VLA parameter `v` in `fn` outside `skip`
+// as a subscript of a pointer to its first element; false when a use is not
+// a subscript of every dimension (a row handed on, the array passed whole).
+bool flat_uses(const CTree& tree, const analyzer::SourceMap& map, TSNode fn, const VlaParameter& v,
+               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, std::vector<Edit>* edits) {
+    std::vector<std::string> sizes;  // outer first
+    for (TSNode a = v.declarator; is(a, "array_declarator"); a = field(a, "declarator")) {
+        const TSNode size = field(a, "size");
+        sizes.insert(sizes.begin(), ts_node_is_null(size) ? std::string() : tree.spelled(size));
+    }
+    bool ok = true;
+    walk(field(fn, "body"), [&](TSNode n) {
+        if (!ok || !is(n, "identifier") || tree.text(n) != v.name) return;
+        const std::uint32_t at = ts_node_start_byte(n);
+        for (const auto& [s, e] : skip)
+            if (at >= s && at < e) return;
+        // n[e1][e2]...: climb one subscript per dimension.
+        std::vector<TSNode> indices;
+        TSNode top = n;
+        while (indices.size() < sizes.size()) {
+            const TSNode parent = ts_node_parent(top);
+            if (!is(parent, "subscript_expression") || !ts_node_eq(field(parent, "argument"), top)) break;
+            indices.push_back(field(parent, "index"));
+            top = parent;
+        }
+        if (indices.size() != sizes.size()) {
+            ok = false;
+            return;
+        }
+        std::string index = "(" + tree.spelled(indices[0]) + ")";
+        for (std::size_t d = 1; d < indices.size(); ++d) {
+            if (sizes[d].empty()) {
+                ok = false;
+                return;
+            }
+            index = "(" + index + " * (" + sizes[d] + ") + (" + tree.spelled(indices[d]) + "))";
+        }
+        if (!map.to_original(ts_node_start_byte(top), false) || !map.to_original(ts_node_end_byte(top), true)) {
+            ok = false;
+            return;
+        }
+        edits->push_back(Edit{ts_node_start_byte(top), ts_node_end_byte(top), v.name + "[" + index + "]"});
+    });
+    return ok;
+}
+
+}  // namespace
+
 std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
                                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip,
-                                        const analyzer::SourceMap& map) {
+                                        const analyzer::SourceMap& map,
+                                        std::vector<std::pair<std::uint32_t, std::string>>* unfixable) {
     std::vector<CompatFix> found = cpp_compat_fixes(tree, skip);
+    // Variable-length array parameters: C++ has none. Where the function
+    // uses the array only in loops the library call replaced, it becomes a
+    // pointer to its first element, which the call is given.
+    std::set<std::uint32_t> vla_restricts;  // `restrict` inside them: replaced with the declarator
+    for (const VlaParameter& v : vla_parameters(tree)) {
+        const TSNode fn = enclosing_function(tree, ts_node_start_byte(v.declarator));
+        const auto b = map.to_original(ts_node_start_byte(v.declarator), false);
+        const auto e = map.to_original(ts_node_end_byte(v.declarator), true);
+        // Its uses left in the function: whole subscripts `B[i][j]` become
+        // `B[(i) * (nj) + (j)]` on the pointer; any other use cannot be.
+        std::vector<Edit> flattened;
+        const bool uses_ok = !ts_node_is_null(fn) && b && e && flat_uses(tree, map, fn, v, skip, &flattened);
+        if (!uses_ok) {
+            if (unfixable && !ts_node_is_null(fn)) unfixable->emplace_back(ts_node_start_byte(fn), v.name);
+            continue;
+        }
+        walk(v.declarator, [&](TSNode n) {
+            if (is(n, "type_qualifier")) vla_restricts.insert(ts_node_start_byte(n));
+        });
+        // Its callers pass arrays of the C type: cast to the element pointer.
+        std::vector<Edit> casts;
+        bool callers_ok = true;
+        walk(tree.root(), [&](TSNode n) {
+            if (!is(n, "call_expression") || tree.text(field(n, "function")) != v.function) return;
+            const auto args = named_children(field(n, "arguments"));
+            if (v.index >= args.size()) {
+                callers_ok = false;
+                return;
+            }
+            const TSNode a = args[v.index];
+            if (!map.to_original(ts_node_start_byte(a), false) || !map.to_original(ts_node_end_byte(a), true)) callers_ok = false;
+            casts.push_back(Edit{ts_node_start_byte(a), ts_node_start_byte(a), "(" + v.element_type + " *)("});
+            casts.push_back(Edit{ts_node_end_byte(a), ts_node_end_byte(a), ")"});
+        });
+        if (!callers_ok) {
+            if (unfixable) unfixable->emplace_back(ts_node_start_byte(fn), v.name);
+            continue;
+        }
+        CompatFix fix;
+        fix.edit = Edit{ts_node_start_byte(v.declarator), ts_node_end_byte(v.declarator),
+                        std::string(v.restrict_qualified ? "*__restrict__ " : "*") + v.name};  // mapped below
+        fix.extra = casts;
+        fix.extra.insert(fix.extra.end(), flattened.begin(), flattened.end());
+        fix.pos = {static_cast<int>(ts_node_start_point(v.declarator).row) + 1, static_cast<int>(ts_node_start_point(v.declarator).column) + 1};
+        fix.before = std::string(tree.text(v.declarator));
+        fix.after = fix.edit.replacement;
+        fix.why = "C++ has no variable-length arrays: the function receives a pointer to the first element, which the "
+                  "library call is given (the loops that indexed it are on the GPU)";
+        found.push_back(fix);
+    }
+    found.erase(std::remove_if(found.begin(), found.end(),
+                               [&](const CompatFix& f) { return f.before == "restrict" && vla_restricts.count(f.edit.begin); }),
+                found.end());
     std::vector<CompatFix> mapped;
     bool restrict_in_macro = false;
     for (auto& f : found) {

@@ -32,7 +32,11 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree, const std::vector<std
 // The same for a preprocessed `tree`: the fixes in the main file, their
 // edits and positions moved into the user's text through `map`. A
 // `restrict` that a macro writes becomes a `#define restrict` at the top.
+// A variable-length array parameter (`float A[ni][nj]`) becomes a pointer
+// to its first element where the function uses it only inside `skip`; those
+// it cannot change go to `unfixable` as {function start byte, name}.
 std::vector<CompatFix> cpp_compat_fixes(const CTree& tree, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip,
-                                        const analyzer::SourceMap& map);
+                                        const analyzer::SourceMap& map,
+                                        std::vector<std::pair<std::uint32_t, std::string>>* unfixable = nullptr);
 
 }  // namespace recipe::recipes

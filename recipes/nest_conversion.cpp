@@ -186,6 +186,12 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         switch (a.layout) {
             case ArrayLayout::Flat: r.host_pointer = a.name; break;
             case ArrayLayout::MultiDim: {
+                VlaParameter vla;
+                if (vla_parameter(t, a.name, nest.span.begin_byte, &vla)) {
+                    r.host_pointer = a.name;  // `float A[ni][nj]` becomes `float *A` in the .cu (cpp_compat)
+                    r.vla_parameter = true;
+                    break;
+                }
                 r.host_pointer = "&" + a.name;
                 for (int d = 0; d < c->dims; ++d) r.host_pointer += "[0]";
                 break;

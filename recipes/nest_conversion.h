@@ -49,6 +49,7 @@ struct ArrayRole {
     std::string inout_reason;
     bool pinned = false;       // the analyzer saw it allocated page-locked
     bool flatten = false;      // rows reached through pointers: gathered into one block
+    bool vla_parameter = false;  // a variable-length array parameter: the .cu passes a pointer to its first element
     std::string flat_name;     // the block holding the rows
 };
 

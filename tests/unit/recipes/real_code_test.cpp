@@ -249,3 +249,76 @@ int main(void) { static double a[N][N], b[N][N]; scale(a, b); return 0; }
     const std::string& cu = cu_of(r);
     CHECK(cu.find("#define restrict  // C99 `restrict` written by a macro: C++ has none\n") != std::string::npos);
 }
+
+TEST_CASE("a variable-length array parameter handed on whole keeps every nest of the file on the CPU", "[recipes]") {
+    Project p;
+    const std::string file = p.put("vla.c", R"(#include <stdlib.h>
+void keep(float *row);
+void blur(int ni, int nj, float A[ni][nj], float B[restrict ni][nj])
+{
+    for (int i = 1; i < ni - 1; i++)
+        for (int j = 1; j < nj - 1; j++)
+            B[i][j] = (A[i-1][j] + A[i+1][j] + A[i][j-1] + A[i][j+1]) * 0.25f;
+}
+void mark(int ni, int nj, float B[ni][nj])
+{
+    keep(B[1]);
+}
+int main(void)
+{
+    int ni = 2000, nj = 3000;
+    float *A = malloc(sizeof(float) * ni * nj), *B = malloc(sizeof(float) * ni * nj);
+    blur(ni, nj, (float (*)[nj])A, (float (*)[nj])B);
+    mark(ni, nj, (float (*)[nj])B);
+    free(A);
+    free(B);
+    return 0;
+}
+)");
+    RealFileSystem fs;
+    AdviseOptions o;
+    o.input = file;
+    o.platform = "h200";
+    o.assumptions = {{"ni", "2000"}, {"nj", "3000"}};
+    AdviseResult r;
+    std::string error;
+    REQUIRE(advise(fs, o, &r, &error));
+    REQUIRE(r.nests.size() == 1);
+    CHECK(r.nests[0].verdict == Verdict::NotConverted);
+    CHECK(r.nests[0].why.find("the file's parameter `B` is a variable-length array that C++ cannot express") != std::string::npos);
+    CHECK_FALSE(r.wrote_cu);
+}
+
+TEST_CASE("a variable-length array parameter used outside the converted loops is indexed through its pointer", "[recipes]") {
+    Project p;
+    const std::string file = p.put("vla2.c", R"(#include <stdlib.h>
+void scale(int ni, int nj, double A[ni][nj], double B[ni][nj])
+{
+    for (int i = 0; i < ni; i++)
+        for (int j = 0; j < nj; j++)
+            B[i][j] = 2.0 * A[i][j];
+    B[0][nj - 1] = A[ni - 1][0];
+}
+int main(void)
+{
+    int ni = 1000, nj = 1000;
+    double (*A)[nj] = malloc(sizeof(double) * ni * nj), (*B)[nj] = malloc(sizeof(double) * ni * nj);
+    scale(ni, nj, A, B);
+    return 0;
+}
+)");
+    RealFileSystem fs;
+    AdviseOptions o;
+    o.input = file;
+    o.platform = "h200";
+    o.assumptions = {{"ni", "1000"}, {"nj", "1000"}};
+    AdviseResult r;
+    std::string error;
+    REQUIRE(advise(fs, o, &r, &error));
+    REQUIRE(r.nests.size() == 1);
+    INFO(r.nests[0].why);
+    CHECK(r.nests[0].verdict == Verdict::Converted);
+    const std::string& cu = cu_of(r);
+    CHECK(cu.find("void scale(int ni, int nj, double *A, double *B)") != std::string::npos);
+    CHECK(cu.find("B[((0) * (nj) + (nj - 1))] = A[((ni - 1) * (nj) + (0))];") != std::string::npos);
+}
