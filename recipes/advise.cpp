@@ -1,6 +1,7 @@
 #include "recipes/advise.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -110,6 +111,40 @@ std::string names_list(const std::vector<std::string>& names) {
     return s;
 }
 
+// Flat accesses (`a[y * W + x]`) compute their index in the loop
+// variables' type: an array with more elements than that type holds is
+// indexed wrongly, by the C program too. One warning per array.
+void index_overflow_warnings(const CTree& tree, const analyzer::LoopNest& nest, const std::string& file,
+                             std::vector<std::string>* out) {
+    std::string narrow;  // the declared type of a loop variable, when 32-bit
+    std::int64_t limit = 0;
+    for (const auto& l : nest.iteration_space) {
+        Declaration d;
+        if (!find_declaration(tree, l.var, nest.span.begin_byte, &d)) continue;
+        const std::string t = d.type;
+        if (t.find("long") != std::string::npos || t.find("size_t") != std::string::npos || t.find("64") != std::string::npos ||
+            t.find("ptrdiff") != std::string::npos || t.find("int") == std::string::npos)
+            continue;
+        narrow = t;
+        limit = t.find("unsigned") != std::string::npos ? 4294967295LL : 2147483647LL;
+    }
+    if (narrow.empty()) return;
+    for (const auto* arrays : {&nest.input_arrays, &nest.output_arrays})
+        for (const auto& a : *arrays) {
+            if (a.layout != analyzer::ArrayLayout::Flat || a.accesses.empty() || a.size.size() < 2) continue;
+            double elements = 1;
+            for (const auto& e : a.size) elements *= e.value ? static_cast<double>(*e.value) : 0.0;
+            if (elements <= static_cast<double>(limit)) continue;
+            char count[32];
+            std::snprintf(count, sizeof count, "%.3g", elements);
+            out->push_back(warning_line(file, a.accesses.front().span.begin, "warning",
+                                        "'" + a.accesses.front().text + "' computes its index in `" + narrow + "`, but `" + a.name +
+                                            "` has " + count + " elements, more than `" + narrow + "` holds (" + std::to_string(limit) +
+                                            "): the C program indexes it wrongly too; declare the loop variables `long` or `size_t`",
+                                        "index-overflow"));
+        }
+}
+
 // The advisor's search for one accepted nest (thread-safe: it reads only
 // its arguments). Sets planned, plan, timeline, or the NotPlanned verdict.
 void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, NestOutcome* out) {
@@ -205,6 +240,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
             }
             continue;
         }
+        index_overflow_warnings(tree, nest, where(nest.file), &r->diagnostics);
         if (out.planned && !nest.file.empty()) {
             out.verdict = Verdict::NotConverted;
             out.why = "it is written in the header " + nest.file + "; the .cu is made from " + r->source_file + " alone.";

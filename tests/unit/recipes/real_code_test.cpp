@@ -4,6 +4,7 @@
 // index temporaries and OpenMP pragmas.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -321,4 +322,31 @@ int main(void)
     const std::string& cu = cu_of(r);
     CHECK(cu.find("void scale(int ni, int nj, double *A, double *B)") != std::string::npos);
     CHECK(cu.find("B[((0) * (nj) + (nj - 1))] = A[((ni - 1) * (nj) + (0))];") != std::string::npos);
+}
+
+TEST_CASE("a flat index past what its int holds is warned about, naming the access", "[recipes]") {
+    Project p;
+    const std::string file = p.put("big.c", R"(#define W 70000
+#define H 40000
+void f(const float *restrict in, float *restrict out)
+{
+    int x, y;
+    for (y = 0; y < H; y++)
+        for (x = 0; x < W; x++)
+            out[y * W + x] = 2.0f * in[y * W + x];
+}
+void g(const float *restrict in, float *restrict out)
+{
+    for (long y = 0; y < H; y++)
+        for (long x = 0; x < W; x++)
+            out[y * W + x] = 2.0f * in[y * W + x];
+}
+)");
+    const AdviseResult r = advise_file(file);
+    int warnings = 0;
+    for (const auto& d : r.diagnostics) warnings += d.find("[index-overflow]") != std::string::npos;
+    CHECK(warnings == 2);  // in and out of f; g's indices are long
+    CHECK(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const std::string& d) {
+        return d.find("big.c:8:37: warning: 'in[y * W + x]' computes its index in `int`, but `in` has 2.8e+09 elements") != std::string::npos;
+    }));
 }
