@@ -77,7 +77,7 @@ SourceMap::SourceMap(std::string preprocessed, LineMap lines, std::string origin
     for (int l = 1; l <= pp_lines; ++l) group_last_[static_cast<std::size_t>(group_first_[static_cast<std::size_t>(l)])] = l;
     for (int l = 1; l <= pp_lines; ++l) group_last_[static_cast<std::size_t>(l)] = group_last_[static_cast<std::size_t>(group_first_[static_cast<std::size_t>(l)])];
     original_line_starts_ = line_starts(original_);
-    original_tokens_.resize(original_line_starts_.size());
+    original_token_at_.assign(original_line_starts_.size() + 1, 0);
     // The original's tokens by line, outside comments and directives (the
     // preprocessor drops both; #pragma lines stay).
     const std::string_view t = original_;
@@ -138,10 +138,13 @@ SourceMap::SourceMap(std::string preprocessed, LineMap lines, std::string origin
         }
         line_start = false;
         const std::size_t e = token_end(t, i);
-        if (line < original_tokens_.size())
-            original_tokens_[line].push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(e)});
+        if (line < original_line_starts_.size()) {
+            original_tokens_.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(e)});
+            ++original_token_at_[line + 1];  // counts per line; summed below
+        }
         i = e;
     }
+    for (std::size_t l = 1; l < original_token_at_.size(); ++l) original_token_at_[l] += original_token_at_[l - 1];
 }
 
 SourceMap SourceMap::identity(std::string text, const std::string& name) {
@@ -168,10 +171,11 @@ SourceMap::Alignment SourceMap::align(int pp_line) const {
     const std::uint32_t stop = static_cast<std::size_t>(last) < pp_line_starts_.size()
                                    ? pp_line_starts_[static_cast<std::size_t>(last)]
                                    : static_cast<std::uint32_t>(preprocessed_.size());
-    for (const auto& [b, e] : c_tokens(preprocessed_.substr(start, stop - start))) a.pp.push_back({start + b, start + e});
+    for (const auto& [b, e] : c_tokens(std::string_view(preprocessed_).substr(start, stop - start))) a.pp.push_back({start + b, start + e});
     a.match.assign(a.pp.size(), -1);
-    if (o.file != lines_.main_file || o.line < 1 || static_cast<std::size_t>(o.line) > original_tokens_.size()) return a;
-    a.original = original_tokens_[static_cast<std::size_t>(o.line - 1)];
+    if (o.file != lines_.main_file || o.line < 1 || static_cast<std::size_t>(o.line) >= original_token_at_.size()) return a;
+    a.original.assign(original_tokens_.begin() + original_token_at_[static_cast<std::size_t>(o.line - 1)],
+                      original_tokens_.begin() + original_token_at_[static_cast<std::size_t>(o.line)]);
     const std::string_view pp = preprocessed_;
     const std::string_view og = original_;
     auto same = [&](const Token& x, const Token& y) {
@@ -246,7 +250,7 @@ std::optional<std::uint32_t> SourceMap::to_original(std::uint32_t offset, bool e
     const std::uint32_t og_start = original_line_starts_[static_cast<std::size_t>(o.line - 1)];
     const std::uint32_t column = offset - pp_start;
     // The line's leading blanks, when both texts have the same ones.
-    const std::string_view pp_line = preprocessed_.substr(pp_start);
+    const std::string_view pp_line = std::string_view(preprocessed_).substr(pp_start);
     const std::string_view og_line = std::string_view(original_).substr(og_start);
     if (pp_line.substr(0, column).find_first_not_of(" \t") == std::string_view::npos && og_line.substr(0, column) == pp_line.substr(0, column))
         return og_start + column;

@@ -78,7 +78,10 @@ private:
     // the preprocessed lines of one original line, [first, last] by line.
     std::vector<int> group_first_, group_last_;
     std::vector<std::uint32_t> original_line_starts_;
-    std::vector<std::vector<Token>> original_tokens_;  // [line - 1]: tokens outside comments and directives
+    // The original's tokens outside comments and directives, in order; those
+    // of line L are [original_token_at_[L - 1], original_token_at_[L]).
+    std::vector<Token> original_tokens_;
+    std::vector<std::uint32_t> original_token_at_;
 };
 
 // Splits C text into tokens for alignment: identifiers, numbers, string and
