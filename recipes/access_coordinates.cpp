@@ -7,20 +7,6 @@
 
 namespace recipe::recipes {
 
-MacroTable function_macros(const CTree& file) {
-    MacroTable table;
-    walk(file.root(), [&](TSNode n) {
-        if (!is(n, "preproc_function_def")) return;
-        FunctionMacro m;
-        for (TSNode p : named_children(field(n, "parameters")))
-            if (is(p, "identifier")) m.params.emplace_back(file.text(p));
-        const TSNode value = field(n, "value");
-        if (!ts_node_is_null(value)) m.body = std::string(file.text(value));
-        table[std::string(file.text(field(n, "name")))] = std::move(m);
-    });
-    return table;
-}
-
 namespace {
 
 // Wraps an expression so that tree-sitter parses it as one.
@@ -45,52 +31,6 @@ std::string squeeze(std::string_view s) {
     return out;
 }
 
-// Replaces calls of function-like macros by their bodies (one level per
-// pass, a few passes), the way the preprocessor would, so the index can be
-// split. Returns the text unchanged when no macro is called.
-std::string expand_macros(std::string text, const MacroTable& macros) {
-    for (int pass = 0; pass < 8; ++pass) {
-        CTree tree(std::string(kPrefix) + text + std::string(kSuffix));
-        std::string out;
-        std::uint32_t at = static_cast<std::uint32_t>(kPrefix.size());
-        bool changed = false;
-        walk(tree.root(), [&](TSNode n) {
-            if (changed || !is(n, "call_expression")) return;
-            const TSNode fn = field(n, "function");
-            const auto it = macros.find(std::string(tree.text(fn)));
-            if (!is(fn, "identifier") || it == macros.end()) return;
-            std::vector<std::string> args;
-            for (TSNode a : named_children(field(n, "arguments")))
-                if (!is(a, "comment")) args.emplace_back(tree.text(a));
-            if (args.size() != it->second.params.size()) return;
-            // Substitute parameters token by token in the body.
-            std::string body;
-            const std::string& b = it->second.body;
-            for (std::size_t i = 0; i < b.size();) {
-                if (std::isalpha(static_cast<unsigned char>(b[i])) || b[i] == '_') {
-                    std::size_t j = i;
-                    while (j < b.size() && (std::isalnum(static_cast<unsigned char>(b[j])) || b[j] == '_')) ++j;
-                    const std::string word = b.substr(i, j - i);
-                    const auto p = std::find(it->second.params.begin(), it->second.params.end(), word);
-                    body += p == it->second.params.end() ? word : "(" + args[p - it->second.params.begin()] + ")";
-                    i = j;
-                } else {
-                    body += b[i++];
-                }
-            }
-            while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.pop_back();
-            out += tree.source().substr(at, ts_node_start_byte(n) - at);
-            out += "(" + body + ")";
-            at = ts_node_end_byte(n);
-            changed = true;
-        });
-        if (!changed) return text;
-        const std::size_t end = tree.source().size() - kSuffix.size();
-        out += tree.source().substr(at, end - at);
-        text = out;
-    }
-    return text;
-}
 
 std::string quoted(std::string_view text) {
     std::string q;
@@ -218,9 +158,9 @@ bool split_flat(TSNode index, const CTree& t, const std::vector<analyzer::Extent
 
 }  // namespace
 
-bool access_coordinates(std::string_view access_text, const std::vector<analyzer::Extent>& extents,
-                        const MacroTable& macros, AccessShape* shape, std::string* why) {
-    const std::string text = expand_macros(std::string(access_text), macros);
+bool access_coordinates(std::string_view access_text, const std::vector<analyzer::Extent>& extents, AccessShape* shape,
+                        std::string* why) {
+    const std::string text(access_text);
     CTree tree(std::string(kPrefix) + text + std::string(kSuffix));
     TSNode n = unparen(tree.node_at(static_cast<std::uint32_t>(kPrefix.size()),
                                     static_cast<std::uint32_t>(kPrefix.size() + text.size())));

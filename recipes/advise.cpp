@@ -164,12 +164,12 @@ void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, 
 
 // Converts a planned nest; fills the outcome's verdict. Sequential: kernel
 // names are made unique in nest order.
-void convert_planned(const CTree& tree, const MacroTable& macros, const analyzer::SourceMap& map, std::set<std::string>* taken,
+void convert_planned(const CTree& tree, const analyzer::SourceMap& map, std::set<std::string>* taken,
                      NestOutcome* out) {
     const advisor::Prediction& best = out->plan.ranked.front();
     std::vector<std::pair<std::string, Halo>> halos;
     for (const auto& a : best.problem.inputs) halos.emplace_back(a.name, a.halo);
-    out->conversion = convert_nest(tree, *out->nest, macros, halos, taken, &map);
+    out->conversion = convert_nest(tree, *out->nest, halos, taken, &map);
     if (!out->conversion.ok) {
         out->verdict = Verdict::NotConverted;
         out->why = "the generator cannot convert it faithfully: " + out->conversion.why_not + ".";
@@ -208,7 +208,6 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     // .cu is the user's own text with its edits mapped back into it.
     CTree tree{std::string(r->unit.preprocessed())};
     tree.set_source_map(&map);
-    const MacroTable macros = function_macros(tree);
     // The .cu is compiled where it is written: the file's own headers are
     // found through its directory, as the C compiler found them.
     r->nvcc_flags = flags_for_nvcc(options.build);
@@ -245,7 +244,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
             out.verdict = Verdict::NotConverted;
             out.why = "it is written in the header " + nest.file + "; the .cu is made from " + r->source_file + " alone.";
         } else if (out.planned) {
-            convert_planned(tree, macros, map, &taken, &out);
+            convert_planned(tree, map, &taken, &out);
             const std::string base = r->stem + ".nest" + std::to_string(nest.id);
             out.tile_chart = base + ".tile-size.svg";
             out.timeline_chart = base + ".pipeline.svg";

@@ -101,7 +101,7 @@ std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, s
     return apply_edits(std::string_view(map.original()).substr(*ob, *oe - *ob), moved);
 }
 
-void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
+void convert(const CTree& t, const LoopNest& nest, 
              const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
              const analyzer::SourceMap* map, NestConversion* c) {
     const std::string_view src = t.source();
@@ -266,7 +266,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         std::string why;
         for (const auto* a : all) {
             AccessShape s;
-            if (!access_coordinates(text, a->size, macros, &s, &why) || s.array != a->name) continue;
+            if (!access_coordinates(text, a->size, &s, &why) || s.array != a->name) continue;
             owner = a;
             AccessChange ch;
             ch.pos = acc->span.begin;
@@ -413,7 +413,6 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
         c->scalars.push_back({name, type});
     }
 
-    c->macros_used = macros_defined;
     for (std::size_t d = 0; d < 3; ++d) {
         c->extents_code[d] = int64_code(t, c->extents[d], macros_defined, nest.span.begin_byte);
         c->space_begin_code[d] = int64_code(t, c->space_begin[d], macros_defined, nest.span.begin_byte);
@@ -508,7 +507,7 @@ void convert(const CTree& t, const LoopNest& nest, const MacroTable& macros,
 
 }  // namespace
 
-NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, const MacroTable& macros,
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
                             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
                             const analyzer::SourceMap* map) {
     NestConversion c;
@@ -517,7 +516,7 @@ NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, c
         return c;
     }
     try {
-        convert(file, nest, macros, halos, taken, map, &c);
+        convert(file, nest, halos, taken, map, &c);
         c.ok = true;
     } catch (const Failure& f) {
         NestConversion failed;

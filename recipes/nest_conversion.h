@@ -92,7 +92,6 @@ struct NestConversion {
     std::array<std::string, 3> extents_code{"1", "1", "1"};
     std::array<std::string, 3> space_begin_code{"0", "0", "0"};
     std::array<std::string, 3> space_end_code{"1", "1", "1"};
-    std::set<std::string> macros_used;  // object-like macros of the file (for -D on the nvcc line)
     // Sizes the call holds as numbers the preprocessor computed from macros
     // (`1300`, where the user's code names `_PB_N`): the .cu stops with an
     // #error if a macro of that value is compiled with another one.
@@ -124,7 +123,7 @@ struct NestConversion {
 // user's main file: the kernel body is then the user's own text (macros,
 // comments) with the accesses rewritten, where every access maps; and a
 // nest whose replaced span or function does not map is refused.
-NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, const MacroTable& macros,
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
                             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
                             const analyzer::SourceMap* map = nullptr);
 
