@@ -98,13 +98,6 @@ void record_macro(std::string_view l, std::map<std::string, std::string>* macros
     (*macros)[name] = std::string(body);
 }
 
-std::string quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./:,@%") == std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 bool read_whole(const std::string& path, std::string* text) {
     std::ifstream in(path, std::ios::binary);
@@ -240,9 +233,17 @@ Preprocessed read_preprocessor_output(std::string_view output, const std::string
     return p;
 }
 
+std::string shell_quote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./:,@%") == std::string::npos)
+        return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 std::string preprocess_command(const std::string& path, const BuildFlags& flags) {
     std::string s;
-    for (const auto& a : command_argv(path, flags)) s += (s.empty() ? "" : " ") + quote(a);
+    for (const auto& a : command_argv(path, flags)) s += (s.empty() ? "" : " ") + shell_quote(a);
     return s;
 }
 

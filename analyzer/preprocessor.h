@@ -82,6 +82,9 @@ Preprocessed read_preprocessor_output(std::string_view output, const std::string
 bool preprocess(const std::string& path, std::string_view text, const BuildFlags& flags, Preprocessed* out,
                 std::string* error);
 
+// `s` as one word of a POSIX shell command line (quoted only when needed).
+std::string shell_quote(const std::string& s);
+
 // The command line as a user would type it for the file itself
 // (`cc -E flags... path`), shell-quoted, for the plan and the recipe.
 std::string preprocess_command(const std::string& path, const BuildFlags& flags);

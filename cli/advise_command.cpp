@@ -90,18 +90,17 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
 
 int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     using namespace recipe::cli;
-    SourceOptions source;
-    std::vector<std::string> words;
+    CommandLine line;
     {
         std::string e;
-        if (!take_source_options(argc, argv, &words, &source, &e)) {
+        if (!line.split(argc, argv, &e)) {
             err << "recipe: error: " << e << "\n";
             return kExitUsage;
         }
     }
-    RemainingArgs remaining(words);
-    argc = remaining.argc();
-    argv = remaining.argv();
+    SourceOptions& source = line.source;
+    argc = line.argc();
+    argv = line.argv();
     cxxopts::Options parser("recipe advise",
                             "Find the loop nests of a C file that can run on the GPU with their copies overlapped, plan\n"
                             "each for a platform, and write DIR/<stem>.recipe.md (the steps and why), DIR/<stem>.cu\n"

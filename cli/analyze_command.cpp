@@ -40,18 +40,17 @@ void tune_allocator_for(std::size_t source_bytes) {
 }
 
 int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::SourceOptions source_options;
-    std::vector<std::string> words;
+    cli::CommandLine line;
     {
         std::string e;
-        if (!cli::take_source_options(argc, argv, &words, &source_options, &e)) {
+        if (!line.split(argc, argv, &e)) {
             err << "recipe: error: " << e << "\n";
             return cli::kExitUsage;
         }
     }
-    cli::RemainingArgs remaining(words);
-    argc = remaining.argc();
-    argv = remaining.argv();
+    cli::SourceOptions& source_options = line.source;
+    argc = line.argc();
+    argv = line.argv();
     cxxopts::Options options("recipe analyze", "Find and classify the loop nests of a C file.");
     options.positional_help("FILE.c");
     options.add_options()

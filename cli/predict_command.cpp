@@ -22,15 +22,14 @@ int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsa
 }
 
 int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::SourceOptions source;
-    std::vector<std::string> words;
+    cli::CommandLine line;
     {
         std::string e;
-        if (!cli::take_source_options(argc, argv, &words, &source, &e)) return fail(err, e);
+        if (!line.split(argc, argv, &e)) return fail(err, e);
     }
-    cli::RemainingArgs remaining(words);
-    argc = remaining.argc();
-    argv = remaining.argv();
+    cli::SourceOptions& source = line.source;
+    argc = line.argc();
+    argv = line.argv();
     cxxopts::Options opts("recipe predict", "Predict one scheme and tile size for the loop nests of a C file.");
     opts.positional_help("FILE.c");
     opts.add_options()

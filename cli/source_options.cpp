@@ -63,13 +63,6 @@ bool parse_assumption(const std::string& text, std::pair<std::string, std::strin
     return true;
 }
 
-std::string quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./:,@%") == std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 }  // namespace
 
@@ -155,14 +148,13 @@ bool take_source_options(std::vector<std::string>* args, SourceOptions* out, std
     return true;
 }
 
-RemainingArgs::RemainingArgs(std::vector<std::string> words) : words_(std::move(words)) {
+bool CommandLine::split(int argc, char** argv, std::string* error) {
+    words_.assign(argv, argv + argc);
+    if (!take_source_options(&words_, &source, error)) return false;
+    pointers_.clear();
     for (auto& w : words_) pointers_.push_back(w.data());
     pointers_.push_back(nullptr);
-}
-
-bool take_source_options(int argc, char** argv, std::vector<std::string>* rest, SourceOptions* out, std::string* error) {
-    rest->assign(argv, argv + argc);
-    return take_source_options(rest, out, error);
+    return true;
 }
 
 bool apply_compile_database(const std::string& file, SourceOptions* options, std::string* error) {
@@ -202,14 +194,5 @@ std::string source_options_help() {
     return s;
 }
 
-std::string flags_for_nvcc(const analyzer::BuildFlags& build) {
-    std::string s;
-    for (std::size_t i = 0; i < build.args.size(); ++i) {
-        const std::string& a = build.args[i];
-        if (a.rfind("-std=", 0) == 0) continue;
-        s += " " + quote(a);
-    }
-    return s;
-}
 
 }  // namespace recipe::cli

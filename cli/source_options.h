@@ -29,10 +29,13 @@ struct SourceOptions {
 // not NAME=INTEGER, a flag without its value.
 bool take_source_options(std::vector<std::string>* args, SourceOptions* out, std::string* error);
 
-// The arguments left for a command's own parser, as argc/argv.
-class RemainingArgs {
+// A command's arguments split in two: the source options, and the rest for
+// the command's own parser, as argc/argv.
+class CommandLine {
 public:
-    explicit RemainingArgs(std::vector<std::string> words);
+    // False with a one-line error on a bad source option.
+    bool split(int argc, char** argv, std::string* error);
+    SourceOptions source;
     int argc() const { return static_cast<int>(words_.size()); }
     char** argv() { return pointers_.data(); }
 
@@ -41,9 +44,6 @@ private:
     std::vector<char*> pointers_;
 };
 
-// The same over argc/argv: `rest` gets what is left.
-bool take_source_options(int argc, char** argv, std::vector<std::string>* rest, SourceOptions* out, std::string* error);
-
 // With -p: puts the file's flags from DIR/compile_commands.json before the
 // command line's, and its compiler unless --cc chose one.
 bool apply_compile_database(const std::string& file, SourceOptions* options, std::string* error);
@@ -51,9 +51,5 @@ bool apply_compile_database(const std::string& file, SourceOptions* options, std
 // The help text of these options, for every command's --help.
 std::string source_options_help();
 
-// The flags a compiler of the emitted .cu needs from the user's build:
-// -I, -D, -U, -include, -isystem, -iquote (not -std=, which names a C
-// standard), shell-quoted, each preceded by a blank.
-std::string flags_for_nvcc(const analyzer::BuildFlags& build);
 
 }  // namespace recipe::cli

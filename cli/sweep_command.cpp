@@ -60,15 +60,14 @@ std::string cell(double ms) {
 }
 
 int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::SourceOptions source;
-    std::vector<std::string> words;
+    cli::CommandLine line;
     {
         std::string e;
-        if (!cli::take_source_options(argc, argv, &words, &source, &e)) return fail(err, e);
+        if (!line.split(argc, argv, &e)) return fail(err, e);
     }
-    cli::RemainingArgs remaining(words);
-    argc = remaining.argc();
-    argv = remaining.argv();
+    cli::SourceOptions& source = line.source;
+    argc = line.argc();
+    argv = line.argv();
     cxxopts::Options opts("recipe sweep", "Predicted run time of each scheme and copy method over tile sizes (ms).");
     opts.positional_help("FILE.c");
     opts.add_options()

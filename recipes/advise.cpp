@@ -43,17 +43,6 @@ std::string compile_command(const std::string& cu_file, const std::string& progr
     return "nvcc -O3 -std=c++17 -arch=native -I" + include_dir + flags + " " + cu_file + " -o " + program_name;
 }
 
-namespace {
-
-std::string shell_quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./:,@%") == std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-}  // namespace
 
 std::string flags_for_nvcc(const analyzer::BuildFlags& build) {
     std::string s;
@@ -61,13 +50,13 @@ std::string flags_for_nvcc(const analyzer::BuildFlags& build) {
     for (std::size_t i = 0; i < a.size(); ++i) {
         for (const char* two : {"-I", "-include", "-isystem", "-iquote", "-D", "-U"})
             if (a[i] == two && i + 1 < a.size()) {
-                s += " " + a[i] + " " + shell_quote(a[i + 1]);
+                s += " " + a[i] + " " + analyzer::shell_quote(a[i + 1]);
                 ++i;
                 goto next;
             }
         for (const char* glued : {"-I", "-D", "-U"})
             if (a[i].size() > 2 && a[i].compare(0, 2, glued) == 0) {
-                s += " " + shell_quote(a[i]);
+                s += " " + analyzer::shell_quote(a[i]);
                 goto next;
             }
     next:;
@@ -213,7 +202,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     r->nvcc_flags = flags_for_nvcc(options.build);
     if (map.lines().has_user_headers()) {
         const auto slash = options.input.rfind('/');
-        r->nvcc_flags += " -I" + shell_quote(slash == std::string::npos ? "." : options.input.substr(0, slash == 0 ? 1 : slash));
+        r->nvcc_flags += " -I" + analyzer::shell_quote(slash == std::string::npos ? "." : options.input.substr(0, slash == 0 ? 1 : slash));
     }
     r->compile_command = compile_command(cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"");
     std::set<std::string> taken;
