@@ -125,6 +125,16 @@ std::optional<std::int64_t> ConstantEvaluator::eval(TSNode n, const std::string&
         }
         return value_of(name, at);
     }
+    if (kind == SYM("field_expression")) {
+        // A size held in a struct (`g->nx`, `grid.ny`): known when planned
+        // for with --assume g->nx=VALUE.
+        const std::string path = squeeze(text(n, src));
+        std::string compact;
+        for (char c : path)
+            if (c != ' ') compact += c;
+        if (defs_.overridden(compact)) return value_of(compact, at);
+        return std::nullopt;
+    }
     if (kind == SYM("cast_expression")) {
         std::string type = squeeze(text(field(n, "type"), src));
         if (!is_integer_type(type, &defs_)) return std::nullopt;

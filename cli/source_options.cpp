@@ -44,11 +44,24 @@ bool identifier(const std::string& s) {
     return true;
 }
 
+// A variable (`n`) or a struct field reached from one (`g->nx`, `grid.ny`).
+bool variable_path(const std::string& s) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i) {
+        const bool arrow = s.compare(i, 2, "->") == 0, dot = i < s.size() && s[i] == '.';
+        if (i < s.size() && !arrow && !dot) continue;
+        if (!identifier(s.substr(start, i - start))) return false;
+        if (arrow) ++i;
+        start = i + 1;
+    }
+    return true;
+}
+
 bool parse_assumption(const std::string& text, std::pair<std::string, std::string>* out, std::string* error) {
     const auto eq = text.find('=');
     const std::string name = text.substr(0, eq);
-    if (eq == std::string::npos || !identifier(name)) {
-        *error = "--assume " + text + ": expected NAME=INTEGER (a variable's name and the value to plan for)";
+    if (eq == std::string::npos || !variable_path(name)) {
+        *error = "--assume " + text + ": expected NAME=INTEGER (a variable or a struct field such as g->nx, and the value to plan for)";
         return false;
     }
     const std::string value = text.substr(eq + 1);

@@ -214,3 +214,59 @@ void mv(int n, double A[N][N], double *restrict x, double *restrict y)
     CHECK(n.reasons.front().message.rfind("reduction over 'j' into 'y[i]'", 0) == 0);
     for (const auto& r : n.reasons) CHECK(r.rule_id != "strided-access");
 }
+
+TEST_CASE("a temporary declared at the top of the function is private to each iteration", "[analyzer]") {
+    const char* src = R"(#define N 1000
+void step(const float *restrict t, float *restrict r)
+{
+    float delta;
+    int i;
+    for (i = 1; i < N - 1; i++) {
+        delta = t[i - 1] + t[i + 1] - 2.f * t[i];
+        r[i] = t[i] + delta;
+    }
+}
+float last(const float *restrict t, float *restrict r)
+{
+    float delta = 0;
+    int i;
+    for (i = 1; i < N - 1; i++) {
+        delta = t[i - 1] - t[i];
+        r[i] = delta;
+    }
+    return delta;
+}
+)";
+    const Program p = analyze_source("t.c", src, {});
+    const LoopNest* step = nest_in(p, "step");
+    const LoopNest* last = nest_in(p, "last");
+    REQUIRE(step);
+    REQUIRE(last);
+    CHECK(step->accepted);
+    CHECK_FALSE(last->accepted);
+    REQUIRE_FALSE(last->reasons.empty());
+    CHECK(last->reasons.front().message ==
+          "writes 'delta', declared outside the loop nest, and reads its last value after the loop (line 19): which "
+          "iteration ran last decides it");
+}
+
+TEST_CASE("sizes held in struct fields are planned with --assume g->nx=VALUE", "[analyzer]") {
+    const char* src = R"(typedef struct { int nx, ny; double *u; } grid_t;
+void heat(const grid_t *in, grid_t *out)
+{
+    for (int j = 1; j < in->ny - 1; j++)
+        for (int i = 1; i < in->nx - 1; i++)
+            out->u[j * in->nx + i] = 0.25 * (in->u[j * in->nx + i - 1] + in->u[j * in->nx + i + 1]);
+}
+)";
+    AnalyzeOptions o;
+    o.defines = {{"in->nx", "2048"}, {"in->ny", "1024"}};
+    o.assume_no_alias = true;
+    const Program p = analyze_source("g.c", src, o);
+    REQUIRE(p.nests.size() == 1);
+    const LoopNest& n = p.nests.front();
+    INFO((n.reasons.empty() ? std::string() : n.reasons.front().message));
+    CHECK(n.accepted);
+    CHECK(n.iteration_space[0].upper.value == 2047);
+    CHECK(n.iteration_space[1].upper.value == 1023);
+}

@@ -21,6 +21,6 @@ float last_value(const float *a1, int n)
 {
     float last = 0.0f;
     for (int i = 0; i < n; i++)
-        last = a1[i]; // expect-warning[scalar-write]: writes 'last', declared outside the loop nest: iterations would race for it (declare it inside the loop body if it is a temporary)
+        last = a1[i]; // expect-warning[scalar-write]: writes 'last', declared outside the loop nest, and reads its last value after the loop (line 25): which iteration ran last decides it
     return last;
 }
