@@ -182,4 +182,63 @@ bool used_outside(const CTree& tree, TSNode function, const std::string& name,
     return used;
 }
 
+std::string field_type(const CTree& tree, const std::string& path, std::uint32_t at) {
+    const auto arrow = path.find("->");
+    const auto dot = path.find('.');
+    const std::size_t cut = arrow != std::string::npos ? arrow : dot;
+    if (cut == std::string::npos) return "";
+    const std::string base = path.substr(0, cut);
+    const std::string member = path.substr(cut + (arrow != std::string::npos ? 2 : 1));
+    if (member.find("->") != std::string::npos || member.find('.') != std::string::npos) return "";
+    Declaration d;
+    if (!find_declaration(tree, base, at, &d)) return "";
+    // The struct's name: the declaration's type without qualifiers and stars.
+    // Its words less qualifiers and stars: "const grid_t *restrict" -> "grid_t".
+    std::string type;
+    std::string word;
+    auto flush = [&] {
+        if (!word.empty() && word != "const" && word != "volatile" && word != "restrict" && word != "__restrict" &&
+            word != "__restrict__")
+            type += (type.empty() ? "" : " ") + word;
+        word.clear();
+    };
+    for (char ch : d.type) {
+        if (ch == '*' || ch == ' ') flush();
+        else word += ch;
+    }
+    flush();
+    const bool tagged = type.rfind("struct ", 0) == 0;
+    const std::string name = tagged ? type.substr(7) : type;
+    // struct_specifier nodes of the file whose tag or typedef name matches.
+    std::string found;
+    walk(tree.root(), [&](TSNode n) {
+        if (!found.empty() || !is(n, "struct_specifier") || ts_node_is_null(field(n, "body"))) return;
+        bool named = !ts_node_is_null(field(n, "name")) && tree.text(field(n, "name")) == name;
+        const TSNode parent = ts_node_parent(n);
+        if (!named && !tagged && is(parent, "type_definition"))
+            for (TSNode c : named_children(parent))
+                if (is(c, "type_identifier") && tree.text(c) == name) named = true;
+        if (!named) return;
+        for (TSNode f : named_children(field(n, "body"))) {
+            if (!is(f, "field_declaration")) continue;
+            for (TSNode dcl : named_children(f)) {
+                if (is(dcl, "field_identifier") && tree.text(dcl) == member) {
+                    found = std::string(tree.text(field(f, "type")));
+                    continue;
+                }
+                TSNode inner = dcl;
+                std::string stars;
+                while (is(inner, "pointer_declarator")) {
+                    stars += "*";
+                    inner = field(inner, "declarator");
+                }
+                if (is(inner, "field_identifier") && tree.text(inner) == member)
+                    found = std::string(tree.text(field(f, "type"))) + " " + stars;
+            }
+        }
+    });
+    while (!found.empty() && found.back() == ' ') found.pop_back();
+    return found;
+}
+
 }  // namespace recipe::recipes

@@ -39,6 +39,12 @@ std::vector<VlaParameter> vla_parameters(const CTree& tree);
 bool used_outside(const CTree& tree, TSNode function, const std::string& name,
                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, int* line);
 
+// The declared type of a struct field reached from a variable (`in->u`,
+// `g.nx`, one level): the variable's declaration at `at`, its type's struct
+// (a typedef of it, or `struct tag`), the field's declaration there. "" when
+// the file does not tell.
+std::string field_type(const CTree& tree, const std::string& path, std::uint32_t at);
+
 // The identifier a declarator declares ("(*u)[N + 2]" -> u), or a null node.
 TSNode declared_name(TSNode declarator);
 

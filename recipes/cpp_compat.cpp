@@ -300,6 +300,14 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
             const TSNode value = field(n, "right");
             if (!is_void_pointer(tree, value, fns)) return;
             TSNode left = field(n, "left");
+            if (is(left, "field_expression")) {  // `g.u = calloc(...)`: the field's declared type
+                std::string path;
+                for (char ch : tree.text(left))
+                    if (ch != ' ' && ch != '\t' && ch != '\n') path += ch;
+                const std::string type = field_type(tree, path, ts_node_start_byte(n));
+                if (is_pointer_type(type) && type != "void *") fixes.push_back(cast_fix(tree, value, type, path));
+                return;
+            }
             int derefs = 0;
             while (is(left, "subscript_expression") || is(left, "pointer_expression")) {
                 left = is(left, "subscript_expression") ? field(left, "argument") : field(left, "argument");

@@ -156,6 +156,30 @@ void convert(const CTree& t, const LoopNest& nest,
         c->wholes.push_back(w->name);
     }
     const ArrayProperties& shape = *all.front();
+    // Arrays held in structs (`in->u`, `g.u`): the kernel's view gets a
+    // name of its own (`in_u`), the element type comes from the struct.
+    std::map<std::string, std::string> view_name, element_of;
+    for (const auto* a : all) {
+        const bool member = a->name.find("->") != std::string::npos || a->name.find('.') != std::string::npos;
+        std::string element = a->element_type;
+        if (member && element.empty()) {
+            std::string type = field_type(t, a->name, nest.span.begin_byte);
+            if (!type.empty() && type.back() == '*') {
+                type.pop_back();
+                while (!type.empty() && type.back() == ' ') type.pop_back();
+                element = type;
+            }
+        }
+        element_of[a->name] = element;
+        std::string view = a->name;
+        if (member) {
+            for (auto at = view.find("->"); at != std::string::npos; at = view.find("->")) view.replace(at, 2, "_");
+            for (auto& ch : view)
+                if (ch == '.') ch = '_';
+            view = unique_name(view, t, taken);
+        }
+        view_name[a->name] = view;
+    }
     for (const auto* a : all) {
         if (static_cast<int>(a->size.size()) != c->dims)
             throw Failure{"array `" + a->name + "` has " + std::to_string(a->size.size()) + " dimensions in a " +
@@ -163,7 +187,7 @@ void convert(const CTree& t, const LoopNest& nest,
         for (int d = 0; d < c->dims; ++d)
             if (!same_extent(a->size[static_cast<std::size_t>(d)], shape.size[static_cast<std::size_t>(d)]))
                 throw Failure{"arrays `" + shape.name + "` and `" + a->name + "` differ in extent; the library needs one shape for all"};
-        if (a->element_type.empty()) throw Failure{"the element type of `" + a->name + "` is unknown"};
+        if (element_of[a->name].empty()) throw Failure{"the element type of `" + a->name + "` is unknown"};
     }
     for (int d = 0; d < c->dims; ++d) {
         c->extents[static_cast<std::size_t>(d)] = extent_text(shape.size[static_cast<std::size_t>(d)]);
@@ -179,8 +203,8 @@ void convert(const CTree& t, const LoopNest& nest,
 
     auto make_role = [&](const ArrayProperties& a) {
         ArrayRole r;
-        r.name = a.name;
-        r.element_type = without_const(a.element_type);
+        r.name = view_name.at(a.name);
+        r.element_type = without_const(element_of.at(a.name));
         r.layout = a.layout;
         r.pinned = a.pinned_host;
         switch (a.layout) {
@@ -271,7 +295,7 @@ void convert(const CTree& t, const LoopNest& nest,
             AccessChange ch;
             ch.pos = acc->span.begin;
             ch.before = acc->text;  // as the user wrote it
-            ch.after = s.array + "(";
+            ch.after = view_name.at(a->name) + "(";
             for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
             ch.after += ")";
             ch.begin = acc->span.begin_byte;
@@ -293,7 +317,7 @@ void convert(const CTree& t, const LoopNest& nest,
                 AccessChange ch;
                 ch.pos = acc->span.begin;
                 ch.before = acc->text;
-                ch.after = a->name + "(";
+                ch.after = view_name.at(a->name) + "(";
                 for (int d = 0; d < c->dims; ++d) {
                     const int off = acc->offset[static_cast<std::size_t>(d)];
                     ch.after += (d ? ", " : "") + c->index_vars[static_cast<std::size_t>(d)].name +
@@ -354,6 +378,38 @@ void convert(const CTree& t, const LoopNest& nest,
             scan.push_back(field(def->second, "body"));
         });
     }
+    // Struct fields the body reads outside the rewritten accesses (`in->nx`
+    // in `int c = j * in->nx + i`): the kernel cannot reach the host's
+    // struct, so each becomes a parameter passed by value (`in_nx`).
+    {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> access_spans;
+        for (const auto* acc : accesses) access_spans.emplace_back(acc->span.begin_byte, acc->span.end_byte);
+        std::map<std::string, std::string> field_param;
+        walk(body_node, [&](TSNode n) {
+            if (!is(n, "field_expression") || is(ts_node_parent(n), "field_expression")) return;
+            const std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+            for (const auto& [ab, ae] : access_spans)
+                if (b >= ab && e <= ae) return;
+            std::string path;
+            for (char ch : t.text(n))
+                if (ch != ' ' && ch != '\t' && ch != '\n') path += ch;
+            auto it = field_param.find(path);
+            if (it == field_param.end()) {
+                const std::string type = field_type(t, path, nest.span.begin_byte);
+                if (type.empty() || is_pointer_or_array(type))
+                    throw Failure{"the body reads `" + path + "`, a struct field the kernel cannot reach" +
+                                  (type.empty() ? std::string() : " (" + type + ")")};
+                std::string name = path;
+                for (auto at = name.find("->"); at != std::string::npos; at = name.find("->")) name.replace(at, 2, "_");
+                for (auto& ch : name)
+                    if (ch == '.') ch = '_';
+                name = unique_name(name, t, taken);
+                c->scalars.push_back({name, without_const(type), path});
+                it = field_param.emplace(path, name).first;
+            }
+            body_edits.push_back({b - body_begin, e - body_begin, it->second});
+        });
+    }
     std::string body = map ? original_body(*map, body_begin, body_end, body_edits) : "";
     if (body.empty()) body = apply_edits(body_text, body_edits);
     c->body = reindent(body, "    ", true);
@@ -375,16 +431,21 @@ void convert(const CTree& t, const LoopNest& nest,
         for (const auto& m : map->macros()) macros_defined.insert(m.first);
     std::set<std::string> loop_vars;
     for (const auto& v : c->index_vars) loop_vars.insert(v.name);
+    std::set<std::string> field_bases;  // variables the body reaches only through their fields
     std::vector<std::string> names;
     walk(body_node, [&](TSNode n) {
         if (!is(n, "identifier")) return;
         const TSNode parent = ts_node_parent(n);
         if (is(parent, "call_expression") && ts_node_eq(field(parent, "function"), n)) return;
+        if (is(parent, "field_expression")) {  // a struct's: its fields are passed above
+            field_bases.insert(std::string(t.text(n)));
+            return;
+        }
         const std::string name(t.text(n));
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     });
     for (const auto& s : nest.scalars_read)
-        if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
+        if (std::find(names.begin(), names.end(), s.name) == names.end() && !field_bases.count(s.name)) names.push_back(s.name);
     for (const auto& name : names) {
         if (declared.count(name) || loop_vars.count(name) || array_names.count(name) || macros_defined.count(name)) continue;
         Declaration d;

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Every sample through `recipe advise`, on the GPU: the emitted .cu (built
+# Every sample, and every program of tests/gpu/forms/ (code written the way
+# real suites write it: its own headers, sizes in variables or struct
+# fields, C99 parameters; the `recipe advise` flags it needs on its line
+# `/* recipe advise flags: ... */`), through `recipe advise`, on the GPU: the emitted .cu (built
 # with --fmad=false) must write exactly the bytes the sequential C program
 # (built with -ffp-contract=off) writes, and compute-sanitizer memcheck must
 # find nothing. Called by run_gpu_tests.sh:
@@ -20,20 +23,22 @@ outflag=-o
 for f in --output-dir --out-dir --output; do
     if grep -q -- "$f" <<<"$help"; then outflag=$f; break; fi
 done
-for src in "$ROOT"/samples/*.c; do
+for src in "$ROOT"/samples/*.c "$ROOT"/tests/gpu/forms/*.c; do
     name=$(basename "$src" .c)
     dir="$WORK/$name"
+    srcdir=$(dirname "$src")
     rm -rf "$dir" && mkdir -p "$dir"
-    "$RECIPE" advise "$src" "$outflag" "$dir" >"$LOG/$name.advise.log" 2>&1
+    read -r -a flags <<<"$(sed -n 's|^/\* recipe advise flags: \(.*\) \*/$|\1|p' "$src" | head -1)"
+    "$RECIPE" advise "$src" "${flags[@]}" "$outflag" "$dir" >"$LOG/$name.advise.log" 2>&1
     rc=$?
     if [ $rc -eq 1 ]; then echo "SKIP $name: no nest recipe accepts (exit 1; see $LOG/$name.advise.log)"; continue; fi
     if [ $rc -ne 0 ]; then echo "FAIL $name: recipe advise exit $rc"; tail -5 "$LOG/$name.advise.log"; failed=1; continue; fi
     cu=$(ls "$dir"/*.cu 2>/dev/null | head -1)
     if [ -z "$cu" ]; then echo "FAIL $name: no .cu emitted"; failed=1; continue; fi
-    if ! "$CC" -O2 -std=c99 -ffp-contract=off "$src" -o "$dir/ref" -lm >"$LOG/$name.cc.log" 2>&1; then
+    if ! "$CC" -O2 -std=c99 -ffp-contract=off -I"$srcdir" "$src" -o "$dir/ref" -lm >"$LOG/$name.cc.log" 2>&1; then
         echo "FAIL $name: C reference does not build"; failed=1; continue
     fi
-    if ! "$NVCC" -O3 -std=c++17 -arch=sm_90 --fmad=false -I"$ROOT/library/include" "$cu" -o "$dir/gpu" \
+    if ! "$NVCC" -O3 -std=c++17 -arch=sm_90 --fmad=false -I"$ROOT/library/include" -I"$srcdir" "$cu" -o "$dir/gpu" \
         >"$LOG/$name.nvcc.log" 2>&1; then
         echo "FAIL $name: emitted .cu does not build"; tail -5 "$LOG/$name.nvcc.log"; failed=1; continue
     fi
