@@ -41,8 +41,8 @@ Extent extent_from(const json& j) {
 }
 
 json diag_json(const Diagnostic& d) {
-    return {{"severity", to_string(d.severity)}, {"line", d.pos.line}, {"column", d.pos.column}, {"rule", d.rule_id},
-            {"message", d.message}};
+    return {{"severity", to_string(d.severity)}, {"file", d.file}, {"line", d.pos.line}, {"column", d.pos.column},
+            {"rule", d.rule_id}, {"message", d.message}};
 }
 Diagnostic diag_from(const json& j) {
     Diagnostic d;
@@ -50,6 +50,7 @@ Diagnostic diag_from(const json& j) {
     d.pos = {j.at("line").get<int>(), j.at("column").get<int>()};
     d.rule_id = j.at("rule").get<std::string>();
     d.message = j.at("message").get<std::string>();
+    d.file = j.value("file", std::string());
     return d;
 }
 
@@ -143,6 +144,7 @@ json nest_json(const LoopNest& n) {
                 {"span", span_json(t.span)}};
     }
     return {{"id", n.id},
+            {"file", n.file},
             {"function", n.function},
             {"function_span", span_json(n.function_span)},
             {"span", span_json(n.span)},
@@ -174,6 +176,7 @@ LoopNest nest_from(const json& j) {
     LoopNest n;
     n.id = j.at("id").get<int>();
     n.function = j.at("function").get<std::string>();
+    n.file = j.value("file", std::string());
     n.function_span = span_from(j.at("function_span"));
     n.span = span_from(j.at("span"));
     n.body_span = span_from(j.at("body_span"));
@@ -253,6 +256,7 @@ json to_json(const Program& p) {
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
     return {{"schema_version", kProgramSchemaVersion},
             {"file", p.file},
+            {"preprocessor", p.preprocessor},
             {"accepted_nests", accepted},
             {"nests", nests},
             {"diagnostics", diags}};
@@ -261,6 +265,7 @@ json to_json(const Program& p) {
 Program program_from_json(const json& j) {
     Program p;
     p.file = j.at("file").get<std::string>();
+    p.preprocessor = j.value("preprocessor", std::string());
     for (const auto& n : j.at("nests")) p.nests.push_back(nest_from(n));
     for (const auto& d : j.at("diagnostics")) p.diagnostics.push_back(diag_from(d));
     return p;

@@ -164,6 +164,8 @@ void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
     w.begin_object();
     w.key("column");
     w.number(d.pos.column);
+    w.key("file");
+    w.string(d.file);
     w.key("line");
     w.number(d.pos.line);
     w.key("message");
@@ -302,6 +304,8 @@ void write_nest(JsonWriter& w, const LoopNest& n) {
     w.end_array();
     w.key("dimensionality");
     w.number(n.dimensionality);
+    w.key("file");
+    w.string(n.file);
     w.key("function");
     w.string(n.function);
     w.key("function_span");
@@ -424,6 +428,8 @@ void write_json(std::ostream& out, const Program& p) {
     text.clear();
     JsonWriter tail(text, {false, p.nests.empty()});
     tail.end_array();
+    tail.key("preprocessor");
+    tail.string(p.preprocessor);
     tail.key("schema_version");
     tail.number(kProgramSchemaVersion);
     tail.end_object();
