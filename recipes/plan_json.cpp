@@ -63,6 +63,7 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     for (const auto& [name, value] : o.assumptions) assumptions[name] = value;
     opts["assumptions"] = assumptions;
     opts["build_flags"] = o.build.args;
+    opts["cc"] = o.build.cc;  // the compiler whose preprocessor read the file
     if (o.assume_no_alias) opts["assume_no_alias"] = true;
     if (o.host_memory) opts["host_memory"] = advisor::to_string(*o.host_memory);
     if (o.kernel_ms) opts["kernel_ms"] = *o.kernel_ms;
