@@ -1,0 +1,118 @@
+// No prediction is impossible: random problems (dimensions, extents from 1
+// element to beyond a GPU's memory, halos, element sizes, array counts,
+// time loops) x every stored platform x every scheme, several tiles and
+// stream counts. Every prediction the model makes is finite and not
+// negative in every phase. (Predictions the model refuses, such as a plan
+// that does not fit the device, are allowed.) A fixed seed: the same cases
+// every run. Not asserted yet: that the total covers each engine's busy
+// time, which 21 of these predictions miss on the GTX 460 and Tesla C2050
+// profiles (the total below the copies out by 0.4% to 17%).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "advisor/model.h"
+#include "advisor/platform.h"
+
+using namespace recipe::advisor;
+
+namespace {
+
+bool sane(double v) { return std::isfinite(v) && v >= 0; }
+
+std::string describe(const Problem& p, const Config& c, const std::string& platform) {
+    std::ostringstream s;
+    s << platform << " " << to_string(c.scheme) << " tile " << c.tile[0] << "x" << c.tile[1] << "x" << c.tile[2] << " streams "
+      << c.streams << " extents " << p.extents[0] << "x" << p.extents[1] << "x" << p.extents[2] << " inputs " << p.inputs.size()
+      << " outputs " << p.outputs.size() << " steps " << p.time_steps;
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("every prediction is finite and not negative", "[advisor]") {
+    std::vector<Platform> platforms;
+    for (const auto& e : list_platforms()) {
+        Platform p;
+        std::string error;
+        if (e.error.empty() && find_platform(e.path, &p, &error)) platforms.push_back(p);
+    }
+    REQUIRE_FALSE(platforms.empty());
+    std::mt19937_64 rng(20261125);
+    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto log_extent = [&](double max_log2) {
+        return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::exp2(std::uniform_real_distribution<double>(0, max_log2)(rng))));
+    };
+    const Scheme schemes[] = {Scheme::Naive, Scheme::Basic, Scheme::Scalable, Scheme::Buffered,
+                              Scheme::Streams, Scheme::Mapped, Scheme::Hybrid};
+    int priced = 0, failures = 0, negative = 0;
+    for (int n = 0; n < 1500; ++n) {
+        Problem p;
+        p.dims = static_cast<int>(pick(1, 3));
+        const double max_log2 = p.dims == 1 ? 34 : p.dims == 2 ? 17 : 11.5;  // up to ~16 Gi elements
+        for (int d = 0; d < p.dims; ++d) p.extents[d] = log_extent(max_log2);
+        p.space = {{0, 0, 0}, {p.extents[0], p.extents[1], p.extents[2]}};
+        const int elem = static_cast<int>(std::int64_t{1} << pick(0, 3));
+        const auto ins = pick(0, 3), outs = pick(1, 2);
+        for (int i = 0; i < ins; ++i) {
+            ArrayUse a;
+            a.name = "in" + std::to_string(i);
+            a.elem_bytes = elem;
+            a.extents = p.extents;
+            for (int d = 0; d < p.dims; ++d) {
+                a.halo.lo[d] = pick(0, 4);
+                a.halo.hi[d] = pick(0, 4);
+            }
+            p.inputs.push_back(a);
+        }
+        for (int i = 0; i < outs; ++i) {
+            ArrayUse a;
+            a.name = "out" + std::to_string(i);
+            a.elem_bytes = elem;
+            a.extents = p.extents;
+            a.copy_in = pick(0, 3) == 0;
+            p.outputs.push_back(a);
+        }
+        if (pick(0, 4) == 0 && !p.inputs.empty()) {
+            p.time_steps = pick(2, 50);
+            p.outputs.front().exchanged = true;
+        }
+        p.flops_per_point = static_cast<int>(pick(1, 40));
+        p.bytes_per_point = elem * static_cast<int>(ins + outs);
+        p.reads_twice = pick(0, 1) == 1;
+        for (const auto& platform : platforms) {
+            ModelOptions options;
+            if (pick(0, 1)) options.host_memory = pick(0, 1) ? HostMemory::Pinned : HostMemory::Pageable;
+            const Model model(p, platform, options);
+            for (Scheme s : schemes)
+                for (int t = 0; t < 3; ++t) {
+                    Config c;
+                    c.scheme = s;
+                    // Tiles that divide the extents and tiles that do not.
+                    for (int d = 0; d < 3; ++d)
+                        c.tile[d] = d >= p.dims ? 1
+                                    : pick(0, 1) ? std::max<std::int64_t>(1, p.extents[d] >> pick(0, 6))
+                                                 : pick(1, p.extents[d]);
+                    c.streams = static_cast<int>(pick(1, 4));
+                    c.copy = static_cast<recipe::CopyMethod>(pick(0, 2));
+                    Prediction pred;
+                    std::string error;
+                    if (!model.predict(c, &pred, &error, false)) continue;
+                    ++priced;
+                    const auto& ph = pred.phases;
+                    const bool finite = sane(pred.total_ms) && sane(ph.alloc) && sane(ph.free) && sane(ph.h2d) && sane(ph.kernel) &&
+                                        sane(ph.d2h) && sane(ph.host_register) && sane(ph.host_unregister) && sane(ph.staging) &&
+                                        sane(ph.whole_in);
+                    if (!finite) ++negative;
+                    if (!finite && ++failures <= 10)
+                        WARN(describe(p, c, platform.name) << ": total " << pred.total_ms << " ms, h2d " << ph.h2d << ", kernel "
+                                                          << ph.kernel << ", d2h " << ph.d2h << ", staging " << ph.staging);
+                }
+        }
+    }
+    INFO(priced << " predictions");
+    CHECK(priced > 10000);
+    CHECK(negative == 0);
+}
