@@ -49,12 +49,18 @@ inline std::string_view type_of(TSNode n) { return ts_node_type(n); }
 inline bool is(TSNode n, std::string_view type) { return !ts_node_is_null(n) && type_of(n) == type; }
 TSNode field(TSNode n, const char* name);
 std::vector<TSNode> named_children(TSNode n);
-// Calls `visit` on `n` and every named descendant, parents first.
+// Calls `visit` on `n` and every named descendant, parents first, in
+// source order. Iterative: a 100,000-deep expression must not overflow the
+// stack.
 template <class F>
 void walk(TSNode n, F&& visit) {
-    visit(n);
-    const std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(n, i), visit);
+    std::vector<TSNode> stack{n};
+    while (!stack.empty()) {
+        const TSNode k = stack.back();
+        stack.pop_back();
+        visit(k);
+        for (std::uint32_t i = ts_node_named_child_count(k); i-- > 0;) stack.push_back(ts_node_named_child(k, i));
+    }
 }
 
 }  // namespace recipe::recipes

@@ -350,3 +350,15 @@ void g(const float *restrict in, float *restrict out)
         return d.find("big.c:8:37: warning: 'in[y * W + x]' computes its index in `int`, but `in` has 2.8e+09 elements") != std::string::npos;
     }));
 }
+
+TEST_CASE("a 30,000-deep expression beside a converted nest does not overflow the generator's stack", "[recipes]") {
+    Project p;
+    std::string deep = "int g(int x) { return " + std::string(30000, '(') + "x" + std::string(30000, ')') + "; }\n";
+    const std::string file = p.put("deep.c", "#include <stdlib.h>\n"
+                                             "void f(float *restrict a, float *restrict b) { for (int i = 0; i < 1000000; i++) b[i] = 2.0f * a[i]; }\n" +
+                                                 deep + "int main(void) { float *a = malloc(4000000), *b = malloc(4000000); f(a, b); return g(1); }\n");
+    const AdviseResult r = advise_file(file);
+    REQUIRE_FALSE(r.nests.empty());
+    CHECK(r.nests[0].verdict == Verdict::Converted);
+    CHECK(r.wrote_cu);
+}
