@@ -57,6 +57,12 @@ public:
         check_syntax(facts_, warnings);
         if (warnings.empty())
             for (const Rule& r : all_rules()) r.check(facts_, warnings);
+        // An array reached through `(*B)` has no declaration of its own name:
+        // "may overlap" would be a guess about the name `*B`, not a reason.
+        if (std::any_of(warnings.begin(), warnings.end(), [](const Diagnostic& d) { return d.rule_id == "dereferenced-array"; }))
+            warnings.erase(std::remove_if(warnings.begin(), warnings.end(),
+                                          [](const Diagnostic& d) { return d.rule_id == "possible-aliasing"; }),
+                           warnings.end());
         // An inner loop (a reduction, or a further dimension written
         // imperfectly) makes its counter index some arrays and holds writes
         // the nest's own facts do not see: "strides" along that counter and

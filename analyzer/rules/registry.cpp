@@ -21,6 +21,7 @@ const std::vector<Rule>& all_rules() {
         {"scalar-write", check_scalar_write},
         {"doacross", check_doacross},
         {"offset-write", check_offset_write},
+        {"dereferenced-array", check_dereferenced_array},
         {"possible-aliasing", check_possible_aliasing},
     };
     return rules;

@@ -58,6 +58,7 @@ void check_no_output(const NestFacts&, std::vector<Diagnostic>&);
 void check_reduction(const NestFacts&, std::vector<Diagnostic>&);
 void check_scalar_write(const NestFacts&, std::vector<Diagnostic>&);
 void check_doacross(const NestFacts&, std::vector<Diagnostic>&);
+void check_dereferenced_array(const NestFacts&, std::vector<Diagnostic>&);
 void check_offset_write(const NestFacts&, std::vector<Diagnostic>&);
 void check_possible_aliasing(const NestFacts&, std::vector<Diagnostic>&);
 

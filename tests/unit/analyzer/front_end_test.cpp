@@ -270,3 +270,23 @@ void heat(const grid_t *in, grid_t *out)
     CHECK(n.iteration_space[0].upper.value == 2047);
     CHECK(n.iteration_space[1].upper.value == 1023);
 }
+
+TEST_CASE("an array reached through (*B) is rejected for that, not for a guess about aliasing", "[analyzer]") {
+    const char* src = R"(#include <stdlib.h>
+void init(int n, double A[100][100])
+{
+    double (*B)[100][100] = malloc(sizeof *B);
+    for (int r = 0; r < 100; ++r)
+        for (int s = 0; s < 100; ++s)
+            A[r][s] = (*B)[r][s];
+    free(B);
+}
+)";
+    const Program p = analyze_source("b.c", src, {});
+    REQUIRE(p.nests.size() == 1);
+    const LoopNest& n = p.nests.front();
+    CHECK_FALSE(n.accepted);
+    REQUIRE_FALSE(n.reasons.empty());
+    CHECK(n.reasons.front().rule_id == "dereferenced-array");
+    for (const auto& r : n.reasons) CHECK(r.rule_id != "possible-aliasing");
+}
