@@ -202,7 +202,7 @@ Preprocessed read_preprocessor_output(std::string_view output, const std::string
             // header is first included from inside one of them.
             if (m.enter && file >= 0) {
                 if (stack.size() == 1 && stack.back() == map.main_file && map.main_file >= 0)
-                    map.includes.push_back({file, main_line, false});
+                    map.includes.push_back({file, main_line, false, {}, {}});
                 else if (stack.size() > 1 && system[static_cast<std::size_t>(file)] && !map.includes.empty()) {
                     map.includes.back().system_inside = true;
                     if (stack.size() == 2) map.includes.back().system_files.push_back(file);

@@ -90,17 +90,17 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
 
 int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     using namespace recipe::cli;
-    CommandLine line;
+    CommandLine command_line;
     {
         std::string e;
-        if (!line.split(argc, argv, &e)) {
+        if (!command_line.split(argc, argv, &e)) {
             err << "recipe: error: " << e << "\n";
             return kExitUsage;
         }
     }
-    SourceOptions& source = line.source;
-    argc = line.argc();
-    argv = line.argv();
+    SourceOptions& source = command_line.source;
+    argc = command_line.argc();
+    argv = command_line.argv();
     cxxopts::Options parser("recipe advise",
                             "Find the loop nests of a C file that can run on the GPU with their copies overlapped, plan\n"
                             "each for a platform, and write DIR/<stem>.recipe.md (the steps and why), DIR/<stem>.cu\n"

@@ -40,17 +40,17 @@ void tune_allocator_for(std::size_t source_bytes) {
 }
 
 int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::CommandLine line;
+    cli::CommandLine command_line;
     {
         std::string e;
-        if (!line.split(argc, argv, &e)) {
+        if (!command_line.split(argc, argv, &e)) {
             err << "recipe: error: " << e << "\n";
             return cli::kExitUsage;
         }
     }
-    cli::SourceOptions& source_options = line.source;
-    argc = line.argc();
-    argv = line.argv();
+    cli::SourceOptions& source_options = command_line.source;
+    argc = command_line.argc();
+    argv = command_line.argv();
     cxxopts::Options options("recipe analyze", "Find and classify the loop nests of a C file.");
     options.positional_help("FILE.c");
     options.add_options()

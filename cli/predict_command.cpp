@@ -22,14 +22,14 @@ int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsa
 }
 
 int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::CommandLine line;
+    cli::CommandLine command_line;
     {
         std::string e;
-        if (!line.split(argc, argv, &e)) return fail(err, e);
+        if (!command_line.split(argc, argv, &e)) return fail(err, e);
     }
-    cli::SourceOptions& source = line.source;
-    argc = line.argc();
-    argv = line.argv();
+    cli::SourceOptions& source = command_line.source;
+    argc = command_line.argc();
+    argv = command_line.argv();
     cxxopts::Options opts("recipe predict", "Predict one scheme and tile size for the loop nests of a C file.");
     opts.positional_help("FILE.c");
     opts.add_options()

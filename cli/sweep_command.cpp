@@ -60,14 +60,14 @@ std::string cell(double ms) {
 }
 
 int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::CommandLine line;
+    cli::CommandLine command_line;
     {
         std::string e;
-        if (!line.split(argc, argv, &e)) return fail(err, e);
+        if (!command_line.split(argc, argv, &e)) return fail(err, e);
     }
-    cli::SourceOptions& source = line.source;
-    argc = line.argc();
-    argv = line.argv();
+    cli::SourceOptions& source = command_line.source;
+    argc = command_line.argc();
+    argv = command_line.argv();
     cxxopts::Options opts("recipe sweep", "Predicted run time of each scheme and copy method over tile sizes (ms).");
     opts.positional_help("FILE.c");
     opts.add_options()

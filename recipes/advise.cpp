@@ -306,11 +306,11 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     r->files.push_back({plan_file, plan_json(*r, options).dump(2) + "\n"});
     for (const auto& n : r->nests) {
         if (!n.planned) continue;
-        const std::string where = r->source_file + ":" + std::to_string(n.nest->span.begin.line) + " " + n.nest->function + "()";
-        r->files.push_back({n.tile_chart, render_tile_chart(templates, n.plan, where + ": predicted run time against tile size on " + r->platform.name)});
+        const std::string place = r->source_file + ":" + std::to_string(n.nest->span.begin.line) + " " + n.nest->function + "()";
+        r->files.push_back({n.tile_chart, render_tile_chart(templates, n.plan, place + ": predicted run time against tile size on " + r->platform.name)});
         const auto& best = n.plan.ranked.front();
         r->files.push_back({n.timeline_chart, render_timeline_chart(templates, n.timeline, best.tiles,
-                                                                    where + ": " + advisor::to_string(best.config.scheme) +
+                                                                    place + ": " + advisor::to_string(best.config.scheme) +
                                                                         " pipeline on " + r->platform.name)});
     }
     return true;

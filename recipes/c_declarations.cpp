@@ -100,7 +100,7 @@ bool find_declaration(const CTree& tree, const std::string& name, std::uint32_t 
 namespace {
 
 // An array declarator with a size that is not an integer constant.
-bool variable_length(const CTree& tree, TSNode d) {
+bool variable_length(TSNode d) {
     bool variable = false;
     for (TSNode a = d; is(a, "array_declarator"); a = field(a, "declarator")) {
         const TSNode size = field(a, "size");
@@ -117,7 +117,7 @@ bool variable_length(const CTree& tree, TSNode d) {
 bool as_vla(const CTree& tree, TSNode param, VlaParameter* out) {
     if (!is(param, "parameter_declaration")) return false;
     const TSNode d = field(param, "declarator");
-    if (!is(d, "array_declarator") || !variable_length(tree, d)) return false;
+    if (!is(d, "array_declarator") || !variable_length(d)) return false;
     const TSNode id = declared_name(d);
     if (ts_node_is_null(id)) return false;
     out->name = std::string(tree.text(id));

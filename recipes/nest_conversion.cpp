@@ -465,13 +465,13 @@ void convert(const CTree& t, const LoopNest& nest,
         }
         if (assigned.count(name)) {
             if (is_pointer_or_array(type)) throw Failure{"the body assigns the pointer `" + name + "`"};
-            c->locals.push_back({name, without_const(type)});
+            c->locals.push_back({name, without_const(type), ""});
             continue;
         }
         if (file_scope && type.find("const") != std::string::npos && !is_pointer_or_array(type)) continue;  // usable on the device as it is
         if (is_pointer_or_array(type))
             throw Failure{"the body reads `" + name + "` (" + type + "), memory that is not one of the nest's arrays"};
-        c->scalars.push_back({name, type});
+        c->scalars.push_back({name, type, ""});
     }
 
     for (std::size_t d = 0; d < 3; ++d) {

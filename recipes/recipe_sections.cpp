@@ -364,15 +364,15 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
     }
     if (!x.options.assumptions.empty()) {
         std::string l;
-        std::vector<std::string> names;
+        std::vector<std::string> assumed;
         for (std::size_t i = 0; i < x.options.assumptions.size(); ++i) {
             l += (i ? ", " : "") + ("`" + x.options.assumptions[i].first + " = " + x.options.assumptions[i].second + "`");
-            names.push_back(x.options.assumptions[i].first);
+            assumed.push_back(x.options.assumptions[i].first);
         }
         km::data df;
         df.set("list", l);
-        df.set("names", and_list(names));
-        df.set("verb", names.size() == 1 ? "has" : "have");
+        df.set("names", and_list(assumed));
+        df.set("verb", assumed.size() == 1 ? "has" : "have");
         d.set("assumptions", df);
     } else {
         d.set("assumptions", false);
