@@ -23,7 +23,7 @@ void print_usage(std::ostream& os) {
           "Finds stenciled map/zip loop nests in C, predicts how to overlap their\n"
           "PCIe transfers with the kernel, and writes a recipe and a .cu file.\n\ncommands:\n";
     for (const auto& c : commands) os << "  " << c.name << std::string(12 - std::min<size_t>(11, std::strlen(c.name)), ' ') << c.summary << "\n";
-    os << "\nRun 'recipe <command> --help' for a command's options.\n"
+    os << "\nRun 'recipe <command> --help' (or 'recipe help <command>') for a command's options; 'recipe --version' for the version.\n"
           "Exit codes: 0 success, 1 nothing acceptable found, 2 usage or input error, 3 internal error.\n";
 }
 
@@ -31,6 +31,14 @@ void print_usage(std::ostream& os) {
 
 int main(int argc, char** argv) {
     using namespace recipe::cli;
+    // `recipe help advise` is `recipe advise --help`.
+    if (argc == 3 && !std::strcmp(argv[1], "help"))
+        for (const auto& c : registry())
+            if (!std::strcmp(c.name, argv[2])) {
+                char help_flag[] = "--help";
+                char* args[] = {argv[2], help_flag, nullptr};
+                return c.run(2, args, std::cout, std::cerr);
+            }
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         print_usage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? kExitUsage : kExitOk;

@@ -28,11 +28,11 @@ std::string slurp(const std::string& path) {
     return ss.str();
 }
 
-// Runs `recipe analyze <args>` from the source directory (so sample paths
-// print as samples/x.c).
-Run analyze(const std::string& args) {
+// Runs `recipe <args>` from the source directory (so sample paths print as
+// samples/x.c).
+Run recipe_cli(const std::string& args) {
     std::string err_file = (std::filesystem::temp_directory_path() / ("recipe-cli-err-" + std::to_string(::getpid()))).string();
-    std::string cmd = std::string("cd '") + RECIPE_SOURCE_DIR + "' && '" + RECIPE_BINARY + "' analyze " + args + " 2>'" + err_file + "'";
+    std::string cmd = std::string("cd '") + RECIPE_SOURCE_DIR + "' && '" + RECIPE_BINARY + "' " + args + " 2>'" + err_file + "'";
     Run r;
     FILE* pipe = ::popen(cmd.c_str(), "r");
     REQUIRE(pipe);
@@ -45,6 +45,8 @@ Run analyze(const std::string& args) {
     std::filesystem::remove(err_file);
     return r;
 }
+
+Run analyze(const std::string& args) { return recipe_cli("analyze " + args); }
 
 std::string temp_file(const std::string& name, const std::string& content) {
     auto path = std::filesystem::temp_directory_path() / ("recipe-cli-" + std::to_string(::getpid()) + "-" + name);
@@ -180,4 +182,13 @@ TEST_CASE("a file without loops and a file with syntax errors", "[cli]") {
     CHECK(s.out.find("[syntax]\n") != std::string::npos);
     CHECK(s.out.find("nest 1: f(), lines 3-3: accepted, map") != std::string::npos);
     for (const auto& p : {none, broken}) std::filesystem::remove(p);
+}
+
+TEST_CASE("recipe help COMMAND is the command's --help", "[cli]") {
+    Run help = recipe_cli("help advise");
+    CHECK(help.status == 0);
+    CHECK(help.out.find("--platform") != std::string::npos);
+    CHECK(help.out.find("--assume NAME=VALUE") != std::string::npos);
+    Run top = recipe_cli("--help");
+    CHECK(top.out.find("recipe --version") != std::string::npos);
 }
