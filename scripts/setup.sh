@@ -12,7 +12,7 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-for tool in cmake:cmake g++:g++ pkg-config:pkg-config npm:npm; do
+for tool in cmake:cmake g++:g++ cc:gcc pkg-config:pkg-config npm:npm; do  # cc: the preprocessor recipe runs
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
