@@ -118,7 +118,6 @@ void convert(const CTree& t, const LoopNest& nest,
 
     // Loops, x first: counters and bounds.
     static const char kAxes[] = {'x', 'y', 'z'};
-    std::vector<Bounds> bounds;
     for (int d = 0; d < c->dims; ++d) {
         const auto& lp = nest.iteration_space[static_cast<std::size_t>(d)];
         if (lp.stride != 1) throw Failure{"loop `" + lp.var + "` steps by " + std::to_string(lp.stride) + "; the library visits every point"};
@@ -129,7 +128,6 @@ void convert(const CTree& t, const LoopNest& nest,
         c->index_vars.push_back({lp.var, without_const(b.type), kAxes[d]});
         c->space_begin[static_cast<std::size_t>(d)] = b.lower;
         c->space_end[static_cast<std::size_t>(d)] = b.upper;
-        bounds.push_back(b);
     }
 
     // Arrays: roles, shared extents, halos.
@@ -191,10 +189,6 @@ void convert(const CTree& t, const LoopNest& nest,
     }
     for (int d = 0; d < c->dims; ++d) {
         c->extents[static_cast<std::size_t>(d)] = extent_text(shape.size[static_cast<std::size_t>(d)]);
-        // An extent that is the loop's own bound keeps the user's spelling
-        // of it (`W`, where the preprocessor wrote `8000`).
-        const Bounds& b = bounds[static_cast<std::size_t>(d)];
-        if (!b.upper_as_parsed.empty() && c->extents[static_cast<std::size_t>(d)] == b.upper_as_parsed) c->extents[static_cast<std::size_t>(d)] = b.upper;
         if (c->extents[static_cast<std::size_t>(d)].empty()) throw Failure{"the extent of `" + shape.name + "` is unknown"};
     }
 

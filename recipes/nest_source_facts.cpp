@@ -45,28 +45,20 @@ Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& 
         for (TSNode c : named_children(init))
             if (is(c, "init_declarator") && t.text(declared_name(field(c, "declarator"))) == lp.var) {
                 b.lower = t.spelled(field(c, "value"));
-                b.lower_as_parsed = std::string(t.text(field(c, "value")));
                 b.type = abstract_type(t, init, field(c, "declarator"));
             }
     } else if (is(init, "assignment_expression") && t.text(field(init, "left")) == lp.var) {
         b.lower = t.spelled(field(init, "right"));
-        b.lower_as_parsed = std::string(t.text(field(init, "right")));
     }
     const TSNode cond = field(loop, "condition");
     if (is(cond, "binary_expression")) {
         const std::string_view op = t.text(field(cond, "operator"));
         const TSNode l = field(cond, "left"), r = field(cond, "right");
         if (t.text(l) == lp.var) {
-            if (op == "<" || op == "!=") {
-                b.upper = t.spelled(r);
-                b.upper_as_parsed = std::string(t.text(r));
-            }
+            if (op == "<" || op == "!=") b.upper = t.spelled(r);
             if (op == "<=") b.upper = plus_one(t, r);
         } else if (t.text(r) == lp.var) {
-            if (op == ">") {
-                b.upper = t.spelled(l);
-                b.upper_as_parsed = std::string(t.text(l));
-            }
+            if (op == ">") b.upper = t.spelled(l);
             if (op == ">=") b.upper = plus_one(t, l);
         }
     }

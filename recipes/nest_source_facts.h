@@ -25,7 +25,6 @@ std::string plus_one(const CTree& t, TSNode e);
 
 struct Bounds {
     std::string lower, upper, type;  // upper "" when unreadable; as the user spelled them
-    std::string lower_as_parsed, upper_as_parsed;  // as parsed (macros expanded), when read from the loop
 };
 // Lower bound (inclusive), upper bound (exclusive) and declared type of a
 // for loop's counter, read from the for statement as written.
