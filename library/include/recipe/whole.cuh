@@ -10,10 +10,11 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <deque>
 #include <string>
 #include <utility>
-#include <vector>
 
+#include "recipe/detail/resources.cuh"
 #include "recipe/error.cuh"
 
 namespace recipe {
@@ -34,24 +35,18 @@ namespace detail {
 // The device copies of one call's whole inputs, freed when the call ends.
 class WholeCopies {
 public:
-    WholeCopies() = default;
-    WholeCopies(const WholeCopies&) = delete;
-    WholeCopies& operator=(const WholeCopies&) = delete;
-    ~WholeCopies() {
-        for (void* p : device_) cudaFree(p);
-    }
     template <class T>
     const T* copy(const Whole<T>& w) {
-        void* d = nullptr;
         const std::size_t bytes = w.count * sizeof(T);
-        check(cudaMalloc(&d, bytes > 0 ? bytes : 1), "cudaMalloc", [] { return std::string("a whole input"); });
-        device_.push_back(d);
-        check(cudaMemcpy(d, w.host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy", [] { return std::string("a whole input"); });
-        return static_cast<const T*>(d);
+        auto where = [] { return std::string("a whole input"); };
+        DeviceBlock& block = blocks_.emplace_back();
+        block.allocate(bytes > 0 ? bytes : 1, where);
+        check(cudaMemcpy(block.base(), w.host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy", where);
+        return reinterpret_cast<const T*>(block.base());
     }
 
 private:
-    std::vector<void*> device_;
+    std::deque<DeviceBlock> blocks_;  // DeviceBlock neither copies nor moves
 };
 
 // A kernel argument as the kernel receives it: whole inputs become device
