@@ -31,12 +31,11 @@ struct Project {
     }
 };
 
-AdviseResult advise_file(const std::string& path, const std::vector<std::string>& flags = {}) {
+// `recipe advise` on a file on disk, for h200, with the options given.
+AdviseResult advise_file(const std::string& path, AdviseOptions o = {}) {
     RealFileSystem fs;
-    AdviseOptions o;
     o.input = path;
     o.platform = "h200";
-    o.build.args = flags;
     AdviseResult r;
     std::string error;
     INFO(error);
@@ -135,20 +134,12 @@ TEST_CASE("a kernel with its own header: flags, macros, time loops, whole 1-D ar
     Project p;
     p.put("include/stencil.h", kHeader);
     const std::string file = p.put("src/kernel.c", kKernel);
-    const AdviseResult r = advise_file(file, {"-I", (p.root / "include").string(), "-DSMALL"});
-
-    // The allocator is not malloc; distinct calls still give distinct arrays
-    // only for the allocators the analyzer knows, so these nests may alias:
-    // they are planned once --assume-no-alias is given (below).
-    RealFileSystem fs;
+    // bench_alloc is no allocator the analyzer knows, so the arrays may
+    // alias: the nests are planned with --assume-no-alias.
     AdviseOptions o;
-    o.input = file;
-    o.platform = "h200";
     o.build.args = {"-I", (p.root / "include").string(), "-DSMALL"};
     o.assume_no_alias = true;
-    AdviseResult a;
-    std::string error;
-    REQUIRE(advise(fs, o, &a, &error));
+    const AdviseResult a = advise_file(file, o);
     const NestOutcome* centre = outcome(a, 19);
     REQUIRE(centre);
     INFO(centre->why);
@@ -176,7 +167,6 @@ TEST_CASE("a kernel with its own header: flags, macros, time loops, whole 1-D ar
     CHECK(cu.find("#if defined(N) && (N) != 64") != std::string::npos);
     // The compile command carries the user's flags and finds the file's headers.
     CHECK(a.compile_command.find(" -I " + (p.root / "include").string() + " -DSMALL") != std::string::npos);
-    (void)r;
 }
 
 TEST_CASE("index temporaries, index macros in a header, restrict and an OpenMP pragma", "[recipes]") {
@@ -212,14 +202,9 @@ int main(int argc, char **argv)
         CHECK(r.nests[0].verdict == Verdict::NotPlanned);
         CHECK(r.nests[0].why.find("--assume nx=VALUE") != std::string::npos);
     }
-    RealFileSystem fs;
     AdviseOptions o;
-    o.input = file;
-    o.platform = "h200";
     o.assumptions = {{"nx", "4096"}, {"ny", "4096"}};
-    AdviseResult r;
-    std::string error;
-    REQUIRE(advise(fs, o, &r, &error));
+    const AdviseResult r = advise_file(file, o);
     REQUIRE(r.nests.size() == 1);
     INFO(r.nests[0].why);
     REQUIRE(r.nests[0].verdict == Verdict::Converted);
@@ -276,14 +261,9 @@ int main(void)
     return 0;
 }
 )");
-    RealFileSystem fs;
     AdviseOptions o;
-    o.input = file;
-    o.platform = "h200";
     o.assumptions = {{"ni", "2000"}, {"nj", "3000"}};
-    AdviseResult r;
-    std::string error;
-    REQUIRE(advise(fs, o, &r, &error));
+    const AdviseResult r = advise_file(file, o);
     REQUIRE(r.nests.size() == 1);
     CHECK(r.nests[0].verdict == Verdict::NotConverted);
     CHECK(r.nests[0].why.find("the file's parameter `B` is a variable-length array that C++ cannot express") != std::string::npos);
@@ -308,14 +288,9 @@ int main(void)
     return 0;
 }
 )");
-    RealFileSystem fs;
     AdviseOptions o;
-    o.input = file;
-    o.platform = "h200";
     o.assumptions = {{"ni", "1000"}, {"nj", "1000"}};
-    AdviseResult r;
-    std::string error;
-    REQUIRE(advise(fs, o, &r, &error));
+    const AdviseResult r = advise_file(file, o);
     REQUIRE(r.nests.size() == 1);
     INFO(r.nests[0].why);
     CHECK(r.nests[0].verdict == Verdict::Converted);
