@@ -70,7 +70,7 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
     Program program;
     program.file = std::string(file_name);
     auto tree = std::make_unique<SyntaxTree>(std::string(source), options.parallel, SyntaxTree::Deferred{});
-    auto definitions = std::make_unique<FileDefinitions>(*tree, options.defines, FileDefinitions::Deferred{});
+    auto definitions = std::make_unique<FileDefinitions>(*tree, options.assumptions, FileDefinitions::Deferred{});
     {
         FileDefinitions& defs = *definitions;
         // A part's definitions are collected by the thread that parsed it,

@@ -11,8 +11,10 @@
 namespace recipe::analyzer {
 
 struct AnalyzeOptions {
-    // -D NAME=VALUE overrides, applied after the file's own #defines.
-    std::vector<std::pair<std::string, std::string>> defines;
+    // --assume NAME=VALUE: values to plan for, of sizes the file holds in
+    // variables or struct fields (`n`, `g->nx`); they also override a
+    // macro of that name. -D is the preprocessor's (BuildFlags).
+    std::vector<std::pair<std::string, std::string>> assumptions;
     // Treat pointer parameters as never overlapping (--assume-no-alias),
     // as if they were declared `restrict`.
     bool assume_no_alias = false;

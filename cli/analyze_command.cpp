@@ -77,7 +77,7 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         }
         analyzer::AnalyzeOptions opts;
         opts.assume_no_alias = source_options.assume_no_alias;
-        opts.defines = source_options.assumptions;
+        opts.assumptions = source_options.assumptions;
         opts.free_syntax_tree = false;  // the process ends after printing: exit reclaims it faster
         std::string source;
         if (!analyzer::read_source_file(file, &source, &error)) {

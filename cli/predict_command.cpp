@@ -74,7 +74,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         if (!cli::apply_compile_database(args["file"].as<std::string>(), &source, &e)) return fail(err, e);
     }
     analyzer::AnalyzeOptions analysis;
-    analysis.defines = source.assumptions;
+    analysis.assumptions = source.assumptions;
     analysis.assume_no_alias = source.assume_no_alias;
 
     Platform platform;

@@ -178,7 +178,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     if (!fs.read(options.input, &r->source, error)) return false;
     if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
     analyzer::AnalyzeOptions ao;
-    ao.defines = options.assumptions;
+    ao.assumptions = options.assumptions;
     ao.assume_no_alias = options.assume_no_alias;
     if (!analyzer::analyze_translation_unit(options.input, r->source, options.build, ao, &r->unit, error)) return false;
     const analyzer::Program& program = r->unit.program;

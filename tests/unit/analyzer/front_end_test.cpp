@@ -260,7 +260,7 @@ void heat(const grid_t *in, grid_t *out)
 }
 )";
     AnalyzeOptions o;
-    o.defines = {{"in->nx", "2048"}, {"in->ny", "1024"}};
+    o.assumptions = {{"in->nx", "2048"}, {"in->ny", "1024"}};
     o.assume_no_alias = true;
     const Program p = analyze_source("g.c", src, o);
     REQUIRE(p.nests.size() == 1);

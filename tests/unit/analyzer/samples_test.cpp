@@ -117,7 +117,7 @@ TEST_CASE("moving average: 1D window of radius RADIUS is the stencil, not a dime
     CHECK(n.ops.reads == 9);
     // -D changes the radius, and with it the stencil.
     AnalyzeOptions o;
-    o.defines = {{"RADIUS", "1"}, {"N", "1000"}};
+    o.assumptions = {{"RADIUS", "1"}, {"N", "1000"}};
     Program small_program = analyze_sample("moving_average.c", o);
     const LoopNest& small = nest_in(small_program, "moving_average");
     CHECK(small.input_arrays[0].stencil == Offsets{{-1}, {0}, {1}});

@@ -176,7 +176,7 @@ TEST_CASE("bounds from 0, 1 and 2 with < and <=", "[analyzer]") {
 
 TEST_CASE("sizes from literals, #define, enum, const, -D; symbolic stays symbolic", "[analyzer]") {
     AnalyzeOptions o;
-    o.defines = {{"OVERRIDE", "24"}};
+    o.assumptions = {{"OVERRIDE", "24"}};
     Program p = analyze_input("sizes.c", o);
     REQUIRE(p.nests.size() == 6);
     check_extent(p.nests[0].iteration_space[0].upper, 10, "10");
