@@ -4,12 +4,15 @@
 // stream counts. Every prediction the model makes is finite and not
 // negative in every phase. (Predictions the model refuses, such as a plan
 // that does not fit the device, are allowed.) A fixed seed: the same cases
-// every run. Not asserted yet: that the total covers each engine's busy
-// time, which 21 of these predictions miss on the GTX 460 and Tesla C2050
-// profiles (the total below the copies out by 0.4% to 17%).
+// every run. Not asserted yet, only counted and reported: that the total
+// covers each engine's busy time (h2d, kernel, d2h), which 175 of these
+// predictions miss (73 on the GTX 460 profile, 99 on the Tesla C2050, 3 on
+// the H200).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -48,6 +51,7 @@ TEST_CASE("every prediction is finite and not negative", "[advisor]") {
     const Scheme schemes[] = {Scheme::Naive, Scheme::Basic, Scheme::Scalable, Scheme::Buffered,
                               Scheme::Streams, Scheme::Mapped, Scheme::Hybrid};
     int priced = 0, failures = 0, negative = 0;
+    std::map<std::string, int> short_of_busy;  // per platform: total below an engine's busy time
     for (int n = 0; n < 1500; ++n) {
         Problem p;
         p.dims = static_cast<int>(pick(1, 3));
@@ -106,6 +110,7 @@ TEST_CASE("every prediction is finite and not negative", "[advisor]") {
                                         sane(ph.d2h) && sane(ph.host_register) && sane(ph.host_unregister) && sane(ph.staging) &&
                                         sane(ph.whole_in);
                     if (!finite) ++negative;
+                    if (pred.total_ms < 0.999 * std::max({ph.h2d, ph.kernel, ph.d2h})) ++short_of_busy[platform.name];
                     if (!finite && ++failures <= 10)
                         WARN(describe(p, c, platform.name) << ": total " << pred.total_ms << " ms, h2d " << ph.h2d << ", kernel "
                                                           << ph.kernel << ", d2h " << ph.d2h << ", staging " << ph.staging);
@@ -115,4 +120,6 @@ TEST_CASE("every prediction is finite and not negative", "[advisor]") {
     INFO(priced << " predictions");
     CHECK(priced > 10000);
     CHECK(negative == 0);
+    for (const auto& [platform, count] : short_of_busy)
+        WARN(platform << ": " << count << " predictions below an engine's busy time (not yet asserted)");
 }
