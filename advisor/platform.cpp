@@ -149,7 +149,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile",
-        "stagingRowNs", "pipelineTile"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs"};
     return fields;
 }
 
@@ -291,6 +291,13 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         !r.measurements("stagingTile", false, &p->staging_tile) ||
         !r.measurements("pipelineTile", false, &p->pipeline_tile) ||
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||
+        !r.number(root, "cudaStartupNs", "cudaStartupNs", false, &p->cuda_startup_ns) ||
+        !r.number(root, "cudaTeardownNs", "cudaTeardownNs", false, &p->cuda_teardown_ns) ||
+        !r.measurements("firstRun", false, &p->first_run) ||
+        !r.number(root, "hostStreamGBs", "hostStreamGBs", false, &p->host_stream_gbs) ||
+        !r.measurements("hostStream", false, &p->host_stream) ||
+        !r.number(root, "hostGflops", "hostGflops", false, &p->host_gflops) ||
+        !r.number(root, "hostFirstTouchGBs", "hostFirstTouchGBs", false, &p->host_first_touch_gbs) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||

@@ -133,6 +133,25 @@ struct Platform {
     Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
     Measurements pipeline_tile;  // a pinned run's steady time per tile with one b-byte input and output tile
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
+    // What the user's program pays besides warm runs (docs/model.md, "The
+    // program's run"), measured by recipe-profile in fresh processes: CUDA's
+    // start-up (the first call's context creation), its teardown when the
+    // program exits, and the extra time of a process's first library run
+    // over its second, by the bytes of its (fresh) output. 0 / empty when
+    // not measured.
+    double cuda_startup_ns = 0;
+    double cuda_teardown_ns = 0;
+    Measurements first_run;
+    // One thread of the C program on this host: streaming bandwidth (bytes
+    // read + written) and the arithmetic rate of a stencil loop on cached
+    // data. 0 when not measured: the C loop's time cannot be predicted.
+    double host_stream_gbs = 0;
+    Measurements host_stream;  // one pass over n bytes of smaller working sets (the caches); empty: not measured
+    double host_gflops = 0;
+    // One thread writing fresh pages (a program initialising a malloc'd
+    // array): a lower bound on the time the program spends filling a nest's
+    // inputs before its first call, which hides CUDA's start-up. 0: not measured.
+    double host_first_touch_gbs = 0;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;

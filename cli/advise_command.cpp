@@ -1,6 +1,7 @@
 // recipe advise — the main job: a C file in; a recipe, a .cu, the plan and
 // pictures out. Parses options, calls recipes::advise, writes the files
 // through the output writer, prints a short summary.
+#include <cerrno>
 #include <cxxopts.hpp>
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,10 @@ const OptionSpec kOptions[] = {
     {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", true, "DIR"},
     {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", true, "pinned|pageable"},
     {"kernel-ms", "measured kernel time for the whole problem, one step, in ms", true, "X"},
+    {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "
+              "the CPU comparison prices N calls (default: 1; time loops in the file are counted anyway)", true, "N"},
+    {"convert-all", "convert every nest the generator can convert, also those the comparison with the CPU keeps "
+                    "there (to measure both)", false, ""},
     {"format", "summary on stdout: md (text) or json (default: md)", true, "md|json"},
     {"force", "replace existing output files", false, ""},
     {"h,help", "show this help", false, ""},
@@ -166,12 +171,24 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
             }
             options.kernel_ms = v;
         }
+        if (args.count("calls")) {
+            const std::string c = args["calls"].as<std::string>();
+            char* end = nullptr;
+            errno = 0;
+            const long long v = std::strtoll(c.c_str(), &end, 10);
+            if (c.empty() || *end != '\0' || errno == ERANGE || v < 1) {
+                err << "recipe: error: --calls " << c << ": expected a whole number of calls, at least 1\n";
+                return kExitUsage;
+            }
+            options.calls = v;
+        }
         if (args.count("format")) format = args["format"].as<std::string>();
         if (format != "md" && format != "json") {
             err << "recipe: error: --format " << format << ": expected md or json\n";
             return kExitUsage;
         }
         force = args.count("force") > 0;
+        options.convert_all = args.count("convert-all") > 0;
     } catch (const cxxopts::exceptions::exception& e) {
         err << "recipe: error: " << e.what() << "\n";
         return kExitUsage;

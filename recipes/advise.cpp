@@ -27,6 +27,7 @@ const char* to_string(Verdict v) {
         case Verdict::RecipeOnly: return "recipe-only";
         case Verdict::NotConverted: return "not-converted";
         case Verdict::NotPlanned: return "not-planned";
+        case Verdict::KeptOnCpu: return "kept-on-cpu";
         case Verdict::Rejected: return "rejected";
     }
     return "?";
@@ -172,6 +173,88 @@ void convert_planned(const CTree& tree, const analyzer::SourceMap& map, std::set
     }
 }
 
+std::string ms_text(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, ms >= 100 ? "%.0f ms" : ms >= 1 ? "%.1f ms" : "%.3f ms", ms);
+    return b;
+}
+
+// How often the program runs a converted nest's library call: --calls, times
+// the steps of a time loop that calls it once per step.
+std::int64_t calls_of(const NestOutcome& n, const AdviseOptions& options, bool* steps_unknown) {
+    std::int64_t calls = std::max<std::int64_t>(1, options.calls);
+    if (n.conversion.step_by_step && n.nest->time_loop) {
+        if (const auto& v = n.nest->time_loop->iterations.value; v && *v > 0) calls *= *v;
+        else *steps_unknown = true;
+    }
+    return calls;
+}
+
+// The decision against the CPU (advisor/program_time.h): each converted nest
+// stays on the GPU when it saves time there, and the ones that do must
+// together save more than CUDA's start-up, which the program pays once.
+void decide_against_cpu(const AdviseOptions& options, AdviseResult* r) {
+    auto& summary = r->program_summary;
+    const advisor::Platform& platform = r->platform;
+    summary.cuda_startup_ms = advisor::cuda_startup_ms(platform);
+    std::string error;
+    for (auto& n : r->nests) {
+        if (n.verdict != Verdict::Converted) continue;
+        advisor::CpuEstimate cpu;
+        if (!advisor::cpu_time(n.chosen()->problem, platform, &cpu, &error)) {
+            summary.note = error + "; every convertible nest is converted without comparing with the CPU";
+            return;
+        }
+        bool steps_unknown = false;
+        n.cpu = cpu;
+        n.in_program = advisor::program_time(*n.chosen(), cpu, platform, calls_of(n, options, &steps_unknown));
+        if (steps_unknown)
+            summary.note = "a time loop's step count is unknown: its nest is priced as one call per --calls";
+    }
+    summary.compared = true;
+    double saving = 0;
+    for (auto& n : r->nests) {
+        if (!n.cpu) continue;
+        summary.cpu_ms += n.in_program.cpu_total_ms();
+        if (n.in_program.saving_ms() > 0 || options.convert_all) {
+            saving += n.in_program.saving_ms();
+            continue;
+        }
+        n.verdict = Verdict::KeptOnCpu;
+        n.why = "on the CPU it takes about " + ms_text(n.in_program.cpu_total_ms()) + ", on the GPU " +
+                ms_text(n.in_program.gpu_total_ms()) + " (" + std::to_string(n.in_program.calls) +
+                (n.in_program.calls == 1 ? " call" : " calls") + ", transfers included), before CUDA's start-up.";
+    }
+    // The start-up overlaps the program's work before its first call; at
+    // least the filling of the nests' inputs (the least of them: any
+    // converted nest may come first).
+    double hidden = -1;
+    for (const auto& n : r->nests)
+        if (n.cpu && n.verdict == Verdict::Converted) {
+            const double h = advisor::hidden_startup_ms(n.chosen()->problem, platform);
+            hidden = hidden < 0 ? h : std::min(hidden, h);
+        }
+    summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms - std::max(0.0, hidden));
+    summary.teardown_ms = advisor::cuda_teardown_ms(platform);
+    summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
+    if (!summary.runs_on_gpu)
+        for (auto& n : r->nests)
+            if (n.cpu && n.verdict == Verdict::Converted) {
+                n.verdict = Verdict::KeptOnCpu;
+                n.why = "it would save about " + ms_text(n.in_program.saving_ms()) + " on the GPU (" +
+                        ms_text(n.in_program.cpu_total_ms()) + " on the CPU, " + ms_text(n.in_program.gpu_total_ms()) +
+                        " on the GPU), but the converted nests together save " + ms_text(saving) +
+                        ", less than what using CUDA at all costs the program: the part of its start-up the program would "
+                        "wait for (" + ms_text(summary.startup_paid_ms) + " of " + ms_text(summary.cuda_startup_ms) +
+                        ") and its teardown at exit (" + ms_text(summary.teardown_ms) + ").";
+            }
+    for (const auto& n : r->nests) {
+        if (!n.cpu) continue;
+        summary.gpu_ms += n.verdict == Verdict::Converted ? n.in_program.gpu_total_ms() : n.in_program.cpu_total_ms();
+    }
+    if (summary.runs_on_gpu) summary.gpu_ms += summary.startup_paid_ms + summary.teardown_ms;
+}
+
 }  // namespace
 
 bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r, std::string* error) {
@@ -238,9 +321,16 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
             out.tile_chart = base + ".tile-size.svg";
             out.timeline_chart = base + ".pipeline.svg";
         }
-        if (out.verdict != Verdict::Converted)
-            r->diagnostics.push_back(warning_line(where(nest.file), nest.span.begin, "warning",
-                                                  "loop nest not converted into " + cu_file + ": " + out.why,
+    }
+    decide_against_cpu(options, r);
+    for (auto& out : r->nests) {
+        const auto& nest = *out.nest;
+        if (nest.accepted && out.verdict != Verdict::Converted)
+            r->diagnostics.push_back(warning_line(where(nest.file), nest.span.begin,
+                                                  out.verdict == Verdict::KeptOnCpu ? "note" : "warning",
+                                                  (out.verdict == Verdict::KeptOnCpu ? "loop nest kept on the CPU: "
+                                                                                     : "loop nest not converted into " + cu_file + ": ") +
+                                                      out.why,
                                                   to_string(out.verdict)));
     }
 
@@ -292,7 +382,8 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
         (void)fn_start;
     }
     for (const auto& n : r->nests)
-        if (n.verdict == Verdict::Converted) cu_nests.push_back({&n.conversion, n.chosen()});
+        if (n.verdict == Verdict::Converted)
+            cu_nests.push_back({&n.conversion, n.chosen(), n.cpu ? n.in_program.gpu_first_ms : -1});
     const TemplateStore& templates = TemplateStore::embedded();
     std::string cu;
     if (!cu_nests.empty()) {

@@ -4,6 +4,7 @@
 // nothing (cli/advise_command.cpp does).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "advisor/plan.h"
 #include "advisor/platform.h"
+#include "advisor/program_time.h"
 #include "analyzer/program.h"
 #include "analyzer/translation_unit.h"
 #include "recipes/cpp_compat.h"
@@ -28,6 +30,8 @@ struct AdviseOptions {
     bool assume_no_alias = false;
     std::optional<advisor::HostMemory> host_memory;            // --host-memory
     std::optional<double> kernel_ms;                           // --kernel-ms
+    std::int64_t calls = 1;  // --calls: how often the program runs each nest (a time loop's steps come on top)
+    bool convert_all = false;  // --convert-all: the comparison with the CPU informs, it does not decide
 };
 
 enum class Verdict {
@@ -35,6 +39,7 @@ enum class Verdict {
     RecipeOnly,   // planned and convertible, left out of the .cu (why says why)
     NotConverted, // planned, but the generator cannot convert it faithfully
     NotPlanned,   // accepted by the analyzer, but the model cannot plan it
+    KeptOnCpu,    // convertible, but the program is faster with it on the CPU (why gives both times)
     Rejected,     // not a stenciled map/zip nest
 };
 const char* to_string(Verdict v);
@@ -47,6 +52,10 @@ struct NestOutcome {
     advisor::Plan plan;
     NestConversion conversion;  // ok when the generator could convert it
     std::vector<advisor::TimelineEvent> timeline;
+    // The nest in the user's program (advisor/program_time.h); set when the
+    // profile has host figures and the nest was converted or kept on the CPU.
+    std::optional<advisor::CpuEstimate> cpu;
+    advisor::ProgramTime in_program;
     std::string tile_chart;      // file names, "" when not drawn
     std::string timeline_chart;
     const advisor::Prediction* chosen() const { return planned && !plan.ranked.empty() ? &plan.ranked.front() : nullptr; }
@@ -66,6 +75,18 @@ struct AdviseResult {
     std::string compile_command;           // as the recipe gives it
     std::string nvcc_flags;                // the user's flags the .cu needs, each after a blank
     bool wrote_cu = false;
+    // The planned nests together: on the CPU, and as the emitted program runs
+    // them (CUDA's start-up once, when any nest runs on the GPU).
+    struct ProgramSummary {
+        bool compared = false;  // the profile has host figures
+        double cuda_startup_ms = 0;
+        double startup_paid_ms = 0;  // what the work before the first call does not hide
+        double teardown_ms = 0;      // CUDA's teardown when the program exits
+        double cpu_ms = 0;
+        double gpu_ms = 0;
+        bool runs_on_gpu = false;
+        std::string note;  // why the comparison was not made, or a caveat
+    } program_summary;
     int accepted() const;
 };
 

@@ -172,7 +172,7 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
     return t.render("cu_kernel", v, Escape::None);
 }
 
-std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p,
+std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
                         const CuContext& ctx, std::set<std::string>* taken) {
     km::data v;
     v.set("function", c.function);
@@ -201,7 +201,8 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
     v.set("platform", ctx.platform);
     const auto& ph = p.phases;
     v.set("predicted", text_list({fixed(ph.alloc + ph.free + ph.host_register + ph.host_unregister, 3), fixed(ph.h2d, 3),
-                                  fixed(ph.kernel, 3), fixed(ph.d2h, 3), fixed(p.total_ms, 3), fixed(ph.staging, 3)}));
+                                  fixed(ph.kernel, 3), fixed(ph.d2h, 3), fixed(p.total_ms, 3), fixed(ph.staging, 3),
+                                  first_ms >= 0 ? fixed(first_ms, 3) : std::string("-1")}));
     v.set("gathered", gather_list(c, false));
     v.set("scattered", gather_list(c, true));
     v.set("kernel", c.kernel_name);
@@ -301,7 +302,7 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
     }
     for (const auto& n : nests) {
         const auto& c = *n.conversion;
-        edits.push_back({at(c.replace_begin, false), at(c.replace_end, true), render_call(t, c, *n.chosen, ctx, taken)});
+        edits.push_back({at(c.replace_begin, false), at(c.replace_end, true), render_call(t, c, *n.chosen, n.first_ms, ctx, taken)});
     }
     std::set<std::uint32_t> marked;
     for (const auto& n : nests)

@@ -20,6 +20,7 @@ class CTree;
 struct CuNest {
     const NestConversion* conversion = nullptr;
     const advisor::Prediction* chosen = nullptr;
+    double first_ms = -1;  // the process's first call, predicted (advisor/program_time.h); < 0: not predicted
 };
 
 struct CuContext {
@@ -45,7 +46,8 @@ std::vector<std::string> block_dims(const advisor::Prediction& p);
 std::string render_kernel(const TemplateStore& t, const NestConversion& c, const CuContext& ctx,
                           std::set<std::string>* guarded = nullptr);
 // The call that replaces the nest; its first line starts where the nest did.
-std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p,
+// `first_ms`: the program's first call, predicted (< 0: not predicted).
+std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
                         const CuContext& ctx, std::set<std::string>* taken);
 // The user's file (map.original()) with the nests' edits, which are at
 // offsets of the preprocessed text, moved into it; `fixes` are already in

@@ -67,7 +67,17 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     if (o.assume_no_alias) opts["assume_no_alias"] = true;
     if (o.host_memory) opts["host_memory"] = advisor::to_string(*o.host_memory);
     if (o.kernel_ms) opts["kernel_ms"] = *o.kernel_ms;
+    if (o.calls != 1) opts["calls"] = o.calls;
+    if (o.convert_all) opts["convert_all"] = true;
     j["options"] = opts;
+    if (r.wrote_cu) j["compile_command"] = r.compile_command;  // $RECIPE_INCLUDE: the library's include directory
+    // The planned nests in the user's program (advisor/program_time.h).
+    const auto& ps = r.program_summary;
+    if (ps.compared)
+        j["program"] = {{"calls", o.calls},          {"cuda_startup_ms", ps.cuda_startup_ms}, {"startup_paid_ms", ps.startup_paid_ms}, {"teardown_ms", ps.teardown_ms},
+                        {"cpu_ms", ps.cpu_ms},       {"gpu_ms", ps.gpu_ms},
+                        {"runs_on_gpu", ps.runs_on_gpu}};
+    if (!ps.note.empty()) j["program_note"] = ps.note;
     j["nests"] = nlohmann::json::array();
     for (const auto& n : r.nests) {
         nlohmann::json x;
@@ -82,6 +92,19 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
             x["pictures"] = {n.tile_chart, n.timeline_chart};
         }
         if (n.conversion.ok && n.chosen()) x["conversion"] = conversion_json(n.conversion, *n.chosen());
+        if (n.cpu) {
+            const auto& t = n.in_program;
+            x["in_program"] = {{"calls", t.calls},
+                               {"cpu_first_ms", t.cpu_first_ms},
+                               {"cpu_ms", t.cpu_ms},
+                               {"gpu_first_ms", t.gpu_first_ms},
+                               {"gpu_warm_ms", t.gpu_warm_ms},
+                               {"cpu_total_ms", t.cpu_total_ms()},
+                               {"gpu_total_ms", t.gpu_total_ms()},
+                               {"runs_on", n.verdict == Verdict::Converted ? "gpu" : "cpu"},
+                               {"cpu_estimate", {{"bytes", n.cpu->bytes}, {"flops", n.cpu->flops},
+                                                 {"memory_ms", n.cpu->memory_ms}, {"compute_ms", n.cpu->compute_ms}}}};
+        }
         j["nests"].push_back(x);
     }
     round_numbers(&j, 6);

@@ -126,7 +126,7 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     NestConversion flat = c;
     flat.indent.clear();
     std::set<std::string> taken;
-    d.set("call_code", render_call(x.templates, flat, p, ctx, &taken));
+    d.set("call_code", render_call(x.templates, flat, p, n.cpu ? n.in_program.gpu_first_ms : -1, ctx, &taken));
     d.set("replace_first_line", std::to_string(c.first_line));
     d.set("replace_last_line", std::to_string(c.last_line));
 
@@ -426,6 +426,41 @@ km::data rejected_view(const RecipeContext& x, const NestOutcome& n) {
     for (auto& a : advice) a[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a[0])));
     d.set("advice", list_of(advice, [](km::data& v, const std::string& s) { v.set("text", s); }));
     return d;
+}
+
+// "In your program": the planned nests against the CPU (advise.cpp, decide_against_cpu).
+km::data program_view(const AdviseResult& r, const RecipeContext& x) {
+    const auto& ps = r.program_summary;
+    if (!ps.compared) return km::data(false);
+    auto ms = [](double v) { return format_ms(v) + " ms"; };
+    km::data p;
+    p.set("cpu_ms", ms(ps.cpu_ms));
+    p.set("gpu_ms", ms(ps.gpu_ms));
+    p.set("startup_ms", ms(ps.cuda_startup_ms));
+    p.set("startup_paid_ms", ms(ps.startup_paid_ms));
+    p.set("teardown_ms", ms(ps.teardown_ms));
+    p.set("runs_on_gpu", ps.runs_on_gpu);
+    p.set("calls", std::to_string(x.options.calls));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", r.platform.host_stream_gbs);
+    p.set("stream", std::string(buf));
+    std::snprintf(buf, sizeof buf, "%.2f", r.platform.host_gflops);
+    p.set("gflops", std::string(buf));
+    km::data rows{km::data::type::list};
+    for (const auto& n : r.nests) {
+        if (!n.cpu) continue;
+        const auto& t = n.in_program;
+        km::data row;
+        row.set("id", std::to_string(n.nest->id));
+        row.set("calls", std::to_string(t.calls));
+        row.set("cpu", ms(t.cpu_total_ms()));
+        row.set("first", ms(t.gpu_first_ms));
+        row.set("warm", t.calls > 1 ? ms(t.gpu_warm_ms) + " each" : std::string("–"));
+        row.set("on", n.verdict == Verdict::Converted ? "GPU" : "CPU");
+        rows.push_back(row);
+    }
+    p.set("rows", rows);
+    return p;
 }
 
 }  // namespace recipe::recipes

@@ -24,5 +24,6 @@ kainjow::mustache::data conversion_view(const RecipeContext& x, const NestOutcom
 kainjow::mustache::data why_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data caveats_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data rejected_view(const RecipeContext& x, const NestOutcome& n);
+kainjow::mustache::data program_view(const AdviseResult& r, const RecipeContext& x);
 
 }  // namespace recipe::recipes

@@ -52,6 +52,7 @@ const char* verdict_text(Verdict v) {
         case Verdict::RecipeOnly: return "recipe only";
         case Verdict::NotConverted: return "not converted";
         case Verdict::NotPlanned: return "not planned";
+        case Verdict::KeptOnCpu: return "kept on the CPU";
         case Verdict::Rejected: return "rejected";
     }
     return "?";

@@ -114,8 +114,10 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
         d.set("recipe_only", n.verdict == Verdict::RecipeOnly);
         d.set("not_converted", n.verdict == Verdict::NotConverted);
         d.set("not_planned", n.verdict == Verdict::NotPlanned);
+        d.set("kept_on_cpu", n.verdict == Verdict::KeptOnCpu);
         d.set("described", nest.accepted ? nest_description_view(n) : km::data(false));
-        const bool has_steps = (n.verdict == Verdict::Converted || n.verdict == Verdict::RecipeOnly) && n.conversion.ok && best;
+        const bool has_steps = (n.verdict == Verdict::Converted || n.verdict == Verdict::RecipeOnly ||
+                                n.verdict == Verdict::KeptOnCpu) && n.conversion.ok && best;
         d.set("conversion", has_steps ? conversion_view(x, n) : km::data(false));
         d.set("why", n.why);
         d.set("caveats", has_steps ? caveats_view(x, n) : km::data(false));
@@ -126,6 +128,9 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
     }
     v.set("summary", summary);
     v.set("nests", nests);
+    v.set("program", program_view(r, x));
+    const std::string& note = r.program_summary.note;
+    v.set("program_note", note.empty() ? km::data(false) : km::data(note));
     v.set("has_fixes", !r.fixes.empty());
     v.set("fixes", list_of(r.fixes, [](km::data& f, const CompatFix& fix) {
         f.set("line", std::to_string(fix.pos.line));

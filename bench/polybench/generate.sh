@@ -8,7 +8,8 @@
 #   OUTDIR/kernels.tsv        kernel, its .c (relative to OUTDIR), the .cu or "-", the preprocessor flags
 # usage: bench/polybench/generate.sh OUTDIR [extra preprocessor flags, e.g. -DPOLYBENCH_USE_RESTRICT]
 # Environment: RECIPE_BINARY (default build/recipe), POLYBENCH (default ../shared/corpus/polybench-c-4.2.1),
-# DATASET (default LARGE_DATASET).
+# DATASET (default LARGE_DATASET), PLATFORM (the --platform of advise: a name or a .json profile; default h200),
+# ADVISE_FLAGS (more options for advise, e.g. --convert-all to convert also the nests the CPU comparison keeps).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: generate.sh OUTDIR [flags...]}
@@ -16,6 +17,9 @@ shift
 recipe=${RECIPE_BINARY:-$root/build/recipe}
 corpus=${POLYBENCH:-$root/../shared/corpus/polybench-c-4.2.1}
 dataset=${DATASET:-LARGE_DATASET}
+platform=${PLATFORM:-h200}
+# A profile given by a relative path is still found after the cd below.
+[ -f "$platform" ] && platform=$(cd "$(dirname "$platform")" && pwd)/$(basename "$platform")
 [ -f "$corpus/utilities/benchmark_list" ] || { echo "no PolyBench/C corpus at $corpus"; exit 3; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -29,7 +33,8 @@ while read -r rel; do
   flags=(-I corpus/utilities "-D$dataset" "$@")
   rm -rf "$name"
   status=0
-  "$recipe" advise "corpus/$rel" "${flags[@]}" --platform h200 -o "$name" >/dev/null 2>"$name.stderr" || status=$?
+  # shellcheck disable=SC2086
+  "$recipe" advise "corpus/$rel" "${flags[@]}" --platform "$platform" ${ADVISE_FLAGS:-} -o "$name" >/dev/null 2>"$name.stderr" || status=$?
   if [ "$status" -gt 1 ]; then
     echo "generate.sh: recipe advise failed on $rel (exit $status):" >&2
     cat "$name.stderr" >&2

@@ -15,7 +15,7 @@ failed=0
 for src in "$root"/tests/gpu/forms/*.c; do
   name=$(basename "$src" .c)
   read -r -a flags <<<"$(sed -n 's|^/\* recipe advise flags: \(.*\) \*/$|\1|p' "$src" | head -1)"
-  if ! "$recipe" advise "$src" "${flags[@]}" -o "$work/$name" >"$work/$name.log" 2>&1 || [ ! -f "$work/$name/$name.cu" ]; then
+  if ! "$recipe" advise "$src" "${flags[@]}" --convert-all -o "$work/$name" >"$work/$name.log" 2>&1 || [ ! -f "$work/$name/$name.cu" ]; then
     echo "FAIL $name: no .cu"; cat "$work/$name.log"; failed=1; continue
   fi
   if ! "$nvcc" -std=c++17 -arch=sm_90 -c --fmad=false -I"$root/library/include" -I"$(dirname "$src")" \

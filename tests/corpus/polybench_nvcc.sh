@@ -18,7 +18,8 @@ compiled=0
 for variant in plain restrict; do
   extra=()
   [ "$variant" = restrict ] && extra=(-DPOLYBENCH_USE_RESTRICT)
-  POLYBENCH=$corpus "$root/bench/polybench/generate.sh" "$work/$variant" "${extra[@]}" >/dev/null
+  # Every nest the generator can convert, also those the CPU comparison keeps there.
+  POLYBENCH=$corpus ADVISE_FLAGS=--convert-all "$root/bench/polybench/generate.sh" "$work/$variant" "${extra[@]}" >/dev/null
   # name, .c, .cu, flags: compile the .cu files side by side.
   while IFS=$'\t' read -r name c cu flags; do
     [ "$cu" = - ] && continue

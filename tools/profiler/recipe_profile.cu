@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "cold_start.cuh"
+#include "host_cpu.h"
 #include "library_costs.cuh"
 #include "sample_kernels.cuh"
 
@@ -214,7 +216,19 @@ int main(int argc, char** argv) {
     }
 
     Progress p;
-    p.steps = 21;
+    p.steps = 23;
+    // First, before this process touches CUDA: fresh processes' start-up.
+    p.begin("cold start: fresh processes, first and second runs");
+    const profiler::ColdStart cold = profiler::measure_cold_start(quick);
+    if (!cold.error.empty()) die(cold.error);
+    p.end("start-up " + std::to_string(static_cast<int>(cold.startup_ns / 1e6)) + " ms, exit " +
+          std::to_string(static_cast<int>(cold.teardown_ns / 1e6)) + " ms, first run +" +
+          std::to_string(static_cast<int>(cold.first_run_ns.back() / 1e6)) + " ms at " +
+          std::to_string(static_cast<long long>(cold.first_run_bytes.back() / 1e6)) + " MB out");
+    p.begin("host: one thread's streaming bandwidth and arithmetic");
+    const profiler::HostCpu host = profiler::measure_host_cpu(quick);
+    p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + ", first touch " +
+          fmt(host.first_touch_gbs, "%.1f GB/s"));
     int dev = 0;
     CK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -658,6 +672,13 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
+    std::fprintf(f, "  \"cudaStartupNs\": %.0f,\n", cold.startup_ns);
+    std::fprintf(f, "  \"cudaTeardownNs\": %.0f,\n", cold.teardown_ns);
+    std::fprintf(f, "  \"firstRun\": %s,\n", sized(cold.first_run_bytes, cold.first_run_ns).c_str());
+    std::fprintf(f, "  \"hostStreamGBs\": %.2f,\n", host.stream_gbs);
+    std::fprintf(f, "  \"hostStream\": %s,\n", sized(host.stream_bytes, host.stream_ns).c_str());
+    std::fprintf(f, "  \"hostGflops\": %.3f,\n", host.gflops);
+    std::fprintf(f, "  \"hostFirstTouchGBs\": %.2f,\n", host.first_touch_gbs);
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"asyncCallNs\": %.1f,\n", async_call_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
@@ -700,6 +721,13 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
+    std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, median of %d processes\",\n", how.c_str(), cold.processes);
+    std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of %d processes\",\n", how.c_str(), cold.processes);
+    std::fprintf(f, "    \"firstRun\": \"%s; in a fresh process after cudaFree(0): a staged scalable run (16 tiles, 2 streams, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median\",\n", how.c_str());
+    std::fprintf(f, "    \"hostStreamGBs\": \"%s; one thread, a[i] = b[i] + s * c[i] over 3 x 256 MiB of doubles, bytes read + written, best of 5\",\n", how.c_str());
+    std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());
+    std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles, compiled like gcc -O2 (not vectorised), best of 7\",\n", how.c_str());
+    std::fprintf(f, "    \"hostFirstTouchGBs\": \"%s; one thread writing a[i] = i into 256 MiB freshly malloc'd (pages faulted in as written), best of 3\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
     std::fprintf(f, "    \"asyncCallNs\": \"%s; host time to issue 150 rounds of a 4 KiB copy in, an empty launch, a 4 KiB copy out and an event record over 3 streams, per call, median of 7\",\n", how.c_str());
     std::fprintf(f, "    \"deviceBandwidthGBs\": \"%s; 1 GB device-to-device copy, bytes read + written\",\n", how.c_str());

@@ -74,6 +74,7 @@ struct Predicted {
     double d2h = -1;      // device-to-host copies
     double total = -1;    // the whole run, as the caller sees it
     double staging = -1;  // host memcpy into/out of pinned buffers
+    double first = -1;    // total of the process's first run (its buffers new), CUDA's start-up excluded
 };
 
 struct Config {
@@ -118,6 +119,7 @@ struct Measured {
     double d2h = -1;
     double total = -1;
     double staging = -1;  // host memcpy into/out of pinned buffers (host clock)
+    double startup = 0;   // waiting for CUDA to start (recipe/start.cuh), within total; 0 after the first run
     std::int64_t tiles = 0;
     std::int64_t h2d_copies = 0;  // cudaMemcpy*Async calls host->device
     std::int64_t d2h_copies = 0;

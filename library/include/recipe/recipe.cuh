@@ -7,6 +7,7 @@
 #include "recipe/error.cuh"
 #include "recipe/iterate.cuh"
 #include "recipe/run.cuh"
+#include "recipe/start.cuh"
 #include "recipe/tile.cuh"
 #include "recipe/tile_geometry.h"
 #include "recipe/view.cuh"

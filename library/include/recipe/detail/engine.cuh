@@ -22,6 +22,7 @@
 #include "recipe/detail/host_copy.cuh"
 #include "recipe/detail/pool.cuh"
 #include "recipe/detail/resources.cuh"
+#include "recipe/start.cuh"
 #include "recipe/error.cuh"
 #include "recipe/tile.cuh"
 #include "recipe/tile_geometry.h"
@@ -42,9 +43,14 @@ inline std::string shape_text(const Index3& e) {
     return std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]);
 }
 
-inline bool report_requested() {
+// RECIPE_REPORT: unset or 0, nothing; "time", one line per run with its
+// host-clock total (no events, so the run is timed as it runs for users);
+// anything else, the table of measured phases beside the predicted ones.
+enum class ReportLevel { None, Time, Full };
+inline ReportLevel report_requested() {
     const char* v = std::getenv("RECIPE_REPORT");
-    return v && *v && std::string(v) != "0";
+    if (!v || !*v || std::string(v) == "0") return ReportLevel::None;
+    return std::string(v) == "time" ? ReportLevel::Time : ReportLevel::Full;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -115,7 +121,8 @@ public:
         : cfg_(cfg),
           arrays_(std::move(arrays)),
           t_start_(Clock::now()),
-          report_(report_requested()),
+          report_level_(report_requested()),
+          report_(report_level_ == ReportLevel::Full),
           measure_(cfg.measure || report_) {
         validate();
         space_ = cfg_.iteration_space();
@@ -175,6 +182,10 @@ public:
 
     // ---- setup: registration, allocations, streams, events
     void setup(std::int64_t timing_tiles) {
+        // CUDA's start-up (recipe/start.cuh): waited for here, its own phase.
+        cudaError_t started = cudaSuccess;
+        measured_.startup = Startup::get().wait(&started);
+        check(started, "CUDA start-up (cudaFree(0))", where());
         const auto t0 = Clock::now();
         const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
         // An error left by an unrelated earlier call would otherwise be
@@ -184,6 +195,7 @@ public:
         // enough are kept below, smaller ones replaced.
         Pool& pool = Pool::get();
         pool_lock_ = std::unique_lock<std::mutex>(pool.mutex);
+        first_run_ = pool.runs++ == 0;
         device_.swap(pool.device);
         pinned_.swap(pool.pinned);
         streams_.swap(pool.streams);
@@ -223,7 +235,11 @@ public:
         if (staging_) {
             int n = cfg_.host_threads;
             if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
-            threads_ = std::make_unique<CopyThreads>(n);
+            if (pool.threads && pool.threads->count() == n)
+                threads_ = std::move(pool.threads);
+            else
+                threads_ = std::make_unique<CopyThreads>(n);
+            pool.threads.reset();
         }
         pinned_.allocate(pinned.size(), where(), [this](char* block, std::size_t bytes) { touch_pages(block, bytes, *threads_); });
         for (std::size_t i = 0; i < arrays_.size(); ++i) {
@@ -523,9 +539,12 @@ public:
             excluded_ms_ += ms_since(e0);
         }
         const auto t0 = Clock::now();
-        threads_.reset();
         // Back to the pool for the next run (detail/pool.cuh).
         Pool& pool = Pool::get();
+        if (threads_) {
+            threads_->park();
+            pool.threads = std::move(threads_);
+        }
         pool.join.swap(join_);
         pool.done.swap(done_);
         pool.in_ready.swap(in_ready_);
@@ -539,6 +558,19 @@ public:
         if (measure_) measured_.alloc = setup_ms_ + teardown;
         measured_.tiles = grid_->tile_count();
         if (report_) print_report();
+        if (report_level_ == ReportLevel::Time) print_time();
+    }
+
+    // RECIPE_REPORT=time: `recipe: time NAME MEASURED_MS STARTUP_MS PREDICTED_MS`
+    // (the prediction for this call: the first call's, or a later one's).
+    void print_time() const {
+        const Predicted& p = cfg_.predicted;
+        const double predicted = first_run_ && p.first >= 0 ? p.first : p.total;
+        std::string name = nest();
+        for (char& c : name)
+            if (c == ' ' || c == '\t' || c == '\n') c = '_';
+        std::fprintf(stderr, "recipe: time %s %.3f %.3f %.3f\n", name.c_str(), measured_.total, measured_.startup,
+                     predicted);
     }
 
     void print_report() const {
@@ -554,12 +586,13 @@ public:
             if (predicted >= 0) std::snprintf(pred, sizeof pred, "%.3f", predicted);
             std::fprintf(stderr, "recipe:   %-8s %12.3f %14s\n", name, measured, pred);
         };
+        if (m.startup > 0) row("startup", m.startup, -1);
         row("alloc", m.alloc, p.alloc);
         row("h2d", m.h2d, p.h2d);
         row("kernel", m.kernel, p.kernel);
         row("d2h", m.d2h, p.d2h);
         if (staging_) row("staging", m.staging, p.staging);
-        row("total", m.total, p.total);
+        row("total", m.total, first_run_ && p.first >= 0 ? p.first : p.total);
         std::fprintf(stderr, "recipe:   copies: %lld in (%lld bytes), %lld out (%lld bytes)\n",
                      static_cast<long long>(m.h2d_copies), static_cast<long long>(m.h2d_bytes),
                      static_cast<long long>(m.d2h_copies), static_cast<long long>(m.d2h_bytes));
@@ -593,7 +626,9 @@ private:
     const Config& cfg_;
     std::vector<ArrayDesc> arrays_;
     Clock::time_point t_start_;
+    ReportLevel report_level_;
     bool report_, measure_;
+    bool first_run_ = false;  // the process's first run: its buffers are new
     Box space_;
     bool naive_ = false;
     std::unique_ptr<TileGrid> grid_;

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -22,9 +24,11 @@
 namespace recipe::detail {
 
 // Workers that run one job at a time, the calling thread taking part. They
-// spin between jobs rather than sleep: a tile's packing takes tens of
-// microseconds, about what waking sleeping threads costs. They exist only
-// while a staged run lasts.
+// spin between the jobs of a run rather than sleep: a tile's packing takes
+// tens of microseconds, about what waking sleeping threads costs. Between
+// runs they are parked (asleep on a condition variable, costing the
+// program's own threads nothing) and kept in the pool (detail/pool.cuh), so
+// a later run does not create them again.
 class CopyThreads {
 public:
     explicit CopyThreads(int threads) {
@@ -33,9 +37,15 @@ public:
     CopyThreads(const CopyThreads&) = delete;
     CopyThreads& operator=(const CopyThreads&) = delete;
     ~CopyThreads() {
-        stop_.store(true, std::memory_order_release);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_.store(true, std::memory_order_release);
+        }
+        wake_.notify_all();
         for (auto& w : workers_) w.join();
     }
+    // The run is over: the workers sleep until the next job.
+    void park() { parked_.store(true, std::memory_order_release); }
     int count() const { return static_cast<int>(workers_.size()) + 1; }
 
     // Runs job(i, n) for i in [0, n) with n = count(), and returns when all did.
@@ -44,6 +54,13 @@ public:
         if (n == 1) {
             job(0, 1);
             return;
+        }
+        if (parked_.load(std::memory_order_acquire)) {
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                parked_.store(false, std::memory_order_release);
+            }
+            wake_.notify_all();
         }
         job_ = &job;
         pending_.store(n - 1, std::memory_order_relaxed);
@@ -67,6 +84,13 @@ private:
             std::uint64_t g;
             while ((g = generation_.load(std::memory_order_acquire)) == seen) {
                 if (stop_.load(std::memory_order_acquire)) return;
+                if (parked_.load(std::memory_order_acquire)) {
+                    std::unique_lock<std::mutex> lock(mutex_);
+                    wake_.wait(lock, [this] {
+                        return stop_.load(std::memory_order_acquire) || !parked_.load(std::memory_order_acquire);
+                    });
+                    continue;
+                }
                 pause();
             }
             seen = g;
@@ -80,6 +104,9 @@ private:
     std::atomic<int> pending_{0};
     std::atomic<std::uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
+    std::atomic<bool> parked_{false};
+    std::mutex mutex_;
+    std::condition_variable wake_;
 };
 
 // One contiguous run of bytes to move.

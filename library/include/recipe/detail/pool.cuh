@@ -1,6 +1,6 @@
 // detail/pool.cuh — the resources of a run that do not depend on the user's
-// arrays (device tile buffers, page-locked staging buffers, streams and the
-// pipeline's events), kept for the next run of the process instead of freed:
+// arrays (device tile buffers, page-locked staging buffers, streams, the
+// pipeline's events and the staging threads), kept for the next run of the process instead of freed:
 // a time loop that calls the library every step, or a function called many
 // times, pays their allocation once. Blocks grow to the largest run's needs.
 // Runs take the pool under a lock (one run at a time in a process); a run
@@ -11,6 +11,9 @@
 
 #include <mutex>
 
+#include <memory>
+
+#include "recipe/detail/host_copy.cuh"
 #include "recipe/detail/resources.cuh"
 
 namespace recipe::detail {
@@ -21,6 +24,8 @@ struct Pool {
     PinnedBlock pinned;
     Streams streams;
     Events in_ready, done, join;
+    std::unique_ptr<CopyThreads> threads;  // staging threads, parked between runs
+    long runs = 0;  // runs begun in this process
 
     static Pool& get() {
         static Pool pool;

@@ -1,0 +1,86 @@
+#include "advisor/program_time.h"
+
+#include <algorithm>
+
+namespace recipe::advisor {
+
+namespace {
+
+double points(const Box& b) {
+    return static_cast<double>(b.extent(0)) * static_cast<double>(b.extent(1)) * static_cast<double>(b.extent(2));
+}
+
+// The box an input's reads cover: the space grown by its halo, inside the array.
+Box reach(const Box& space, const Halo& halo, const Index3& extents) {
+    Box r = space;
+    for (int d = 0; d < 3; ++d) {
+        r.begin[d] = std::max<std::int64_t>(0, space.begin[d] - halo.lo[d]);
+        r.end[d] = std::min(extents[d], space.end[d] + halo.hi[d]);
+    }
+    return r;
+}
+
+}  // namespace
+
+bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std::string* error) {
+    if (platform.host_stream_gbs <= 0 || platform.host_gflops <= 0) {
+        if (error)
+            *error = "the profile " + platform.name +
+                     " has no host figures (hostStreamGBs, hostGflops): measure it with recipe-profile";
+        return false;
+    }
+    CpuEstimate e;
+    const double steps = static_cast<double>(std::max<std::int64_t>(1, p.time_steps));
+    double bytes = 0, written = 0;
+    for (const auto& a : p.inputs) bytes += points(reach(p.space, a.halo, a.extents)) * a.elem_bytes;
+    for (const auto& a : p.whole_inputs)
+        bytes += static_cast<double>(a.extents[0] * a.extents[1] * a.extents[2]) * a.elem_bytes;
+    for (const auto& a : p.outputs) {
+        bytes += points(p.space) * a.elem_bytes * (a.copy_in ? 2 : 1);
+        if (!a.copy_in) written += points(p.space) * a.elem_bytes;  // a read-modify-write output is not fresh
+    }
+    e.bytes = bytes * steps;
+    e.flops = static_cast<double>(p.flops_per_point) * points(p.space) * steps;
+    // One step's arrays at the rate of their working set (a time loop's stay
+    // in the caches between steps when they fit), else main memory's.
+    const double dram_ms = bytes / (platform.host_stream_gbs * 1e9) * 1e3;
+    const double step_ms = platform.host_stream.empty() ? dram_ms : std::min(dram_ms, platform.host_stream.ms(bytes));
+    e.memory_ms = step_ms * steps;
+    e.compute_ms = e.flops / (platform.host_gflops * 1e9) * 1e3;
+    e.ms = std::max(e.memory_ms, e.compute_ms);
+    // The first call's first step faults the fresh output pages in.
+    const double fresh_ms = platform.host_first_touch_gbs > 0
+                                ? written / (platform.host_first_touch_gbs * 1e9) * 1e3 - written / (platform.host_stream_gbs * 1e9) * 1e3
+                                : 0;
+    e.first_ms = e.ms + std::max(0.0, fresh_ms);
+    *out = e;
+    return true;
+}
+
+double cuda_startup_ms(const Platform& platform) { return platform.cuda_startup_ns * 1e-6; }
+double cuda_teardown_ms(const Platform& platform) { return platform.cuda_teardown_ns * 1e-6; }
+
+double hidden_startup_ms(const Problem& p, const Platform& platform) {
+    if (platform.host_first_touch_gbs <= 0) return 0;
+    double bytes = 0;
+    for (const auto* arrays : {&p.inputs, &p.whole_inputs})
+        for (const auto& a : *arrays) bytes += static_cast<double>(a.extents[0] * a.extents[1] * a.extents[2]) * a.elem_bytes;
+    return bytes / (platform.host_first_touch_gbs * 1e9) * 1e3;
+}
+
+double first_call_extra_ms(const Prediction& prediction, const Platform& platform) {
+    if (platform.first_run.empty()) return 0;
+    return std::max(0.0, platform.first_run.ms(static_cast<double>(prediction.d2h.bytes)));
+}
+
+ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls) {
+    ProgramTime t;
+    t.calls = std::max<std::int64_t>(1, calls);
+    t.cpu_first_ms = cpu.first_ms;
+    t.cpu_ms = cpu.ms;
+    t.gpu_warm_ms = best.total_ms;
+    t.gpu_first_ms = best.total_ms + first_call_extra_ms(best, platform);
+    return t;
+}
+
+}  // namespace recipe::advisor

@@ -1,0 +1,60 @@
+// program_time.h — a nest as the user's program runs it: the C loop on one
+// CPU thread, and the GPU plan as the emitted program pays it, the
+// process's first call cold and the later ones warm, with CUDA's start-up
+// once per program. The advisor converts a nest only when the program gets
+// faster. Formulas: docs/model.md, "The program's run".
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "advisor/plan.h"
+#include "advisor/platform.h"
+
+namespace recipe::advisor {
+
+// The C loop's time on one thread of this host: its arrays streamed once
+// per step (bytes read + written at hostStreamGBs), or its arithmetic at
+// hostGflops, whichever is slower. The first call writes its outputs to
+// fresh pages (a malloc'd array first written by the nest, the usual
+// pattern), at hostFirstTouchGBs.
+struct CpuEstimate {
+    double ms = 0;          // one later call (every time step of the nest included)
+    double first_ms = 0;    // the first call
+    double memory_ms = 0;
+    double compute_ms = 0;
+    double bytes = 0;       // unique bytes read + written per call
+    double flops = 0;
+};
+// Fails (error set) when the profile has no host figures.
+bool cpu_time(const Problem& problem, const Platform& platform, CpuEstimate* estimate, std::string* error);
+
+// CUDA's start-up in a fresh process (cudaStartupNs), and its teardown when
+// the program exits (cudaTeardownNs), in ms; 0 when not measured.
+double cuda_startup_ms(const Platform& platform);
+double cuda_teardown_ms(const Platform& platform);
+
+// A lower bound on the CPU time the program spends before the nest's first
+// call filling the nest's inputs (their bytes written to fresh pages at
+// hostFirstTouchGBs): CUDA starts meanwhile (recipe/start.cuh), so this much
+// of its start-up is hidden. 0 when not measured.
+double hidden_startup_ms(const Problem& problem, const Platform& platform);
+
+// The first call's extra over a warm call (firstRun, by the bytes copied
+// out: the output's fresh pages are most of it), in ms.
+double first_call_extra_ms(const Prediction& prediction, const Platform& platform);
+
+struct ProgramTime {
+    std::int64_t calls = 1;   // times the program runs the nest
+    double cpu_first_ms = 0;  // the first call on the CPU
+    double cpu_ms = 0;        // each later call on the CPU
+    double gpu_first_ms = 0;  // the first call on the GPU (CUDA's start-up excluded)
+    double gpu_warm_ms = 0;   // each later call
+    double cpu_total_ms() const { return cpu_first_ms + cpu_ms * static_cast<double>(calls - 1); }
+    double gpu_total_ms() const { return gpu_first_ms + gpu_warm_ms * static_cast<double>(calls - 1); }
+    // The GPU saves time on this nest (before CUDA's start-up, paid once per program).
+    double saving_ms() const { return cpu_total_ms() - gpu_total_ms(); }
+};
+ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls);
+
+}  // namespace recipe::advisor

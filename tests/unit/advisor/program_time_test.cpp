@@ -1,0 +1,98 @@
+// advisor/program_time.h: the C loop on one CPU thread, the GPU plan's first
+// and later calls, and what CUDA's start-up the program's own work hides
+// (docs/model.md, "The program's run"). Hand-computed on the unit platform.
+#include <catch2/catch.hpp>
+
+#include "advisor/program_time.h"
+#include "unit_platform.h"
+
+using namespace recipe;
+using namespace recipe::advisor;
+
+namespace {
+
+// The unit platform with host figures: 1 GB/s streaming, 1 GFLOP/s, fresh
+// pages written at 0.5 GB/s; start-up 200 ms, teardown 100 ms; the first
+// run costs 1 ms more per MB of output.
+Platform host_platform() {
+    nlohmann::json j = test::unit_platform_json();
+    j["hostStreamGBs"] = 1.0;
+    j["hostGflops"] = 1.0;
+    j["hostFirstTouchGBs"] = 0.5;
+    j["cudaStartupNs"] = 200e6;
+    j["cudaTeardownNs"] = 100e6;
+    j["firstRun"] = {{"bytes", {1e6, 1e8}}, {"ns", {1e6, 1e8}}};
+    for (const char* k : {"hostStreamGBs", "hostGflops", "hostFirstTouchGBs", "cudaStartupNs", "cudaTeardownNs", "firstRun"})
+        j["source"][k] = "made up for the tests";
+    Platform p;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &p, &error));
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("the C loop's time: bytes at the host's bandwidth or flops at its rate, whichever is slower", "[advisor]") {
+    const Platform pf = host_platform();
+    // 1000 floats in (reach 1 each side), 1000 out, 2 flops a point.
+    Problem p = test::unit_problem({1000, 1, 1}, 1, Halo{{1, 0, 0}, {1, 0, 0}});
+    p.space = Box{{1, 0, 0}, {999, 1, 1}};  // the loop runs 1 .. 998
+    CpuEstimate e;
+    std::string error;
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    // Reads 0 .. 999 (1000 floats), writes 998.
+    CHECK(e.bytes == Approx(1000 * 4 + 998 * 4));
+    CHECK(e.memory_ms == Approx(7992 / 1e9 * 1e3));
+    CHECK(e.flops == Approx(998 * 2));
+    CHECK(e.compute_ms == Approx(1996 / 1e9 * 1e3));
+    CHECK(e.ms == Approx(e.memory_ms));
+    // The first call writes 3992 fresh bytes at 0.5 GB/s instead of 1 GB/s.
+    CHECK(e.first_ms == Approx(e.ms + 3992 / 0.5e9 * 1e3 - 3992 / 1e9 * 1e3));
+
+    p.flops_per_point = 100;  // now the arithmetic is slower than the memory
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.ms == Approx(99800 / 1e9 * 1e3));
+
+    p.time_steps = 10;  // every step streams the arrays again
+    CpuEstimate ten;
+    REQUIRE(cpu_time(p, pf, &ten, &error));
+    CHECK(ten.ms == Approx(10 * e.ms));
+}
+
+TEST_CASE("without host figures the C loop cannot be priced, and the error says what to measure", "[advisor]") {
+    const Platform pf = test::unit_platform();
+    CpuEstimate e;
+    std::string error;
+    CHECK_FALSE(cpu_time(test::unit_problem({1000, 1, 1}, 1), pf, &e, &error));
+    CHECK_THAT(error, Catch::Contains("hostStreamGBs") && Catch::Contains("recipe-profile"));
+    CHECK(cuda_startup_ms(pf) == 0);
+    CHECK(hidden_startup_ms(test::unit_problem({1000, 1, 1}, 1), pf) == 0);
+}
+
+TEST_CASE("the program's first call pays the first run's extra; later calls are warm", "[advisor]") {
+    const Platform pf = host_platform();
+    Prediction best;
+    best.total_ms = 5;
+    best.d2h.bytes = 10000000;  // 10 MB out: 10 ms more on the first call
+    CpuEstimate cpu;
+    cpu.first_ms = 30;
+    cpu.ms = 20;
+    const ProgramTime t = program_time(best, cpu, pf, 4);
+    CHECK(t.gpu_first_ms == Approx(15));
+    CHECK(t.gpu_warm_ms == Approx(5));
+    CHECK(t.gpu_total_ms() == Approx(15 + 3 * 5));
+    CHECK(t.cpu_total_ms() == Approx(30 + 3 * 20));
+    CHECK(t.saving_ms() == Approx(90 - 30));
+    CHECK(cuda_startup_ms(pf) == Approx(200));
+    CHECK(cuda_teardown_ms(pf) == Approx(100));
+}
+
+TEST_CASE("the program's filling of a nest's inputs hides that much of CUDA's start-up", "[advisor]") {
+    const Platform pf = host_platform();
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);  // 4 MB of input at 0.5 GB/s: 8 ms
+    CHECK(hidden_startup_ms(p, pf) == Approx(8));
+    ArrayUse coefficients;
+    coefficients.extents = {250000, 1, 1};
+    p.whole_inputs = {coefficients};  // 1 MB more
+    CHECK(hidden_startup_ms(p, pf) == Approx(10));
+}

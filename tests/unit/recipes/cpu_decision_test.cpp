@@ -1,0 +1,127 @@
+// recipes/advise.cpp: the decision against the CPU. A nest is converted when
+// the program gets faster: its own saving, and the nests' savings together
+// against what using CUDA costs the program (the start-up it waits for and
+// the teardown at exit). --calls and time loops multiply the calls;
+// --convert-all converts anyway; a profile without host figures converts
+// as before and says why nothing was compared.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "../advisor/unit_platform.h"
+#include "recipes/advise.h"
+
+using namespace recipe;
+using namespace recipe::recipes;
+
+namespace {
+
+const char* kSmooth = R"(#include <stdlib.h>
+#define N 1000000
+
+static void smooth(const float *in, float *out)
+{
+    int i;
+    for (i = 1; i < N - 1; i++)
+        out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0f;
+}
+
+int main(void)
+{
+    float *in = malloc(N * sizeof *in);
+    float *out = malloc(N * sizeof *out);
+    int i;
+    for (i = 0; i < N; i++)
+        in[i] = (float)(i % 7);
+    smooth(in, out);
+    free(in);
+    free(out);
+    return 0;
+}
+)";
+
+// The unit platform (a copy of b bytes: 10 us + b ns), with a host whose
+// C loop takes `cpu_ns_per_byte` per byte streamed, and CUDA costs.
+std::string write_profile(double stream_gbs, double startup_ms, bool host_figures = true) {
+    nlohmann::json j = test::unit_platform_json();
+    if (host_figures) {
+        j["hostStreamGBs"] = stream_gbs;
+        j["hostGflops"] = 100.0;
+        j["cudaStartupNs"] = startup_ms * 1e6;
+        j["cudaTeardownNs"] = 0.0;
+        for (const char* k : {"hostStreamGBs", "hostGflops", "cudaStartupNs", "cudaTeardownNs"}) j["source"][k] = "made up";
+    }
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("recipe-cpu-decision-" + std::to_string(static_cast<long long>(stream_gbs * 1e6)) + "-" +
+                       std::to_string(static_cast<long long>(startup_ms)) + (host_figures ? "" : "-none") + ".json");
+    std::ofstream(path) << j.dump();
+    return path.string();
+}
+
+AdviseResult advise_with(const std::string& profile, AdviseOptions o = {}) {
+    MemoryFileSystem fs;
+    fs.files["smooth.c"] = kSmooth;
+    o.input = "smooth.c";
+    o.platform = profile;
+    AdviseResult r;
+    std::string error;
+    REQUIRE(advise(fs, o, &r, &error));
+    return r;
+}
+
+const NestOutcome& smooth_nest(const AdviseResult& r) {
+    for (const auto& n : r.nests)
+        if (n.nest->function == "smooth") return n;
+    FAIL("no nest in smooth()");
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("a nest the CPU runs faster than the GPU stays on the CPU, with both times", "[recipes]") {
+    // 8 MB streamed at 100 GB/s: 0.08 ms on the CPU, far less than the copies at 1 GB/s.
+    const AdviseResult r = advise_with(write_profile(100, 0));
+    const NestOutcome& n = smooth_nest(r);
+    CHECK(n.verdict == Verdict::KeptOnCpu);
+    CHECK_THAT(n.why, Catch::Contains("on the CPU it takes about") && Catch::Contains("on the GPU"));
+    CHECK_FALSE(r.wrote_cu);
+    CHECK(r.program_summary.compared);
+    CHECK_FALSE(r.program_summary.runs_on_gpu);
+}
+
+TEST_CASE("a nest that saves time is converted, unless the saving does not pay CUDA's start-up", "[recipes]") {
+    // 8 MB at 0.001 GB/s: 8 s on the CPU; the GPU's copies take about 8 ms.
+    const AdviseResult fast = advise_with(write_profile(0.001, 10));
+    CHECK(smooth_nest(fast).verdict == Verdict::Converted);
+    CHECK(fast.wrote_cu);
+    CHECK(fast.program_summary.runs_on_gpu);
+    CHECK(fast.program_summary.gpu_ms < fast.program_summary.cpu_ms);
+
+    // 8 MB at 0.5 GB/s: 16 ms on the CPU, about 8 ms saved, less than a 1 s start-up.
+    const AdviseResult slow_start = advise_with(write_profile(0.5, 1000));
+    const NestOutcome& n = smooth_nest(slow_start);
+    CHECK(n.verdict == Verdict::KeptOnCpu);
+    CHECK_THAT(n.why, Catch::Contains("start-up"));
+    CHECK_FALSE(slow_start.wrote_cu);
+
+    // Called 1000 times, the same nest saves 1000 times as much: converted.
+    AdviseOptions many;
+    many.calls = 1000;
+    const AdviseResult called = advise_with(write_profile(0.5, 1000), many);
+    CHECK(smooth_nest(called).verdict == Verdict::Converted);
+    CHECK(smooth_nest(called).in_program.calls == 1000);
+
+    // --convert-all converts it anyway.
+    AdviseOptions all;
+    all.convert_all = true;
+    CHECK(smooth_nest(advise_with(write_profile(0.5, 1000), all)).verdict == Verdict::Converted);
+}
+
+TEST_CASE("without host figures every convertible nest is converted and the recipe says nothing was compared", "[recipes]") {
+    const AdviseResult r = advise_with(write_profile(1, 0, false));
+    CHECK(smooth_nest(r).verdict == Verdict::Converted);
+    CHECK_FALSE(r.program_summary.compared);
+    CHECK_THAT(r.program_summary.note, Catch::Contains("no host figures"));
+}

@@ -1,0 +1,147 @@
+// cold_start.cuh — what a user's program pays that a warm, repeated call
+// does not (docs/model.md, "The program's run"): CUDA's start-up in a fresh
+// process, and the extra time of the process's first library run over its
+// second (first use of device and page-locked memory, the kernel's module
+// loaded, first copies, the output array's fresh pages), and the exit of a
+// process with a CUDA context (its teardown). Each measurement is a child
+// process forked before the profiler's own first CUDA call, so every child
+// starts cold.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <recipe/recipe.cuh>
+
+#include "sample_kernels.cuh"
+
+namespace profiler {
+
+struct ColdStart {
+    double startup_ns = 0;                          // cudaFree(0) as a process's first CUDA call, median
+    double teardown_ns = 0;                         // exit() of a process with a CUDA context, until reaped, median
+    std::vector<double> first_run_bytes, first_run_ns;  // bytes out of the run; extra of the first run
+    int processes = 0;
+    std::string error;  // non-empty when a child failed
+};
+
+namespace detail {
+
+struct ChildResult {
+    double startup_ns = -1;
+    double first_ns = -1;
+    double second_ns = -1;
+    std::int64_t exit_at_ns = 0;  // steady clock (CLOCK_MONOTONIC, shared by processes) when exit() began
+};
+
+inline std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// In a fresh process: CUDA's start-up, then the same staged run (the
+// emitted programs' usual host mode: the user's malloc'd arrays) twice.
+inline ChildResult cold_child(std::int64_t n) {
+    ChildResult r;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (cudaFree(nullptr) != cudaSuccess) return r;
+    r.startup_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    float* in = static_cast<float*>(std::malloc(static_cast<std::size_t>(n) * sizeof(float)));
+    float* out = static_cast<float*>(std::malloc(static_cast<std::size_t>(n) * sizeof(float)));
+    if (!in || !out) return r;
+    // The program filled its input; its output is fresh, first written by
+    // the nest (the model's assumption, docs/model.md): the first run's
+    // unpacking faults its pages in.
+    std::memset(in, 0, static_cast<std::size_t>(n) * sizeof(float));
+    recipe::Config c;
+    c.scheme = recipe::Scheme::Scalable;
+    c.extents = {n, 1, 1};
+    c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
+    c.tile = {n / 16, 1, 1};
+    c.copy = recipe::CopyMethod::Merged;
+    c.streams = 2;
+    c.block = dim3(256, 1, 1);
+    c.host = recipe::HostMemory::Staged;
+    c.name = "recipe-profile cold";
+    try {
+        auto once = [&] {
+            return recipe::run(c, samples::moving_average, recipe::inputs(recipe::input(static_cast<const float*>(in))),
+                               recipe::outputs(recipe::output(out)), 0, 1).total * 1e6;
+        };
+        r.first_ns = once();
+        r.second_ns = once();
+    } catch (const recipe::Error&) {
+        r.first_ns = r.second_ns = -1;
+    }
+    std::free(in);
+    std::free(out);
+    return r;
+}
+
+inline bool run_child(std::int64_t n, ChildResult* result) {
+    int fds[2];
+    if (pipe(fds) != 0) return false;
+    const pid_t pid = fork();
+    if (pid < 0) return false;
+    if (pid == 0) {
+        close(fds[0]);
+        ChildResult r = cold_child(n);
+        r.exit_at_ns = now_ns();
+        const ssize_t w = write(fds[1], &r, sizeof r);
+        // A normal exit, so that CUDA tears its context down as a user's program does.
+        std::exit(w == static_cast<ssize_t>(sizeof r) ? 0 : 1);
+    }
+    close(fds[1]);
+    ChildResult r;
+    const ssize_t got = read(fds[0], &r, sizeof r);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_at_ns = now_ns() - r.exit_at_ns;  // now: the exit's duration
+    if (got != static_cast<ssize_t>(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
+    *result = r;
+    return r.startup_ns >= 0 && r.first_ns >= 0 && r.second_ns >= 0;
+}
+
+inline double median_of_values(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace detail
+
+// Must run before this process's first CUDA call (a forked child may not
+// use a CUDA context its parent created).
+inline ColdStart measure_cold_start(bool quick) {
+    ColdStart cs;
+    const int reps = quick ? 1 : 3;
+    std::vector<double> startups, teardowns;
+    for (std::int64_t n : {std::int64_t(1) << 20, std::int64_t(1) << 24, std::int64_t(1) << 27}) {
+        std::vector<double> extra;
+        for (int r = 0; r < reps; ++r) {
+            detail::ChildResult c;
+            ++cs.processes;
+            if (!detail::run_child(n, &c)) {
+                cs.error = "a child process measuring a cold run of " + std::to_string(n) + " floats failed";
+                return cs;
+            }
+            startups.push_back(c.startup_ns);
+            teardowns.push_back(static_cast<double>(c.exit_at_ns));
+            extra.push_back(std::max(0.0, c.first_ns - c.second_ns));
+        }
+        cs.first_run_bytes.push_back(static_cast<double>(n * static_cast<std::int64_t>(sizeof(float))));
+        cs.first_run_ns.push_back(detail::median_of_values(extra));
+    }
+    cs.startup_ns = detail::median_of_values(startups);
+    cs.teardown_ns = detail::median_of_values(teardowns);
+    return cs;
+}
+
+}  // namespace profiler

@@ -1,0 +1,100 @@
+// host_cpu.h — what one thread of the user's C program sustains on this
+// host (docs/model.md, "The program's run"): streaming bandwidth for arrays
+// far larger than the caches, and the arithmetic rate of a stencil loop on
+// data in the second-level cache. The C loop's predicted time is the
+// larger of its bytes over the first and its flops over the second.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace profiler {
+
+struct HostCpu {
+    double stream_gbs = 0;  // bytes read + written per ns, one thread: a[i] = b[i] + s * c[i] over 768 MiB
+    // The same loop over smaller working sets (bytes of the three arrays),
+    // repeated: a time loop's arrays may stay in the caches between steps.
+    std::vector<double> stream_bytes, stream_ns;  // ns of one pass
+    double gflops = 0;      // one thread, a 2-D five-point stencil on doubles in the second-level cache, as gcc -O2 compiles it
+    double first_touch_gbs = 0;  // one thread writing freshly malloc'd memory (its pages faulted in), a[i] = i
+};
+
+namespace detail {
+
+inline double seconds_of(const std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Keeps the compiler from dropping the loops whose results are not used.
+inline void keep(const double* p) { asm volatile("" : : "r"(p) : "memory"); }
+
+// A 2-D five-point stencil, compiled as `gcc -O2` compiles the user's C
+// (no vectorisation of loops whose trip count is not known): its flops per
+// second are what a C stencil loop sustains on one thread.
+__attribute__((noinline, optimize("O2", "no-tree-vectorize"))) inline void stencil_2d(const double* a, double* b,
+                                                                                       std::size_t n, double s) {
+    for (std::size_t i = 1; i + 1 < n; ++i)
+        for (std::size_t j = 1; j + 1 < n; ++j)
+            b[i * n + j] = s * (a[i * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + a[(i + 1) * n + j] + a[(i - 1) * n + j]);
+    keep(b);
+}
+
+}  // namespace detail
+
+inline HostCpu measure_host_cpu(bool quick) {
+    HostCpu h;
+    // One pass of the triad over three arrays of n doubles, the best of `passes`, in s.
+    auto triad = [](std::size_t n, int passes) {
+        std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
+        double best = 1e30;
+        for (int pass = 0; pass < passes; ++pass) {
+            const double s = 1.0 + pass * 1e-9;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+            detail::keep(a.data());
+            best = std::min(best, detail::seconds_of(t0));
+        }
+        return best;
+    };
+    for (std::size_t bytes : {std::size_t(3) << 20, std::size_t(12) << 20, std::size_t(48) << 20, std::size_t(192) << 20,
+                              std::size_t(768) << 20}) {
+        if (quick && bytes > (std::size_t(192) << 20)) break;
+        const std::size_t n = bytes / 3 / sizeof(double);
+        const double s = triad(n, bytes < (std::size_t(100) << 20) ? 20 : 5);
+        h.stream_bytes.push_back(static_cast<double>(3 * n * sizeof(double)));
+        h.stream_ns.push_back(s * 1e9);
+        h.stream_gbs = h.stream_bytes.back() / s / 1e9;  // the largest: main memory
+    }
+    {
+        const std::size_t n = 180;  // 180 x 180 doubles per array: 253 KiB, in the second-level cache
+        std::vector<double> a(n * n, 1.0), b(n * n, 0.0);
+        const int reps = quick ? 200 : 2000;
+        double best = 1e30;
+        for (int pass = 0; pass < 7; ++pass) {
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int r = 0; r < reps; ++r) detail::stencil_2d(a.data(), b.data(), n, 0.2 + r * 1e-12);
+            best = std::min(best, detail::seconds_of(t0));
+        }
+        h.gflops = 5.0 * static_cast<double>((n - 2) * (n - 2)) * reps / best / 1e9;
+    }
+    {
+        const std::size_t n = std::size_t(quick ? 8 : 32) << 20;  // 256 MiB of doubles, fresh each pass
+        double best = 1e30;
+        for (int pass = 0; pass < 3; ++pass) {
+            double* a = static_cast<double*>(std::malloc(n * sizeof(double)));
+            if (!a) break;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<double>(i);
+            detail::keep(a);
+            best = std::min(best, detail::seconds_of(t0));
+            std::free(a);
+        }
+        h.first_touch_gbs = static_cast<double>(n) * sizeof(double) / best / 1e9;
+    }
+    return h;
+}
+
+}  // namespace profiler
