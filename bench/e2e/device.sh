@@ -8,7 +8,9 @@
 # Environment: POLYBENCH (the corpus, which does not travel with a checkout),
 # PROFILE, RECIPE_BINARY, RUNS, CANDIDATES_ONLY (1: only the programs with a
 # nest the generator can convert, those whose forced --convert-all plan
-# converts one: every program the comparison with the CPU applies to).
+# converts one: every program the comparison with the CPU applies to),
+# PROGRAMS (names: only these), TAG (appended to the page's and tarball's
+# names when one kind is run in parts).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 name=${1:?usage: device.sh NAME OUTDIR [sample|polybench|all]}
@@ -26,14 +28,23 @@ fi
 mv "$work"/*.log "$work/e2e/"
 # Programs with no nest the generator can convert (no forced .cu, column 7)
 # run only as C programs: with CANDIDATES_ONLY=1 they are left out.
+# PROGRAMS (names, space-separated) narrows the set further.
 only=$(awk -F'\t' -v k="$which" -v c="${CANDIDATES_ONLY:-0}" '(k == "all" || $2 == k) && (c != 1 || $7 != "-") {print $1}' "$work/e2e/programs.tsv" | tr '\n' ' ')
+if [ -n "${PROGRAMS:-}" ]; then
+  only=$(for p in $only; do grep -qw -- "$p" <<<"$PROGRAMS" && echo "$p"; done | tr '\n' ' ')
+fi
+# Everything but the corpus, the pictures and the built programs (logs kept).
+pack() {
+  (cd "$work/e2e" && find . -type f ! -path '*/corpus/*' ! -name '*.svg' \( ! -path './e2e-build/*' -o -name '*.log' \) -print0 |
+    tar -czf "$out/plans-$which${TAG:-}.tgz" --null -T -)
+}
 status=0
 if [ -z "${only// }" ]; then
   # An empty ONLY would be every program for run.sh.
   echo "device.sh: no program of kind $which to run (CANDIDATES_ONLY=${CANDIDATES_ONLY:-0})" >&2
-  tar -C "$work/e2e" -czf "$out/plans-$which.tgz" --exclude=corpus --exclude='*.svg' .
+  pack
   exit 1
 fi
-ONLY="$only" REPORT="$out/results-e2e-$name-$which.md" "$root/bench/e2e/run.sh" "$work/e2e" || status=$?
-tar -C "$work/e2e" -czf "$out/plans-$which.tgz" --exclude=corpus --exclude='*.svg' .
+ONLY="$only" REPORT="$out/results-e2e-$name-$which${TAG:-}.md" "$root/bench/e2e/run.sh" "$work/e2e" || status=$?
+pack
 exit $status
