@@ -620,7 +620,10 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             // and teardown, and a stream with its events per stream in flight.
             pred.phases.alloc += (pf.run_setup_ns + static_cast<double>(streams_used) * pf.stream_setup_ns) * 1e-6;
         }
-        if (pred.host_bytes > 0) {
+        // The staging block and threads stay in the library's pool between
+        // runs (detail/pool.cuh): a warm run pays neither; the program's
+        // first run does, within firstRun (advisor/program_time.h).
+        if (pred.host_bytes > 0 && pf.first_run.empty()) {
             if (!pf.staging_setup.empty())
                 pred.phases.alloc += pf.staging_setup.ms(static_cast<double>(pred.host_bytes));
             else

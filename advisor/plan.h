@@ -82,6 +82,7 @@ struct Problem {
     std::int64_t time_steps = 1;  // an enclosing time loop repeats the nest
     bool reads_twice = false;     // some input element is read by two iterations
     int flops_per_point = 0;
+    int math_calls_per_point = 0;  // of the flops: C math library calls (priced apart on the CPU)
     int bytes_per_point = 0;      // reads + writes, in bytes
     bool pinned_host = false;     // the analyzer saw cudaMallocHost/cudaHostAlloc
 };

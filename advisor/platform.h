@@ -152,6 +152,9 @@ struct Platform {
     // array): a lower bound on the time the program spends filling a nest's
     // inputs before its first call, which hides CUDA's start-up. 0: not measured.
     double host_first_touch_gbs = 0;
+    // One C math library call (sinf, exp, ...) on one thread, in ns; 0: not
+    // measured (such calls are then priced as one flop).
+    double host_math_call_ns = 0;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;

@@ -162,6 +162,7 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
                 if (o.name == a.name) o.copy_in = true;
 
     p.flops_per_point = nest.ops.flops();
+    p.math_calls_per_point = nest.ops.math_calls;
     int bytes = 0;
     for (const auto& a : p.inputs) bytes += a.elem_bytes;
     for (const auto& a : p.outputs) bytes += a.elem_bytes * (a.copy_in ? 2 : 1);

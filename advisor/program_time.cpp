@@ -41,12 +41,14 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
     }
     e.bytes = bytes * steps;
     e.flops = static_cast<double>(p.flops_per_point) * points(p.space) * steps;
+    // A C math library call costs tens of flops: priced by its own measured rate.
+    const double calls = platform.host_math_call_ns > 0 ? static_cast<double>(p.math_calls_per_point) * points(p.space) * steps : 0;
     // One step's arrays at the rate of their working set (a time loop's stay
     // in the caches between steps when they fit), else main memory's.
     const double dram_ms = bytes / (platform.host_stream_gbs * 1e9) * 1e3;
     const double step_ms = platform.host_stream.empty() ? dram_ms : std::min(dram_ms, platform.host_stream.ms(bytes));
     e.memory_ms = step_ms * steps;
-    e.compute_ms = e.flops / (platform.host_gflops * 1e9) * 1e3;
+    e.compute_ms = (e.flops - calls) / (platform.host_gflops * 1e9) * 1e3 + calls * platform.host_math_call_ns * 1e-6;
     e.ms = std::max(e.memory_ms, e.compute_ms);
     // The first call's first step faults the fresh output pages in.
     const double fresh_ms = platform.host_first_touch_gbs > 0

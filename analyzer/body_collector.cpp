@@ -525,8 +525,10 @@ private:
         }
         if (!is_pure_math_function(callee) && !is_min_max_name(callee) && !is_pure_function(*in_.defs, callee))
             facts_.calls.push_back({callee, shown(n, c)});
-        else if (!in_index_)
+        else if (!in_index_) {
             count_call(times_, facts_.ops);
+            if (is_pure_math_function(callee)) count_math_call(times_, facts_.ops);
+        }
         if (!IS(fn, "identifier")) expr(fn, c);
         for (TSNode a : args) expr(a, c);
     }

@@ -16,6 +16,9 @@ namespace recipe::analyzer {
 void count_operator(std::string_view op, std::int64_t times, OpCounts& ops);
 // A call to a math function or min/max: one "other" operation.
 void count_call(std::int64_t times, OpCounts& ops);
+// A call of a C math library function (sinf, exp, ...): also counted by
+// count_call among `other`; kept apart because on a CPU it costs tens of flops.
+void count_math_call(std::int64_t times, OpCounts& ops);
 // `?:` choices.
 void count_choice(std::int64_t times, OpCounts& ops);
 void count_reads(std::int64_t times, OpCounts& ops);

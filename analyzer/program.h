@@ -145,6 +145,7 @@ struct OpCounts {
     int muls = 0;
     int divs = 0;
     int other = 0;  // comparisons, min/max, math calls
+    int math_calls = 0;  // of `other`: calls of C math library functions
     int reads = 0;   // array element reads (each access counted)
     int writes = 0;  // array element writes
     int flops() const { return adds + muls + divs + other; }

@@ -190,10 +190,50 @@ std::int64_t calls_of(const NestOutcome& n, const AdviseOptions& options, bool* 
     return calls;
 }
 
+// The CPU work the program does before its first converted nest runs, as far
+// as this file shows it: the planned nests that stay on the CPU in main()
+// before main's first call of a function that holds a converted nest (or a
+// converted nest of main itself), at their predicted first-call CPU time.
+// CUDA starts meanwhile (recipe/start.cuh). 0 when the file has no main().
+double work_before_first_call(const CTree& tree, const AdviseResult& r, const advisor::Platform& platform) {
+    TSNode main_fn{};
+    bool found = false;
+    walk(tree.root(), [&](TSNode k) {
+        if (found || !is(k, "function_definition")) return;
+        TSNode d = field(k, "declarator");
+        while (!ts_node_is_null(d) && !is(d, "identifier")) d = field(d, "declarator");
+        if (is(d, "identifier") && tree.text(d) == "main") {
+            main_fn = k;
+            found = true;
+        }
+    });
+    if (!found) return 0;
+    std::set<std::string> callees;
+    std::uint32_t first = UINT32_MAX;
+    for (const auto& n : r.nests) {
+        if (n.verdict != Verdict::Converted) continue;
+        if (n.nest->function == "main") first = std::min(first, n.nest->span.begin_byte);
+        else callees.insert(n.nest->function);
+    }
+    walk(main_fn, [&](TSNode k) {
+        if (!is(k, "call_expression")) return;
+        const TSNode fn = field(k, "function");
+        if (is(fn, "identifier") && callees.count(std::string(tree.text(fn)))) first = std::min(first, ts_node_start_byte(k));
+    });
+    double ms = 0;
+    for (const auto& n : r.nests) {
+        if (n.verdict == Verdict::Converted || !n.chosen() || n.nest->function != "main" || n.nest->span.end_byte > first)
+            continue;
+        advisor::CpuEstimate e;
+        if (advisor::cpu_time(n.chosen()->problem, platform, &e, nullptr)) ms += e.first_ms;
+    }
+    return ms;
+}
+
 // The decision against the CPU (advisor/program_time.h): each converted nest
 // stays on the GPU when it saves time there, and the ones that do must
 // together save more than CUDA's start-up, which the program pays once.
-void decide_against_cpu(const AdviseOptions& options, AdviseResult* r) {
+void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseResult* r) {
     auto& summary = r->program_summary;
     const advisor::Platform& platform = r->platform;
     summary.cuda_startup_ms = advisor::cuda_startup_ms(platform);
@@ -225,16 +265,18 @@ void decide_against_cpu(const AdviseOptions& options, AdviseResult* r) {
                 ms_text(n.in_program.gpu_total_ms()) + " (" + std::to_string(n.in_program.calls) +
                 (n.in_program.calls == 1 ? " call" : " calls") + ", transfers included), before CUDA's start-up.";
     }
-    // The start-up overlaps the program's work before its first call; at
+    // The start-up overlaps the program's work before its first call: at
     // least the filling of the nests' inputs (the least of them: any
-    // converted nest may come first).
+    // converted nest may come first), or the nests main() keeps on the CPU
+    // before it, when the file shows them.
     double hidden = -1;
     for (const auto& n : r->nests)
         if (n.cpu && n.verdict == Verdict::Converted) {
             const double h = advisor::hidden_startup_ms(n.chosen()->problem, platform);
             hidden = hidden < 0 ? h : std::min(hidden, h);
         }
-    summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms - std::max(0.0, hidden));
+    hidden = std::max({0.0, hidden, work_before_first_call(tree, *r, platform)});
+    summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms - hidden);
     summary.teardown_ms = advisor::cuda_teardown_ms(platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
@@ -322,7 +364,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
             out.timeline_chart = base + ".pipeline.svg";
         }
     }
-    decide_against_cpu(options, r);
+    decide_against_cpu(tree, options, r);
     for (auto& out : r->nests) {
         const auto& nest = *out.nest;
         if (nest.accepted && out.verdict != Verdict::Converted)

@@ -3,9 +3,11 @@
 // process, and the extra time of the process's first library run over its
 // second (first use of device and page-locked memory, the kernel's module
 // loaded, first copies, the output array's fresh pages), and the exit of a
-// process with a CUDA context (its teardown). Each measurement is a child
-// process forked before the profiler's own first CUDA call, so every child
-// starts cold.
+// process with a CUDA context (its teardown). Each measurement is a fresh
+// process (the profiler run again with --cold-child), run before the
+// profiler itself uses CUDA: no process of ours holds the GPU meanwhile, as
+// none does when a user starts a program. One child is run first and
+// discarded (a machine just started is slower at its first).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -85,6 +87,9 @@ inline ChildResult cold_child(std::int64_t n) {
     return r;
 }
 
+// Runs cold_child(n) in a fresh process: this program again (exec), with
+// `--cold-child N FD` (cold_child_main), so that the child starts cold
+// whatever this process has done with CUDA.
 inline bool run_child(std::int64_t n, ChildResult* result) {
     int fds[2];
     if (pipe(fds) != 0) return false;
@@ -92,11 +97,9 @@ inline bool run_child(std::int64_t n, ChildResult* result) {
     if (pid < 0) return false;
     if (pid == 0) {
         close(fds[0]);
-        ChildResult r = cold_child(n);
-        r.exit_at_ns = now_ns();
-        const ssize_t w = write(fds[1], &r, sizeof r);
-        // A normal exit, so that CUDA tears its context down as a user's program does.
-        std::exit(w == static_cast<ssize_t>(sizeof r) ? 0 : 1);
+        const std::string count = std::to_string(n), fd = std::to_string(fds[1]);
+        execl("/proc/self/exe", "recipe-profile", "--cold-child", count.c_str(), fd.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
     }
     close(fds[1]);
     ChildResult r;
@@ -117,12 +120,30 @@ inline double median_of_values(std::vector<double> v) {
 
 }  // namespace detail
 
-// Must run before this process's first CUDA call (a forked child may not
-// use a CUDA context its parent created).
+// The child's side: `recipe-profile --cold-child N FD`. Writes its
+// ChildResult to FD and exits normally, so that CUDA tears its context down
+// as a user's program does (the parent times that exit).
+inline int cold_child_main(const char* count, const char* fd) {
+    detail::ChildResult r = detail::cold_child(std::atoll(count));
+    r.exit_at_ns = detail::now_ns();
+    const int out = std::atoi(fd);
+    const ssize_t w = write(out, &r, sizeof r);
+    close(out);
+    return w == static_cast<ssize_t>(sizeof r) ? 0 : 1;
+}
+
+// Fresh processes: CUDA's start-up, the first run's extra, the exit.
 inline ColdStart measure_cold_start(bool quick) {
     ColdStart cs;
-    const int reps = quick ? 1 : 3;
+    const int reps = quick ? 1 : 5;
     std::vector<double> startups, teardowns;
+    {
+        detail::ChildResult discarded;
+        if (!detail::run_child(std::int64_t(1) << 20, &discarded)) {
+            cs.error = "a child process measuring a cold run failed";
+            return cs;
+        }
+    }
     for (std::int64_t n : {std::int64_t(1) << 20, std::int64_t(1) << 24, std::int64_t(1) << 27}) {
         std::vector<double> extra;
         for (int r = 0; r < reps; ++r) {

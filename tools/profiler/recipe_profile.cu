@@ -191,6 +191,8 @@ struct KernelTable {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The child of the cold-start measurement (cold_start.cuh).
+    if (argc == 4 && std::string(argv[1]) == "--cold-child") return profiler::cold_child_main(argv[2], argv[3]);
     std::string out_path = "profile.json", name, description;
     bool quick = false;
     for (int i = 1; i < argc; ++i) {
@@ -217,7 +219,9 @@ int main(int argc, char** argv) {
 
     Progress p;
     p.steps = 23;
-    // First, before this process touches CUDA: fresh processes' start-up.
+    // First, while no process of ours holds the GPU: a user's program starts
+    // CUDA on an idle GPU (without persistence mode the driver sets the GPU
+    // up again then, which a context held elsewhere would spare it).
     p.begin("cold start: fresh processes, first and second runs");
     const profiler::ColdStart cold = profiler::measure_cold_start(quick);
     if (!cold.error.empty()) die(cold.error);
@@ -228,7 +232,7 @@ int main(int argc, char** argv) {
     p.begin("host: one thread's streaming bandwidth and arithmetic");
     const profiler::HostCpu host = profiler::measure_host_cpu(quick);
     p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + ", first touch " +
-          fmt(host.first_touch_gbs, "%.1f GB/s"));
+          fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns"));
     int dev = 0;
     CK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -628,6 +632,7 @@ int main(int argc, char** argv) {
     CK(cudaFreeHost(buf.pinned_b));
     std::free(buf.pageable);
 
+
     // ---- the profile
     int max_blocks_per_sm = 0;
     CK(cudaDeviceGetAttribute(&max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
@@ -679,6 +684,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"hostStream\": %s,\n", sized(host.stream_bytes, host.stream_ns).c_str());
     std::fprintf(f, "  \"hostGflops\": %.3f,\n", host.gflops);
     std::fprintf(f, "  \"hostFirstTouchGBs\": %.2f,\n", host.first_touch_gbs);
+    std::fprintf(f, "  \"hostMathCallNs\": %.2f,\n", host.math_call_ns);
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"asyncCallNs\": %.1f,\n", async_call_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
@@ -726,7 +732,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"firstRun\": \"%s; in a fresh process after cudaFree(0): a staged scalable run (16 tiles, 2 streams, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median\",\n", how.c_str());
     std::fprintf(f, "    \"hostStreamGBs\": \"%s; one thread, a[i] = b[i] + s * c[i] over 3 x 256 MiB of doubles, bytes read + written, best of 5\",\n", how.c_str());
     std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());
-    std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles, compiled like gcc -O2 (not vectorised), best of 7\",\n", how.c_str());
+    std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles, its sizes compile-time constants, compiled like gcc -O2, best of 7\",\n", how.c_str());
+    std::fprintf(f, "    \"hostMathCallNs\": \"%s; one thread, sinf, cosf, expf, logf, sin and exp in turn over 4096 floats, compiled like gcc -O2 (libm calls), best of 5, per call\",\n", how.c_str());
     std::fprintf(f, "    \"hostFirstTouchGBs\": \"%s; one thread writing a[i] = i into 256 MiB freshly malloc'd (pages faulted in as written), best of 3\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
     std::fprintf(f, "    \"asyncCallNs\": \"%s; host time to issue 150 rounds of a 4 KiB copy in, an empty launch, a 4 KiB copy out and an event record over 3 streams, per call, median of 7\",\n", how.c_str());
