@@ -37,7 +37,16 @@ int main(void)
 }
 )";
 
-AdviseResult run(MemoryFileSystem& fs, const std::string& source, AdviseOptions options = {}) {
+// These tests are about the conversion: every convertible nest is converted,
+// whatever the comparison with the CPU says of these small files (that
+// comparison has its own tests, cpu_decision_test.cpp).
+AdviseOptions converting() {
+    AdviseOptions o;
+    o.convert_all = true;
+    return o;
+}
+
+AdviseResult run(MemoryFileSystem& fs, const std::string& source, AdviseOptions options = converting()) {
     fs.files["src/two.c"] = source;
     options.input = "src/two.c";
     if (options.platform.empty()) options.platform = "h200";
@@ -111,7 +120,7 @@ TEST_CASE("-D reaches the preprocessor, the compile command and the recipe's cav
     std::string src = kTwoNests;
     src.replace(src.find("#define N 4096\n"), 15, "#ifndef N\n#define N 4096\n#endif\n");
     MemoryFileSystem fs;
-    AdviseOptions o;
+    AdviseOptions o = converting();
     o.build.args = {"-DN=1000"};
     const AdviseResult r = run(fs, src, o);
     REQUIRE(!r.nests.empty());
@@ -125,7 +134,7 @@ TEST_CASE("-D reaches the preprocessor, the compile command and the recipe's cav
 TEST_CASE("a preprocessor error is a user error in the compiler's form", "[recipes]") {
     MemoryFileSystem fs;
     fs.files["src/two.c"] = "#include \"no-such-header.h\"\nint main(void) { return 0; }\n";
-    AdviseOptions o;
+    AdviseOptions o = converting();
     o.input = "src/two.c";
     o.platform = "h200";
     AdviseResult r;
@@ -136,7 +145,7 @@ TEST_CASE("a preprocessor error is a user error in the compiler's form", "[recip
 
 TEST_CASE("advise reports unreadable input and unknown platforms as user errors", "[recipes]") {
     MemoryFileSystem fs;
-    AdviseOptions o;
+    AdviseOptions o = converting();
     o.input = "missing.c";
     o.platform = "h200";
     AdviseResult r;
@@ -176,7 +185,7 @@ int main(void)
 }
 )";
     MemoryFileSystem fs;
-    AdviseOptions o;
+    AdviseOptions o = converting();
     o.assumptions = {{"w", "1000"}, {"h", "800"}};
     const AdviseResult r = run(fs, src, o);
     REQUIRE(r.nests.size() == 1);

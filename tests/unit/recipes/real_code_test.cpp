@@ -31,11 +31,15 @@ struct Project {
     }
 };
 
-// `recipe advise` on a file on disk, for h200, with the options given.
+// `recipe advise` on a file on disk, for h200, with the options given. These
+// tests are about reading real code and converting it: every convertible
+// nest is converted (--convert-all), whatever the comparison with the CPU
+// says of these small files (cpu_decision_test.cpp tests that).
 AdviseResult advise_file(const std::string& path, AdviseOptions o = {}) {
     RealFileSystem fs;
     o.input = path;
     o.platform = "h200";
+    o.convert_all = true;
     AdviseResult r;
     std::string error;
     INFO(error);
