@@ -622,14 +622,12 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
         }
         // The staging block and threads stay in the library's pool between
         // runs (detail/pool.cuh): a warm run pays neither; the program's
-        // first run does, within firstRun (advisor/program_time.h).
-        if (pred.host_bytes > 0 && pf.first_run.empty()) {
-            if (!pf.staging_setup.empty())
-                pred.phases.alloc += pf.staging_setup.ms(static_cast<double>(pred.host_bytes));
-            else
-                pred.phases.alloc += pf.host_register.ms(static_cast<double>(pred.host_bytes)) +
-                                     pf.host_unregister.ms(static_cast<double>(pred.host_bytes));
-        }
+        // first run does (first_call_extra_ms, advisor/program_time.cpp).
+        // A profile without the library's measured costs prices the block's
+        // registration per run, as the library did before it pooled.
+        if (pred.host_bytes > 0 && pf.staging_setup.empty())
+            pred.phases.alloc += pf.host_register.ms(static_cast<double>(pred.host_bytes)) +
+                                 pf.host_unregister.ms(static_cast<double>(pred.host_bytes));
     }
     if (host == HostStrategy::Register) {
         for (const auto& a : arrays) {

@@ -71,7 +71,10 @@ double hidden_startup_ms(const Problem& p, const Platform& platform) {
 }
 
 double first_call_extra_ms(const Prediction& prediction, const Platform& platform) {
-    if (platform.first_run.empty()) return 0;
+    // Without firstRun, at least the pooled staging block and threads the
+    // first run sets up (stagingSetup); firstRun includes them.
+    if (platform.first_run.empty())
+        return platform.staging_setup.empty() ? 0 : platform.staging_setup.ms(static_cast<double>(prediction.host_bytes));
     return std::max(0.0, platform.first_run.ms(static_cast<double>(prediction.d2h.bytes)));
 }
 

@@ -41,7 +41,8 @@ double cuda_teardown_ms(const Platform& platform);
 double hidden_startup_ms(const Problem& problem, const Platform& platform);
 
 // The first call's extra over a warm call (firstRun, by the bytes copied
-// out: the output's fresh pages are most of it), in ms.
+// out: the output's fresh pages are most of it; without it, stagingSetup of
+// the plan's staging block), in ms.
 double first_call_extra_ms(const Prediction& prediction, const Platform& platform);
 
 struct ProgramTime {

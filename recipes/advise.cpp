@@ -173,11 +173,7 @@ void convert_planned(const CTree& tree, const analyzer::SourceMap& map, std::set
     }
 }
 
-std::string ms_text(double ms) {
-    char b[32];
-    std::snprintf(b, sizeof b, ms >= 100 ? "%.0f ms" : ms >= 1 ? "%.1f ms" : "%.3f ms", ms);
-    return b;
-}
+std::string ms_text(double ms) { return format_ms(ms) + " ms"; }
 
 // How often the program runs a converted nest's library call: --calls, times
 // the steps of a time loop that calls it once per step.

@@ -23,6 +23,7 @@
 
 #include <recipe/recipe.cuh>
 
+#include "library_costs.cuh"
 #include "sample_kernels.cuh"
 
 namespace profiler {
@@ -113,11 +114,6 @@ inline bool run_child(std::int64_t n, ChildResult* result) {
     return r.startup_ns >= 0 && r.first_ns >= 0 && r.second_ns >= 0;
 }
 
-inline double median_of_values(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
 }  // namespace detail
 
 // The child's side: `recipe-profile --cold-child N FD`. Writes its
@@ -158,10 +154,10 @@ inline ColdStart measure_cold_start(bool quick) {
             extra.push_back(std::max(0.0, c.first_ns - c.second_ns));
         }
         cs.first_run_bytes.push_back(static_cast<double>(n * static_cast<std::int64_t>(sizeof(float))));
-        cs.first_run_ns.push_back(detail::median_of_values(extra));
+        cs.first_run_ns.push_back(detail::median_of(extra));
     }
-    cs.startup_ns = detail::median_of_values(startups);
-    cs.teardown_ns = detail::median_of_values(teardowns);
+    cs.startup_ns = detail::median_of(startups);
+    cs.teardown_ns = detail::median_of(teardowns);
     return cs;
 }
 
