@@ -6,6 +6,7 @@
 #include "recipe/config.cuh"
 #include "recipe/error.cuh"
 #include "recipe/iterate.cuh"
+#include "recipe/region.cuh"
 #include "recipe/run.cuh"
 #include "recipe/start.cuh"
 #include "recipe/tile.cuh"

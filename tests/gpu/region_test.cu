@@ -1,0 +1,267 @@
+// region_test.cu — device tests of recipe/region.cuh, for float, double and
+// int: time loops whose steps run several nests on arrays resident on the
+// device (PolyBench's mirrored Jacobi `B = f(A); A = f(B)` on the interior,
+// an fdtd-like step of three nests over three arrays with inout updates,
+// host pointers swapped between steps), an array the region writes whole
+// before reading it (not copied in), 0 to 5 steps, every host memory mode,
+// chunks of several sizes over 1 to 3 streams. Every array is compared
+// exactly with the sequential loops; misuse must throw recipe::Error.
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_support.cuh"
+
+// B(x,y) = (A(x,y) + A(x-1,y) + A(x+1,y) + A(x,y-1) + A(x,y+1)) / 5 on the interior.
+template <class T>
+__host__ __device__ inline T five(T c, T w, T e, T s, T n) {
+    return (c + w + e + s + n) / static_cast<T>(5);
+}
+
+template <class T>
+__global__ void jacobi(recipe::Tile t, recipe::InView<T> a, recipe::OutView<T> b) {
+    const std::int64_t x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    b(x, y) = five<T>(a(x, y), a(x - 1, y), a(x + 1, y), a(x, y - 1), a(x, y + 1));
+}
+
+// fdtd-like: ey(x,y) -= hz(x,y) - hz(x,y-1) (y >= 1); ex(x,y) -= hz(x,y) - hz(x-1,y) (x >= 1);
+// hz(x,y) -= ex(x+1,y) - ex(x,y) + ey(x,y+1) - ey(x,y) (interior below the last row and column).
+template <class T>
+__global__ void update_ey(recipe::Tile t, recipe::InView<T> hz, recipe::OutView<T> ey, T row0) {
+    const std::int64_t x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    ey(x, y) = y == 0 ? row0 : ey(x, y) - (hz(x, y) - hz(x, y - 1));
+}
+template <class T>
+__global__ void update_ex(recipe::Tile t, recipe::InView<T> hz, recipe::OutView<T> ex) {
+    const std::int64_t x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    ex(x, y) = ex(x, y) - (hz(x, y) - hz(x - 1, y));
+}
+template <class T>
+__global__ void update_hz(recipe::Tile t, recipe::InView<T> ex, recipe::InView<T> ey, recipe::OutView<T> hz) {
+    const std::int64_t x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    hz(x, y) = hz(x, y) - (ex(x + 1, y) - ex(x, y) + ey(x, y + 1) - ey(x, y));
+}
+template <class T>
+__global__ void fill_kernel(recipe::Tile t, recipe::OutView<T> a) {
+    const std::int64_t x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    a(x, y) = static_cast<T>((x * 3 + y * 5) % 11);
+}
+
+struct Setup {
+    recipe::HostMemory host;
+    recipe::Index3 chunk;
+    int streams;
+};
+
+template <class T>
+std::string what(const char* name, const Setup& s, std::int64_t steps, const recipe::Index3& ext) {
+    recipe::Config c;
+    c.scheme = recipe::Scheme::Basic;
+    c.extents = ext;
+    c.host = s.host;
+    c.streams = s.streams;
+    c.tile = s.chunk;
+    return std::string(test::type_name<T>()) + " " + name + " steps " + std::to_string(steps) + " " + test::describe(c);
+}
+
+template <class T>
+recipe::Config region_config(const recipe::Index3& ext, const Setup& s, const char* name) {
+    recipe::Config c;
+    c.extents = ext;
+    c.host = s.host;
+    c.streams = s.streams;
+    c.tile = s.chunk;
+    c.name = name;
+    return c;
+}
+
+recipe::Config nest_config(const recipe::Index3& ext, recipe::Box space, const char* name) {
+    recipe::Config c;
+    c.extents = ext;
+    c.space = space;
+    c.block = dim3(8, 4);
+    c.name = name;
+    return c;
+}
+
+// PolyBench's jacobi-2d: B = f(A), A = f(B) on the interior, every step.
+template <class T>
+void mirrored(const Setup& s, std::int64_t steps, bool swap_pointers) {
+    const recipe::Index3 ext{23, 17, 1};
+    const std::int64_t X = ext[0], Y = ext[1], n = X * Y;
+    test::HostArray<T> a(n, s.host), b(n, s.host);
+    test::fill(a.data(), n, 21);
+    test::fill(b.data(), n, 22);
+    std::vector<T> ra(a.data(), a.data() + n), rb(b.data(), b.data() + n);
+    auto sweep = [&](const T* in, T* out) {
+        for (std::int64_t y = 1; y < Y - 1; ++y)
+            for (std::int64_t x = 1; x < X - 1; ++x)
+                out[x + X * y] = five<T>(in[x + X * y], in[x - 1 + X * y], in[x + 1 + X * y], in[x + X * (y - 1)],
+                                         in[x + X * (y + 1)]);
+    };
+    // With swap_pointers, one nest per step and the pointers swapped (jacobi3d's form).
+    T *rc = ra.data(), *rn = rb.data();
+    for (std::int64_t t = 0; t < steps; ++t) {
+        if (swap_pointers) {
+            sweep(rc, rn);
+            std::swap(rc, rn);
+        } else {
+            sweep(ra.data(), rb.data());
+            sweep(rb.data(), ra.data());
+        }
+    }
+    const std::string w = what<T>(swap_pointers ? "swapped" : "mirrored", s, steps, ext);
+    try {
+        const recipe::Box interior{{1, 1, 0}, {X - 1, Y - 1, 1}};
+        const recipe::Config c1 = nest_config(ext, interior, "first"), c2 = nest_config(ext, interior, "second");
+        recipe::Region region(region_config<T>(ext, s, "region_test mirrored"), recipe::resident(a.data()),
+                              recipe::resident(b.data()));
+        T *cur = a.data(), *next = b.data();
+        for (std::int64_t t = 0; t < steps; ++t) {
+            if (swap_pointers) {
+                region.run(c1, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(cur))),
+                           recipe::outputs(recipe::output(next)));
+                std::swap(cur, next);
+            } else {
+                region.run(c1, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(a.data()))),
+                           recipe::outputs(recipe::output(b.data())));
+                region.run(c2, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(b.data()))),
+                           recipe::outputs(recipe::output(a.data())));
+            }
+        }
+        const recipe::Measured m = region.finish();
+        TEST_CHECK(m.total >= 0, "%s: no total measured", w.c_str());
+    } catch (const recipe::Error& e) {
+        TEST_CHECK(false, "%s threw: %s", w.c_str(), e.what());
+        return;
+    }
+    TEST_CHECK(test::same(a.data(), ra.data(), ext, w + " A"), "%s: A differs", w.c_str());
+    TEST_CHECK(test::same(b.data(), rb.data(), ext, w + " B"), "%s: B differs", w.c_str());
+}
+
+// Three nests over three arrays per step, two of them inout; then a fourth
+// array the region fills before it reads it (resident without copy in).
+template <class T>
+void fdtd_like(const Setup& s, std::int64_t steps) {
+    const recipe::Index3 ext{19, 14, 1};
+    const std::int64_t X = ext[0], Y = ext[1], n = X * Y;
+    test::HostArray<T> ex(n, s.host), ey(n, s.host), hz(n, s.host), f(n, s.host);
+    test::fill(ex.data(), n, 31);
+    test::fill(ey.data(), n, 32);
+    test::fill(hz.data(), n, 33);
+    test::poison(f.data(), n);
+    std::vector<T> rex(ex.data(), ex.data() + n), rey(ey.data(), ey.data() + n), rhz(hz.data(), hz.data() + n), rf(n);
+    for (std::int64_t t = 0; t < steps; ++t) {
+        const T row0 = static_cast<T>(t);
+        for (std::int64_t y = 0; y < Y; ++y)
+            for (std::int64_t x = 0; x < X; ++x)
+                rey[x + X * y] = y == 0 ? row0 : rey[x + X * y] - (rhz[x + X * y] - rhz[x + X * (y - 1)]);
+        for (std::int64_t y = 0; y < Y; ++y)
+            for (std::int64_t x = 1; x < X; ++x) rex[x + X * y] = rex[x + X * y] - (rhz[x + X * y] - rhz[x - 1 + X * y]);
+        for (std::int64_t y = 0; y < Y - 1; ++y)
+            for (std::int64_t x = 0; x < X - 1; ++x)
+                rhz[x + X * y] = rhz[x + X * y] - (rex[x + 1 + X * y] - rex[x + X * y] + rey[x + X * (y + 1)] - rey[x + X * y]);
+    }
+    for (std::int64_t y = 0; y < Y; ++y)
+        for (std::int64_t x = 0; x < X; ++x) rf[x + X * y] = static_cast<T>((x * 3 + y * 5) % 11);
+    const std::string w = what<T>("fdtd-like", s, steps, ext);
+    try {
+        recipe::Region region(region_config<T>(ext, s, "region_test fdtd-like"), recipe::resident(ex.data()),
+                              recipe::resident(ey.data()), recipe::resident(hz.data()),
+                              recipe::resident(f.data(), false, true));
+        region.run(nest_config(ext, {{0, 0, 0}, {X, Y, 1}}, "fill"), fill_kernel<T>, recipe::inputs(),
+                   recipe::outputs(recipe::output(f.data())));
+        for (std::int64_t t = 0; t < steps; ++t) {
+            region.run(nest_config(ext, {{0, 0, 0}, {X, Y, 1}}, "ey"), update_ey<T>,
+                       recipe::inputs(recipe::input(static_cast<const T*>(hz.data()))),
+                       recipe::outputs(recipe::inout(ey.data())), static_cast<T>(t));
+            region.run(nest_config(ext, {{1, 0, 0}, {X, Y, 1}}, "ex"), update_ex<T>,
+                       recipe::inputs(recipe::input(static_cast<const T*>(hz.data()))),
+                       recipe::outputs(recipe::inout(ex.data())));
+            region.run(nest_config(ext, {{0, 0, 0}, {X - 1, Y - 1, 1}}, "hz"), update_hz<T>,
+                       recipe::inputs(recipe::input(static_cast<const T*>(ex.data())),
+                                      recipe::input(static_cast<const T*>(ey.data()))),
+                       recipe::outputs(recipe::inout(hz.data())));
+        }
+        region.finish();
+    } catch (const recipe::Error& e) {
+        TEST_CHECK(false, "%s threw: %s", w.c_str(), e.what());
+        return;
+    }
+    TEST_CHECK(test::same(ex.data(), rex.data(), ext, w + " ex"), "%s: ex differs", w.c_str());
+    TEST_CHECK(test::same(ey.data(), rey.data(), ext, w + " ey"), "%s: ey differs", w.c_str());
+    TEST_CHECK(test::same(hz.data(), rhz.data(), ext, w + " hz"), "%s: hz differs", w.c_str());
+    TEST_CHECK(test::same(f.data(), rf.data(), ext, w + " f"), "%s: f differs", w.c_str());
+}
+
+// Misuse is an error, not a wrong result.
+void misuse() {
+    const recipe::Index3 ext{8, 8, 1};
+    test::HostArray<float> a(64, recipe::HostMemory::Pageable), b(64, recipe::HostMemory::Pageable),
+        other(64, recipe::HostMemory::Pageable);
+    test::fill(a.data(), 64, 1);
+    const Setup s{recipe::HostMemory::Staged, {8, 3, 1}, 2};
+    auto throws = [&](auto&& f) {
+        try {
+            f();
+        } catch (const recipe::Error&) {
+            return true;
+        }
+        return false;
+    };
+    TEST_CHECK(throws([&] {
+                   recipe::Region r(region_config<float>(ext, s, "misuse"), recipe::resident(a.data()),
+                                    recipe::resident(b.data()));
+                   r.run(nest_config(ext, {{1, 1, 0}, {7, 7, 1}}, "stranger"), jacobi<float>,
+                         recipe::inputs(recipe::input(static_cast<const float*>(other.data()))),
+                         recipe::outputs(recipe::output(b.data())));
+               }),
+               "an array the region does not hold was accepted");
+    TEST_CHECK(throws([&] {
+                   recipe::Region r(region_config<float>(ext, s, "misuse"), recipe::resident(a.data()),
+                                    recipe::resident(b.data()));
+                   r.run(nest_config({8, 9, 1}, {{1, 1, 0}, {7, 7, 1}}, "other extents"), jacobi<float>,
+                         recipe::inputs(recipe::input(static_cast<const float*>(a.data()))),
+                         recipe::outputs(recipe::output(b.data())));
+               }),
+               "a nest with other extents was accepted");
+    TEST_CHECK(throws([&] {
+                   recipe::Region r(region_config<float>(ext, s, "misuse"), recipe::resident(a.data()),
+                                    recipe::resident(b.data()));
+                   r.finish();
+                   r.finish();
+               }),
+               "finish() twice was accepted");
+    // After the failures the library still works.
+    mirrored<float>(s, 2, false);
+}
+
+template <class T>
+void run_all() {
+    const bool quick = test::quick();
+    for (auto host : test::kHosts)
+        for (const recipe::Index3 chunk : {recipe::Index3{0, 0, 0}, recipe::Index3{23, 4, 1}, recipe::Index3{23, 1, 1}})
+            for (int streams : {1, 3}) {
+                if (quick && streams == 1) continue;
+                const Setup s{host, chunk, streams};
+                for (std::int64_t steps : {0, 1, 2, 5}) {
+                    mirrored<T>(s, steps, false);
+                    mirrored<T>(s, steps, true);
+                    fdtd_like<T>(Setup{host, recipe::Index3{19, chunk[1], 1}, streams}, steps);
+                }
+            }
+}
+
+int main() {
+    run_all<float>();
+    run_all<int>();
+    if (!test::quick()) run_all<double>();
+    misuse();
+    return test::finish("region_test");
+}
