@@ -226,9 +226,23 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
     return ms;
 }
 
+// What the decision against the CPU weighs: a converted nest, or a region
+// (its nests together, run once per --calls).
+struct Unit {
+    std::vector<NestOutcome*> nests;
+    RegionOutcome* region = nullptr;
+    advisor::ProgramTime t;
+    double hidden_ms = 0;  // of CUDA's start-up, by filling the unit's inputs
+    std::string what() const {
+        if (!region) return "it";
+        return "the time loop at lines " + std::to_string(region->first_line) + "-" + std::to_string(region->last_line) +
+               " (its " + std::to_string(nests.size()) + (nests.size() == 1 ? " nest" : " nests") + " with the arrays kept on the GPU)";
+    }
+};
+
 // The decision against the CPU (advisor/program_time.h): each converted nest
-// stays on the GPU when it saves time there, and the ones that do must
-// together save more than CUDA's start-up, which the program pays once.
+// or region stays on the GPU when it saves time there, and the ones that do
+// must together save more than CUDA's start-up, which the program pays once.
 void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseResult* r) {
     auto& summary = r->program_summary;
     const advisor::Platform& platform = r->platform;
@@ -248,47 +262,78 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
             summary.note = "a time loop's step count is unknown: its nest is priced as one call per --calls";
     }
     summary.compared = true;
+    std::vector<Unit> units;
+    for (auto& region : r->regions) {
+        Unit u;
+        u.region = &region;
+        const double steps = static_cast<double>(region.problem.steps);
+        double first = 0, warm = 0;
+        for (const std::size_t i : region.nests) {
+            NestOutcome& n = r->nests[i];
+            u.nests.push_back(&n);
+            first += n.cpu->first_ms + (steps - 1) * n.cpu->ms;
+            warm += steps * n.cpu->ms;
+        }
+        const advisor::Prediction& gpu = region.prediction.total;
+        u.t.calls = std::max<std::int64_t>(1, options.calls);
+        u.t.cpu_first_ms = first;
+        u.t.cpu_ms = warm;
+        u.t.gpu_warm_ms = gpu.total_ms;
+        u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform);
+        u.hidden_ms = advisor::hidden_startup_ms(u.nests.front()->chosen()->problem, platform);
+        region.in_program = u.t;
+        region.compared = true;
+        units.push_back(u);
+    }
+    for (auto& n : r->nests)
+        if (n.cpu && n.region < 0) {
+            Unit u;
+            u.nests.push_back(&n);
+            u.t = n.in_program;
+            u.hidden_ms = advisor::hidden_startup_ms(n.chosen()->problem, platform);
+            units.push_back(u);
+        }
+    auto keep_on_cpu = [](Unit& u, const std::string& why) {
+        if (u.region) u.region->converted = false;
+        for (NestOutcome* n : u.nests) {
+            n->verdict = Verdict::KeptOnCpu;
+            n->why = u.region ? u.what() + " is kept on the CPU: " + why : why;
+        }
+    };
     double saving = 0;
-    for (auto& n : r->nests) {
-        if (!n.cpu) continue;
-        summary.cpu_ms += n.in_program.cpu_total_ms();
-        if (n.in_program.saving_ms() > 0 || options.convert_all) {
-            saving += n.in_program.saving_ms();
+    std::vector<Unit*> on_gpu;
+    for (auto& u : units) {
+        summary.cpu_ms += u.t.cpu_total_ms();
+        if (u.t.saving_ms() > 0 || options.convert_all) {
+            saving += u.t.saving_ms();
+            on_gpu.push_back(&u);
             continue;
         }
-        n.verdict = Verdict::KeptOnCpu;
-        n.why = "on the CPU it takes about " + ms_text(n.in_program.cpu_total_ms()) + ", on the GPU " +
-                ms_text(n.in_program.gpu_total_ms()) + " (" + std::to_string(n.in_program.calls) +
-                (n.in_program.calls == 1 ? " call" : " calls") + ", transfers included), before CUDA's start-up.";
+        keep_on_cpu(u, "on the CPU it takes about " + ms_text(u.t.cpu_total_ms()) + ", on the GPU " +
+                           ms_text(u.t.gpu_total_ms()) + " (" + std::to_string(u.t.calls) +
+                           (u.t.calls == 1 ? " call" : " calls") + ", transfers included), before CUDA's start-up.");
     }
     // The start-up overlaps the program's work before its first call: at
-    // least the filling of the nests' inputs (the least of them: any
-    // converted nest may come first), or the nests main() keeps on the CPU
-    // before it, when the file shows them.
+    // least the filling of the inputs (the least of them: any converted unit
+    // may come first), or the nests main() keeps on the CPU before it, when
+    // the file shows them.
     double hidden = -1;
-    for (const auto& n : r->nests)
-        if (n.cpu && n.verdict == Verdict::Converted) {
-            const double h = advisor::hidden_startup_ms(n.chosen()->problem, platform);
-            hidden = hidden < 0 ? h : std::min(hidden, h);
-        }
+    for (const Unit* u : on_gpu) hidden = hidden < 0 ? u->hidden_ms : std::min(hidden, u->hidden_ms);
     hidden = std::max({0.0, hidden, work_before_first_call(tree, *r, platform)});
     summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms - hidden);
     summary.teardown_ms = advisor::cuda_teardown_ms(platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
-        for (auto& n : r->nests)
-            if (n.cpu && n.verdict == Verdict::Converted) {
-                n.verdict = Verdict::KeptOnCpu;
-                n.why = "it would save about " + ms_text(n.in_program.saving_ms()) + " on the GPU (" +
-                        ms_text(n.in_program.cpu_total_ms()) + " on the CPU, " + ms_text(n.in_program.gpu_total_ms()) +
-                        " on the GPU), but the converted nests together save " + ms_text(saving) +
-                        ", less than what using CUDA at all costs the program: the part of its start-up the program would "
-                        "wait for (" + ms_text(summary.startup_paid_ms) + " of " + ms_text(summary.cuda_startup_ms) +
-                        ") and its teardown at exit (" + ms_text(summary.teardown_ms) + ").";
-            }
-    for (const auto& n : r->nests) {
-        if (!n.cpu) continue;
-        summary.gpu_ms += n.verdict == Verdict::Converted ? n.in_program.gpu_total_ms() : n.in_program.cpu_total_ms();
+        for (Unit* u : on_gpu)
+            keep_on_cpu(*u, "it would save about " + ms_text(u->t.saving_ms()) + " on the GPU (" + ms_text(u->t.cpu_total_ms()) +
+                                " on the CPU, " + ms_text(u->t.gpu_total_ms()) + " on the GPU), but the converted nests together save " +
+                                ms_text(saving) +
+                                ", less than what using CUDA at all costs the program: the part of its start-up the program would "
+                                "wait for (" + ms_text(summary.startup_paid_ms) + " of " + ms_text(summary.cuda_startup_ms) +
+                                ") and its teardown at exit (" + ms_text(summary.teardown_ms) + ").");
+    for (const auto& u : units) {
+        const bool gpu = u.nests.front()->verdict == Verdict::Converted;
+        summary.gpu_ms += gpu ? u.t.gpu_total_ms() : u.t.cpu_total_ms();
     }
     if (summary.runs_on_gpu) summary.gpu_ms += summary.startup_paid_ms + summary.teardown_ms;
 }
@@ -360,6 +405,17 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
             out.timeline_chart = base + ".pipeline.svg";
         }
     }
+    // Time loops whose nests can keep their arrays on the GPU between steps.
+    {
+        advisor::ModelOptions model;
+        model.host_memory = options.host_memory;
+        model.kernel_ms = options.kernel_ms;
+        std::vector<std::string> step_by_step;
+        r->regions = form_regions(tree, r->nests, program, r->platform, model, &step_by_step);
+        for (std::size_t k = 0; k < r->regions.size(); ++k)
+            for (const std::size_t i : r->regions[k].nests) r->nests[i].region = static_cast<int>(k);
+        for (const auto& why : step_by_step) r->region_notes.push_back(why);
+    }
     decide_against_cpu(tree, options, r);
     for (auto& out : r->nests) {
         const auto& nest = *out.nest;
@@ -419,9 +475,17 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
         }
         (void)fn_start;
     }
-    for (const auto& n : r->nests)
-        if (n.verdict == Verdict::Converted)
-            cu_nests.push_back({&n.conversion, n.chosen(), n.cpu ? n.in_program.gpu_first_ms : -1});
+    for (std::size_t i = 0; i < r->nests.size(); ++i) {
+        const NestOutcome& n = r->nests[i];
+        if (n.verdict != Verdict::Converted) continue;
+        CuNest c{&n.conversion, n.chosen(), n.cpu ? n.in_program.gpu_first_ms : -1};
+        if (n.region >= 0 && r->regions[static_cast<std::size_t>(n.region)].converted) {
+            const RegionOutcome& region = r->regions[static_cast<std::size_t>(n.region)];
+            c.region = &region;
+            c.launch = static_cast<std::size_t>(std::find(region.nests.begin(), region.nests.end(), i) - region.nests.begin());
+        }
+        cu_nests.push_back(c);
+    }
     const TemplateStore& templates = TemplateStore::embedded();
     std::string cu;
     if (!cu_nests.empty()) {

@@ -19,6 +19,7 @@
 #include "recipes/file_system.h"
 #include "recipes/nest_conversion.h"
 #include "recipes/output_writer.h"
+#include "recipes/region_plan.h"
 
 namespace recipe::recipes {
 
@@ -56,6 +57,7 @@ struct NestOutcome {
     // profile has host figures and the nest was converted or kept on the CPU.
     std::optional<advisor::CpuEstimate> cpu;
     advisor::ProgramTime in_program;
+    int region = -1;  // index into AdviseResult::regions when the nest runs in one
     std::string tile_chart;      // file names, "" when not drawn
     std::string timeline_chart;
     const advisor::Prediction* chosen() const { return planned && !plan.ranked.empty() ? &plan.ranked.front() : nullptr; }
@@ -69,6 +71,8 @@ struct AdviseResult {
     const analyzer::Program& program() const { return unit.program; }
     advisor::Platform platform;
     std::vector<NestOutcome> nests;
+    std::vector<RegionOutcome> regions;  // time loops whose nests run with their arrays resident
+    std::vector<std::string> region_notes;  // time loops whose converted nests run step by step, and why
     std::vector<CompatFix> fixes;  // C -> C++ edits in the .cu
     std::vector<OutputFile> files;
     std::vector<std::string> diagnostics;  // `file:line:col: warning: ... [rule]` lines for stderr

@@ -234,6 +234,77 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
     return text;
 }
 
+std::string render_region_call(const TemplateStore& t, const NestConversion& c, const RegionOutcome& region,
+                               std::size_t launch, const std::string& region_name, const CuContext& ctx) {
+    km::data v;
+    v.set("in_region", true);
+    v.set("region", region_name);
+    v.set("function", c.function);
+    v.set("first_line", std::to_string(c.first_line));
+    v.set("last_line", std::to_string(c.last_line));
+    v.set("indent", c.indent);
+    v.set("extents", text_list({c.extents_code[0], c.extents_code[1], c.extents_code[2]}));
+    v.set("space_begin", text_list({c.space_begin_code[0], c.space_begin_code[1], c.space_begin_code[2]}));
+    v.set("space_end", text_list({c.space_end_code[0], c.space_end_code[1], c.space_end_code[2]}));
+    v.set("block", text_list(numbers(region.prediction.launches.at(launch).block)));
+    v.set("config_name", c.function + " (" + ctx.source_file + ":" + std::to_string(c.first_line) + ")");
+    v.set("kernel", c.kernel_name);
+    v.set("inputs", array_list(c.inputs));
+    v.set("outputs", array_list(c.outputs));
+    v.set("scalars", vars(c.scalars));
+    std::string text = t.render("cu_call", v, Escape::None);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+}
+
+std::string render_region(const TemplateStore& t, const RegionOutcome& region, const std::string& region_name,
+                          const CuContext& ctx, std::set<std::string>* taken, bool open) {
+    km::data v;
+    v.set("open", open);
+    v.set("close", !open);
+    v.set("name", region_name);
+    v.set("indent", region.indent);
+    if (open) {
+        const advisor::Prediction& p = region.prediction.total;
+        std::string cfg = region_name + "_config";
+        for (int i = 2; taken->count(cfg); ++i) cfg = region_name + "_config_" + std::to_string(i);
+        taken->insert(cfg);
+        v.set("cfg", cfg);
+        v.set("function", region.function);
+        v.set("first_line", std::to_string(region.first_line));
+        v.set("last_line", std::to_string(region.last_line));
+        v.set("recipe_file", ctx.recipe_file);
+        v.set("extents", text_list({region.extents_code[0], region.extents_code[1], region.extents_code[2]}));
+        std::vector<std::string> tile;
+        for (std::size_t d = 0; d < 3; ++d)
+            tile.push_back(p.config.tile[d] >= region.problem.extents[d] ? region.extents_code[d] : std::to_string(p.config.tile[d]));
+        v.set("tile", text_list(tile));
+        v.set("streams", std::to_string(p.config.streams));
+        v.set("host", library_host(p.host_strategy));
+        v.set("config_name", region.function + " (" + ctx.source_file + ":" + std::to_string(region.first_line) + ")");
+        v.set("platform", ctx.platform);
+        const auto& ph = p.phases;
+        v.set("predicted", text_list({fixed(ph.alloc + ph.free + ph.host_register + ph.host_unregister, 3), fixed(ph.h2d, 3),
+                                      fixed(ph.kernel, 3), fixed(ph.d2h, 3), fixed(p.total_ms, 3), fixed(ph.staging, 3),
+                                      region.compared ? fixed(region.in_program.gpu_first_ms, 3) : std::string("-1")}));
+        km::data arrays{km::data::type::list};
+        for (const auto& a : region.arrays) {
+            km::data d;
+            d.set("pointer", a.host_pointer);
+            d.set("default", a.copy_in && a.copy_out);
+            d.set("copy_in", a.copy_in ? "true" : "false");
+            d.set("copy_out", a.copy_out ? "true" : "false");
+            arrays.push_back(d);
+        }
+        v.set("arrays", arrays);
+    }
+    std::string text = t.render("cu_region", v, Escape::None);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    // Inserted before the loop's first token (its line's indentation is
+    // already there) and after its last one.
+    return open ? text + "\n" + region.indent + "    " : "\n" + text;
+}
+
 namespace {
 
 // The start of the comment lines right above the line at `line_start` (a
@@ -300,9 +371,25 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         const std::uint32_t kernel_at = with_comment_above(map.original(), at(c.kernel_at, false));
         edits.push_back({kernel_at, kernel_at, render_kernel(t, c, ctx, &guarded)});
     }
+    // Regions: opened before their time loop, closed after it; their nests
+    // launch on the resident arrays.
+    std::vector<std::pair<const RegionOutcome*, std::string>> regions;
+    auto region_name = [&](const RegionOutcome* r) {
+        for (const auto& [k, name] : regions)
+            if (k == r) return name;
+        std::string name = "recipe_region";
+        for (int i = 2; taken->count(name); ++i) name = "recipe_region_" + std::to_string(i);
+        taken->insert(name);
+        regions.emplace_back(r, name);
+        edits.push_back({at(r->begin, false), at(r->begin, false), render_region(t, *r, name, ctx, taken, true)});
+        edits.push_back({at(r->end, true), at(r->end, true), render_region(t, *r, name, ctx, taken, false)});
+        return name;
+    };
     for (const auto& n : nests) {
         const auto& c = *n.conversion;
-        edits.push_back({at(c.replace_begin, false), at(c.replace_end, true), render_call(t, c, *n.chosen, n.first_ms, ctx, taken)});
+        edits.push_back({at(c.replace_begin, false), at(c.replace_end, true),
+                         n.region ? render_region_call(t, c, *n.region, n.launch, region_name(n.region), ctx)
+                                  : render_call(t, c, *n.chosen, n.first_ms, ctx, taken)});
     }
     std::set<std::uint32_t> marked;
     for (const auto& n : nests)

@@ -10,6 +10,7 @@
 #include "advisor/plan.h"
 #include "recipes/cpp_compat.h"
 #include "recipes/nest_conversion.h"
+#include "recipes/region_plan.h"
 #include "recipes/template_store.h"
 
 namespace recipe::recipes {
@@ -21,6 +22,10 @@ struct CuNest {
     const NestConversion* conversion = nullptr;
     const advisor::Prediction* chosen = nullptr;
     double first_ms = -1;  // the process's first call, predicted (advisor/program_time.h); < 0: not predicted
+    // Set when the nest runs in a region: one launch on its resident arrays
+    // (`launch`: the nest's place among the region's, for its block).
+    const RegionOutcome* region = nullptr;
+    std::size_t launch = 0;
 };
 
 struct CuContext {
@@ -49,6 +54,12 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
 // `first_ms`: the program's first call, predicted (< 0: not predicted).
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
                         const CuContext& ctx, std::set<std::string>* taken);
+// A nest of a region: one launch on the arrays the region variable `region_name` holds.
+std::string render_region_call(const TemplateStore& t, const NestConversion& c, const RegionOutcome& region,
+                               std::size_t launch, const std::string& region_name, const CuContext& ctx);
+// What opens a region (before its time loop) and closes it (after it).
+std::string render_region(const TemplateStore& t, const RegionOutcome& region, const std::string& region_name,
+                          const CuContext& ctx, std::set<std::string>* taken, bool open);
 // The user's file (map.original()) with the nests' edits, which are at
 // offsets of the preprocessed text, moved into it; `fixes` are already in
 // the user's text.

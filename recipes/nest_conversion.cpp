@@ -36,16 +36,19 @@ const std::set<std::string> kInexactMath = {
     "asinhf", "acoshf", "atanhf", "expf", "exp2f", "exp10f", "expm1f", "logf", "log2f", "log10f", "log1pf", "powf",
     "cbrtf", "hypotf", "erff", "erfcf", "tgammaf", "lgammaf"};
 
-// Checks that the time loop's body does nothing but run the nest, swap the
-// arrays and count: anything else would be lost when the loop is replaced.
-void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
+}  // namespace
+
+std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::TimeLoop& tl,
+                                   const std::vector<analyzer::SourceSpan>& nests) {
     TSNode body = field(loop, "body");
-    if (!is(body, "compound_statement")) throw Failure{"the time loop's body is not a block"};
-    const auto& tl = *nest.time_loop;
+    if (!is(body, "compound_statement")) return "the time loop's body is not a block";
     std::set<std::string> movable(tl.arrays.begin(), tl.arrays.end());
     for (TSNode s : named_children(body)) {
         if (is(s, "comment")) continue;
-        if (ts_node_start_byte(s) == nest.span.begin_byte && ts_node_end_byte(s) == nest.span.end_byte) continue;
+        const bool nest = std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
+            return ts_node_start_byte(s) == n.begin_byte && ts_node_end_byte(s) == n.end_byte;
+        });
+        if (nest) continue;
         if (is(s, "declaration")) {
             bool plain = true;
             for (TSNode c : named_children(s)) {
@@ -66,9 +69,19 @@ void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
             if (counts) continue;
         }
         const TSPoint p = ts_node_start_point(s);
-        throw Failure{"the time loop also runs `" + std::string(t.text(s)).substr(0, 40) + "` (line " +
-                      std::to_string(p.row + 1) + ") every step, which the library call would drop"};
+        return "the time loop also runs `" + std::string(t.text(s)).substr(0, 40) + "` (line " +
+               std::to_string(p.row + 1) + ") every step";
     }
+    return "";
+}
+
+namespace {
+
+// Checks that the time loop's body does nothing but run the nest, swap the
+// arrays and count: anything else would be lost when the loop is replaced.
+void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
+    const std::string why = time_loop_body_problem(t, loop, *nest.time_loop, {nest.span});
+    if (!why.empty()) throw Failure{why + ", which the library call would drop"};
 }
 
 // Whether array dimension d is walked by loop dimension d alone, with

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <tree_sitter/api.h>
+
 #include "analyzer/program.h"
 #include "analyzer/source_map.h"
 #include "recipes/access_coordinates.h"
@@ -123,6 +125,12 @@ struct NestConversion {
 // user's main file: the kernel body is then the user's own text (macros,
 // comments) with the accesses rewritten, where every access maps; and a
 // nest whose replaced span or function does not map is refused.
+// Why the body of time loop `loop` does more each step than run `nests`,
+// count and swap the arrays it exchanges (a statement a library call that
+// replaces the loop's work would drop); "" when it does not.
+std::string time_loop_body_problem(const CTree& file, TSNode loop, const analyzer::TimeLoop& time_loop,
+                                   const std::vector<analyzer::SourceSpan>& nests);
+
 NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
                             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
                             const analyzer::SourceMap* map = nullptr);

@@ -68,10 +68,10 @@ public:
         static_assert(sizeof...(KP) == 1 + sizeof...(I) + sizeof...(O) + sizeof...(A),
                       "recipe::Region::run: the kernel must take a recipe::Tile, one InView per input, one OutView per "
                       "output, then exactly the extra arguments given to run");
-        Engine& e = *engine_;
         const std::string name = nest.name.empty() ? std::string("a nest") : nest.name;
-        const auto where = [&] { return e.nest() + ", " + name; };
+        const auto where = [&] { return region_name() + ", " + name; };
         if (finished_) throw Error("recipe: " + where() + ": run() after the region's finish()");
+        Engine& e = *engine_;
         for (int d = 0; d < 3; ++d)
             if (nest.extents[d] != cfg_.extents[d])
                 throw Error("recipe: " + where() + ": its arrays are " + shape_text(nest.extents) + ", the region's " +
@@ -120,9 +120,9 @@ public:
     }
 
     Measured finish() {
-        Engine& e = *engine_;
-        if (finished_) throw Error("recipe: " + e.nest() + ": finish() called twice");
+        if (finished_) throw Error("recipe: " + region_name() + ": finish() called twice");
         finished_ = true;
+        Engine& e = *engine_;
         if (!kernels_marked_) {
             e.mark(kernel_entry_, PhaseEvents::kStart, 0);
             e.mark(kernel_entry_, PhaseEvents::kInDone, 0);
@@ -155,6 +155,8 @@ public:
     }
 
 private:
+    std::string region_name() const { return cfg_.name.empty() ? std::string("recipe::Region") : cfg_.name; }
+
     // The device copy of the array whose host pointer `a` names.
     template <class Where>
     Placement resident(const ArrayDesc& a, const Where& where) const {

@@ -1,0 +1,178 @@
+#include "advisor/region.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "advisor/kernel_time.h"
+
+namespace recipe::advisor {
+
+namespace {
+
+std::int64_t volume(const Index3& e) { return e[0] * e[1] * e[2]; }
+std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
+
+std::string mb(double bytes) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.1f MB", bytes / 1e6);
+    return s;
+}
+
+// One direction's copies of the region: every chunk of every array that
+// moves. Pinned arrays are one DMA per chunk; staged ones are packed on the
+// host and sent, the two stages overlapped over the streams, so the slower
+// stage sets the pace and the other adds its first chunk (thesis §6.4.4's
+// pipeline with two steps).
+struct Direction {
+    double dma_ms = 0;
+    double staging_ms = 0;
+    double total_ms = 0;
+    TransferStats stats;
+};
+
+Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, bool in, bool staged) {
+    Direction d;
+    const Measurements& table = in ? pf.pinned_host_to_device : pf.device_to_pinned_host;
+    // Chunks are whole rows (planes): full in every dimension but the slowest tiled one.
+    int slow = r.dims - 1;
+    const std::int64_t full = chunk[slow], count = (r.extents[slow] + full - 1) / full,
+                       last = r.extents[slow] - (count - 1) * full;
+    double first_dma = 0, first_pack = 0;
+    for (const RegionArray& a : r.arrays) {
+        if (in ? !a.copy_in : !a.copy_out) continue;
+        const double row = static_cast<double>(volume(r.extents) / r.extents[slow] * a.elem_bytes);
+        for (std::int64_t k = 0; k < count; ++k) {
+            const double bytes = row * static_cast<double>(k + 1 == count ? last : full);
+            const double dma = table.ms(bytes);
+            // The library's staged pipeline per tile (stagingTile: packing
+            // and unpacking of one tile of these bytes), one direction.
+            const double pack = !staged ? 0
+                                : !pf.staging_tile.empty()
+                                    ? pf.staging_tile.ms(bytes) / 2
+                                    : pf.pageable_to_pinned_host.ms(bytes) / std::max(1.0, pf.host_copy_parallel_speedup);
+            d.dma_ms += dma;
+            d.staging_ms += pack;
+            if (k == 0) {
+                first_dma += dma;
+                first_pack += pack;
+            }
+            d.stats.bytes += static_cast<std::int64_t>(bytes);
+            d.stats.copies += 1;
+        }
+    }
+    d.total_ms = staged ? std::max(d.dma_ms, d.staging_ms) + std::min(first_dma, first_pack) : d.dma_ms;
+    return d;
+}
+
+}  // namespace
+
+Index3 region_chunk(const RegionProblem& r) {
+    Index3 chunk = r.extents;
+    int widest = 1;
+    for (const auto& a : r.arrays) widest = std::max(widest, a.elem_bytes);
+    const int slow = std::clamp(r.dims - 1, 0, 2);
+    const std::int64_t row = volume(r.extents) / std::max<std::int64_t>(1, r.extents[slow]) * widest;
+    chunk[slow] = std::clamp<std::int64_t>(kRegionChunkBytes / std::max<std::int64_t>(1, row), 1, r.extents[slow]);
+    return chunk;
+}
+
+bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptions& options, RegionPrediction* out,
+                    std::string* error) {
+    RegionPrediction rp;
+    Prediction& p = rp.total;
+    const bool pinned = options.host_memory ? *options.host_memory == HostMemory::Pinned : r.pinned_host;
+    const bool staged = !pinned;
+    const Index3 chunk = region_chunk(r);
+    const int slow = std::clamp(r.dims - 1, 0, 2);
+    rp.chunks = (r.extents[slow] + chunk[slow] - 1) / chunk[slow];
+    const std::int64_t streams = std::min<std::int64_t>(2, rp.chunks);
+    p.config.scheme = Scheme::Basic;
+    p.config.tile = chunk;
+    p.config.streams = static_cast<int>(streams);
+    p.config.copy = CopyMethod::Merged;
+    p.host_strategy = staged ? HostStrategy::Stage : HostStrategy::AlreadyPinned;
+    p.config.host = p.host_strategy;
+    p.problem.dims = r.dims;
+    p.problem.extents = r.extents;
+    p.tiles = rp.chunks;
+
+    std::int64_t chunk_bytes = 0;
+    for (const RegionArray& a : r.arrays) {
+        p.device_bytes += aligned(volume(r.extents) * a.elem_bytes);
+        chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
+    }
+    if (staged) p.host_bytes = (streams * chunk_bytes + 4095) / 4096 * 4096;
+    if (pf.device_memory_bytes > 0 && p.device_bytes > pf.device_memory_bytes) {
+        if (error)
+            *error = "the region's arrays need " + mb(static_cast<double>(p.device_bytes)) + " of device memory; " + pf.name +
+                     " has " + mb(static_cast<double>(pf.device_memory_bytes));
+        return false;
+    }
+
+    // Every nest: one launch over its space per step (the block with the
+    // highest occupancy for the space, as the search picks it for a tile).
+    double step_ms = 0;
+    p.kernel_source = KernelSource::Measured;
+    for (const Problem& q : r.nests) {
+        RegionLaunch l;
+        const Index3 space = q.space.extents();
+        l.block = choose_block(q, pf, space, &l.occupancy);
+        if (l.occupancy <= 0) {
+            if (error) *error = "no thread block of this device runs the nest of kernel " + q.kernel_name;
+            return false;
+        }
+        const KernelModel kernel(q, pf, options);
+        l.kernel_ms = kernel.launch_ms(volume(space), l.occupancy);
+        l.source = kernel.source();
+        if (l.source == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
+        else if (l.source == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)
+            p.kernel_source = KernelSource::UserGiven;
+        step_ms += l.kernel_ms;
+        rp.launches.push_back(l);
+    }
+    const double steps = static_cast<double>(std::max<std::int64_t>(0, r.steps));
+
+    const Direction in = copies(r, pf, chunk, true, staged), back = copies(r, pf, chunk, false, staged);
+    p.h2d = in.stats;
+    p.d2h = back.stats;
+    p.phases.h2d = in.dma_ms;
+    p.phases.d2h = back.dma_ms;
+    p.phases.staging = in.staging_ms + back.staging_ms;
+    p.phases.kernel = steps * step_ms;
+    // The library's alloc phase as recipe-profile measured it (one device
+    // block for every array; the staging block is pooled, first_call_extra_ms).
+    if (!pf.library_setup.empty())
+        p.phases.alloc = pf.library_setup.ms(std::max(static_cast<double>(p.device_bytes), pf.library_setup.bytes.front())) +
+                         static_cast<double>(streams - 1) * pf.stream_setup_ns * 1e-6;
+    else
+        p.phases.alloc = pf.malloc_free_device.ms(static_cast<double>(p.device_bytes)) +
+                         (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
+    if (staged && pf.staging_setup.empty())
+        p.phases.alloc += pf.host_register.ms(static_cast<double>(p.host_bytes)) +
+                          pf.host_unregister.ms(static_cast<double>(p.host_bytes));
+    p.phases.pipeline = in.total_ms + p.phases.kernel + back.total_ms;
+    p.total_ms = p.phases.alloc + p.phases.pipeline;
+
+    const std::pair<double, Operation> busy[] = {{p.phases.h2d, Operation::TransferIn},
+                                                 {p.phases.kernel, Operation::Kernel},
+                                                 {p.phases.d2h, Operation::TransferOut},
+                                                 {p.phases.staging, Operation::Staging},
+                                                 {p.phases.alloc, Operation::Setup}};
+    double top = -1;
+    for (const auto& [t, op] : busy)
+        if (t > top) {
+            top = t;
+            p.dominant = op;
+        }
+    p.typical_tile = {in.staging_ms / static_cast<double>(rp.chunks), in.dma_ms / static_cast<double>(rp.chunks), step_ms,
+                      back.dma_ms / static_cast<double>(rp.chunks), back.staging_ms / static_cast<double>(rp.chunks)};
+    p.notes.push_back("region: " + mb(static_cast<double>(in.stats.bytes)) + " copied in once and " +
+                      mb(static_cast<double>(back.stats.bytes)) + " out once, in " + std::to_string(rp.chunks) +
+                      " chunks over " + std::to_string(streams) + " streams" + (staged ? ", staged" : "") + "; " +
+                      std::to_string(r.steps) + " steps of " + std::to_string(r.nests.size()) +
+                      " launches on the resident arrays");
+    *out = std::move(rp);
+    return true;
+}
+
+}  // namespace recipe::advisor
