@@ -60,7 +60,16 @@ void print_text(const AdviseResult& r, const std::vector<std::string>& written, 
         } else if (!n.why.empty()) {
             out << ": " << n.why;
         }
+        if (n.region >= 0 && r.regions[static_cast<std::size_t>(n.region)].converted)
+            out << "; runs in the region of its time loop";
         out << "\n";
+    }
+    for (const auto& region : r.regions) {
+        out << "  time loop " << region.function << "() lines " << region.first_line << "-" << region.last_line << ": "
+            << (region.converted ? "converted" : "kept-on-cpu") << ", " << region.problem.steps << " steps of "
+            << region.nests.size() << " nest" << (region.nests.size() == 1 ? "" : "s") << " with the arrays resident: "
+            << format_ms(region.prediction.total.total_ms) << " ms predicted, step by step "
+            << format_ms(region.step_by_step_ms) << " ms\n";
     }
     out << "wrote";
     for (std::size_t i = 0; i < written.size(); ++i) out << (i ? ", " : " ") << written[i];
@@ -88,6 +97,15 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
             x["speedup"] = n.plan.speedup;
         }
         j["nests"].push_back(x);
+    }
+    j["regions"] = nlohmann::json::array();
+    for (const auto& region : r.regions) {
+        nlohmann::json x = {{"function", region.function}, {"lines", {region.first_line, region.last_line}},
+                            {"steps", region.problem.steps}, {"converted", region.converted},
+                            {"predicted_ms", region.prediction.total.total_ms}, {"step_by_step_ms", region.step_by_step_ms}};
+        x["nests"] = nlohmann::json::array();
+        for (const std::size_t i : region.nests) x["nests"].push_back(r.nests[i].nest->id);
+        j["regions"].push_back(x);
     }
     if (r.wrote_cu) j["compile"] = compile;
     return j;

@@ -243,7 +243,8 @@ std::string render_region_call(const TemplateStore& t, const NestConversion& c, 
     v.set("first_line", std::to_string(c.first_line));
     v.set("last_line", std::to_string(c.last_line));
     v.set("indent", c.indent);
-    v.set("extents", text_list({c.extents_code[0], c.extents_code[1], c.extents_code[2]}));
+    // The region's shape: a nest may touch fewer rows of the arrays than another.
+    v.set("extents", text_list({region.extents_code[0], region.extents_code[1], region.extents_code[2]}));
     v.set("space_begin", text_list({c.space_begin_code[0], c.space_begin_code[1], c.space_begin_code[2]}));
     v.set("space_end", text_list({c.space_end_code[0], c.space_end_code[1], c.space_end_code[2]}));
     v.set("block", text_list(numbers(region.prediction.launches.at(launch).block)));

@@ -107,6 +107,35 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
         }
         j["nests"].push_back(x);
     }
+    // Time loops whose nests run with their arrays resident (recipes/region_plan.h).
+    j["regions"] = nlohmann::json::array();
+    for (const auto& region : r.regions) {
+        nlohmann::json x;
+        x["function"] = region.function;
+        x["lines"] = {region.first_line, region.last_line};
+        x["steps"] = region.problem.steps;
+        x["nests"] = nlohmann::json::array();
+        for (const std::size_t i : region.nests) x["nests"].push_back(r.nests[i].nest->id);
+        x["converted"] = region.converted;
+        x["arrays"] = nlohmann::json::array();
+        for (const auto& a : region.arrays)
+            x["arrays"].push_back({{"name", a.name}, {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
+                                   {"copy_in", a.copy_in}, {"copy_out", a.copy_out}});
+        x["prediction"] = advisor::to_json(region.prediction.total);
+        x["chunks"] = region.prediction.chunks;
+        x["launches"] = nlohmann::json::array();
+        for (const auto& l : region.prediction.launches)
+            x["launches"].push_back({{"block", l.block}, {"kernel_ms", l.kernel_ms}, {"kernel_source", advisor::to_string(l.source)}});
+        x["step_by_step_ms"] = region.step_by_step_ms;
+        if (region.compared) {
+            const auto& t = region.in_program;
+            x["in_program"] = {{"calls", t.calls},           {"cpu_first_ms", t.cpu_first_ms}, {"cpu_ms", t.cpu_ms},
+                               {"gpu_first_ms", t.gpu_first_ms}, {"gpu_warm_ms", t.gpu_warm_ms},
+                               {"runs_on", region.converted ? "gpu" : "cpu"}};
+        }
+        j["regions"].push_back(x);
+    }
+    if (!r.region_notes.empty()) j["step_by_step_time_loops"] = r.region_notes;
     round_numbers(&j, 6);
     return j;
 }

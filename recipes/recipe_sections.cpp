@@ -47,6 +47,9 @@ km::data nest_description_view(const NestOutcome& n) {
         tl.set("written", n.conversion.ok && n.conversion.iterative ? n.conversion.written_array : (arrays.size() > 1 ? arrays[1] : "?"));
         const bool swap = nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap;
         tl.set("swap", swap);
+        const bool resident = n.region >= 0 && n.verdict == Verdict::Converted;
+        tl.set("resident", resident);
+        tl.set("step_by_step", !swap && !resident);
         tl.set("exchange", std::string(analyzer::to_string(nest.time_loop->exchange)));
         tl.set("arrays", and_list([&] {
             std::vector<std::string> named;
@@ -447,8 +450,24 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     std::snprintf(buf, sizeof buf, "%.2f", r.platform.host_gflops);
     p.set("gflops", std::string(buf));
     km::data rows{km::data::type::list};
+    for (const auto& region : r.regions) {
+        if (!region.compared) continue;
+        const auto& t = region.in_program;
+        std::string ids;
+        for (std::size_t k = 0; k < region.nests.size(); ++k)
+            ids += (k ? (k + 1 == region.nests.size() ? " and " : ", ") : "") + std::to_string(r.nests[region.nests[k]].nest->id);
+        km::data row;
+        row.set("id", ids + " (time loop, lines " + std::to_string(region.first_line) + "–" + std::to_string(region.last_line) +
+                          ", arrays resident)");
+        row.set("calls", std::to_string(t.calls));
+        row.set("cpu", ms(t.cpu_total_ms()));
+        row.set("first", ms(t.gpu_first_ms));
+        row.set("warm", t.calls > 1 ? ms(t.gpu_warm_ms) + " each" : std::string("–"));
+        row.set("on", region.converted ? "GPU" : "CPU");
+        rows.push_back(row);
+    }
     for (const auto& n : r.nests) {
-        if (!n.cpu) continue;
+        if (!n.cpu || (n.region >= 0 && r.regions[static_cast<std::size_t>(n.region)].compared)) continue;
         const auto& t = n.in_program;
         km::data row;
         row.set("id", std::to_string(n.nest->id));
@@ -461,6 +480,58 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     }
     p.set("rows", rows);
     return p;
+}
+
+km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
+    km::data list{km::data::type::list};
+    auto mb = [](double bytes) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f MB", bytes / 1e6);
+        return std::string(b);
+    };
+    auto ms = [](double v) { return format_ms(v) + " ms"; };
+    for (const auto& region : r.regions) {
+        const advisor::Prediction& p = region.prediction.total;
+        km::data d;
+        d.set("function", region.function);
+        d.set("first_line", std::to_string(region.first_line));
+        d.set("last_line", std::to_string(region.last_line));
+        d.set("steps", std::to_string(region.problem.steps));
+        std::vector<std::string> ids;
+        for (const std::size_t i : region.nests) ids.push_back(std::to_string(r.nests[i].nest->id));
+        d.set("nests", and_list(ids));
+        d.set("launches", std::to_string(region.nests.size()));
+        d.set("arrays", list_of(region.arrays, [&](km::data& a, const RegionHostArray& h) {
+            a.set("name", h.name);
+            a.set("type", h.element_type);
+            a.set("size", mb(static_cast<double>(h.bytes)));
+            a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
+            a.set("out", h.copy_out ? "once, after the loop" : "no: the loop only reads it");
+        }));
+        d.set("in_mb", mb(static_cast<double>(p.h2d.bytes)));
+        d.set("out_mb", mb(static_cast<double>(p.d2h.bytes)));
+        d.set("chunks", std::to_string(region.prediction.chunks));
+        d.set("streams", std::to_string(p.config.streams));
+        d.set("staged", p.host_strategy == advisor::HostStrategy::Stage);
+        d.set("platform", r.platform.name);
+        d.set("total", ms(p.total_ms));
+        d.set("h2d", ms(p.phases.h2d));
+        d.set("kernel", ms(p.phases.kernel));
+        d.set("d2h", ms(p.phases.d2h));
+        d.set("alloc", ms(p.phases.alloc));
+        d.set("staging", ms(p.phases.staging));
+        d.set("estimate", p.kernel_source == advisor::KernelSource::Estimate);
+        d.set("step_by_step", ms(region.step_by_step_ms));
+        d.set("converted", region.converted);
+        d.set("cu_file", x.cu_file);
+        std::string why;
+        if (!region.converted)
+            for (const std::size_t i : region.nests)
+                if (r.nests[i].verdict != Verdict::Converted) why = r.nests[i].why;
+        d.set("why", why);
+        list.push_back(d);
+    }
+    return list;
 }
 
 }  // namespace recipe::recipes

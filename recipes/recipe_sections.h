@@ -25,5 +25,7 @@ kainjow::mustache::data why_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data caveats_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data rejected_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data program_view(const AdviseResult& r, const RecipeContext& x);
+// The time loops whose nests run with their arrays resident (recipes/region_plan.h).
+kainjow::mustache::data regions_view(const AdviseResult& r, const RecipeContext& x);
 
 }  // namespace recipe::recipes

@@ -129,6 +129,9 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
     v.set("summary", summary);
     v.set("nests", nests);
     v.set("program", program_view(r, x));
+    v.set("regions", regions_view(r, x));
+    v.set("has_region_notes", !r.region_notes.empty());
+    v.set("region_notes", list_of(r.region_notes, [](km::data& d, const std::string& s) { d.set("text", s); }));
     const std::string& note = r.program_summary.note;
     v.set("program_note", note.empty() ? km::data(false) : km::data(note));
     v.set("has_fixes", !r.fixes.empty());

@@ -23,10 +23,10 @@ const advisor::ArrayUse* use_of(const advisor::Problem& p, const std::string& na
     return nullptr;
 }
 
-// Whether the nest writes every element of the arrays (its space is their extents).
-bool covers_arrays(const NestConversion& c) {
+// Whether the nest writes every element of the region's arrays (its space is their extents).
+bool covers_arrays(const NestConversion& c, const std::array<std::string, 3>& extents) {
     for (std::size_t d = 0; d < 3; ++d)
-        if (c.space_begin_code[d] != "0" || c.space_end_code[d] != c.extents_code[d]) return false;
+        if (c.space_begin_code[d] != "0" || c.space_end_code[d] != extents[d]) return false;
     return true;
 }
 
@@ -55,9 +55,25 @@ RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, co
     if (const std::string why = time_loop_body_problem(tree, loop, tl, spans); !why.empty())
         throw Refusal{why + ", which may use the arrays between the nests"};
 
-    // The arrays, in the order the nests first use them.
+    // One shape for every array: the nests agree on every extent but the
+    // slowest, which the analyzer infers per nest from the elements it
+    // touches (a pointer's rows); the region holds the most rows any nest
+    // touches.
     const NestConversion& c0 = nests[members.front()].conversion;
-    r.extents_code = c0.extents_code;
+    const int slow = c0.dims - 1;
+    std::size_t widest = members.front();
+    for (const std::size_t i : members) {
+        const NestConversion& c = nests[i].conversion;
+        if (c.dims != c0.dims) throw Refusal{"its nests differ in dimensions"};
+        for (int d = 0; d < slow; ++d)
+            if (c.extents_code[static_cast<std::size_t>(d)] != c0.extents_code[static_cast<std::size_t>(d)])
+                throw Refusal{"its nests' arrays differ in shape (line " + std::to_string(nests[i].nest->span.begin.line) + ")"};
+        if (nests[i].chosen()->problem.extents[static_cast<std::size_t>(slow)] >
+            nests[widest].chosen()->problem.extents[static_cast<std::size_t>(slow)])
+            widest = i;
+    }
+    r.extents_code = nests[widest].conversion.extents_code;
+    r.problem.extents = nests[widest].chosen()->problem.extents;
     r.problem.dims = c0.dims;
     r.problem.steps = *tl.iterations.value;
     bool all_pinned = true;
@@ -65,10 +81,7 @@ RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, co
         const NestOutcome& n = nests[i];
         const NestConversion& c = n.conversion;
         const advisor::Problem& p = n.chosen()->problem;
-        if (c.extents_code != r.extents_code || p.extents != nests[members.front()].chosen()->problem.extents)
-            throw Refusal{"its nests' arrays differ in shape (line " + std::to_string(n.nest->span.begin.line) + ")"};
         if (!c.wholes.empty()) throw Refusal{"the nest at line " + std::to_string(n.nest->span.begin.line) + " reads an array whole"};
-        r.problem.extents = p.extents;
         r.problem.nests.push_back(p);
         auto note = [&](const ArrayRole& role, bool output) {
             if (role.flatten) throw Refusal{"`" + role.name + "` is reached through row pointers"};
@@ -80,10 +93,10 @@ RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, co
                 a.name = role.name;
                 a.host_pointer = role.host_pointer;
                 a.element_type = role.element_type;
-                a.bytes = use->extents[0] * use->extents[1] * use->extents[2] * use->elem_bytes;
+                a.bytes = r.problem.extents[0] * r.problem.extents[1] * r.problem.extents[2] * use->elem_bytes;
                 a.pinned = role.pinned;
                 // Written whole before anything reads it: nothing to copy in.
-                a.copy_in = !(output && !role.inout && covers_arrays(c));
+                a.copy_in = !(output && !role.inout && covers_arrays(c, r.extents_code));
                 r.arrays.push_back(a);
                 r.problem.arrays.push_back({role.name, use->elem_bytes, a.copy_in, false});
                 it = r.arrays.end() - 1;

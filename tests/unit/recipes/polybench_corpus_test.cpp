@@ -60,7 +60,14 @@ std::map<std::string, Row> advise_kernel(const fs::path& root, const std::string
         if (n.verdict == Verdict::Converted || (n.why.empty() && n.chosen())) {
             const auto* best = n.chosen();
             std::ostringstream d;
-            d << recipe::advisor::to_string(best->config.scheme) << ", " << format_speedup(n.plan.speedup) << " over naive";
+            if (n.region >= 0 && r.regions[static_cast<std::size_t>(n.region)].converted) {
+                const auto& region = r.regions[static_cast<std::size_t>(n.region)];
+                d << "in the region of the time loop at lines " << region.first_line << "–" << region.last_line << " (arrays resident, "
+                  << region.problem.steps << " steps: " << format_ms(region.prediction.total.total_ms) << " ms, step by step "
+                  << format_ms(region.step_by_step_ms) << " ms)";
+            } else {
+                d << recipe::advisor::to_string(best->config.scheme) << ", " << format_speedup(n.plan.speedup) << " over naive";
+            }
             row.detail = d.str();
         }
         if (order) order->push_back(key);
@@ -115,8 +122,10 @@ TEST_CASE("every PolyBench/C kernel's nests and verdicts are in docs/polybench.m
            "the reason gives both times; `--convert-all` converts it), **recipe-only** (planned, left on the CPU, the reason says why),\n"
            "**not-converted** (planned, the generator cannot convert it faithfully), **not-planned** (accepted, the\n"
            "model cannot price it), **rejected** (not a stenciled map/zip: the reason is the analyzer's first).\n"
-           "Time loops that do not swap pointers (Jacobi's `B = f(A); A = f(B)`) are converted step by step: one\n"
-           "library call per nest and step.\n\n";
+           "A time loop whose every step runs converted nests and nothing else that touches their arrays (Jacobi's\n"
+           "`B = f(A); A = f(B)`) runs as one region: its arrays are copied to the GPU once before the loop and back once\n"
+           "after it, and each step launches one kernel per nest on them (`recipe::Region`). Other time loops that do not\n"
+           "swap pointers are converted step by step: one library call per nest and step.\n\n";
     doc << "| " << all.size() << " kernels | " << nests << " nests |";
     for (const char* v : {"converted", "kept-on-cpu", "recipe-only", "not-converted", "not-planned", "rejected"})
         doc << " " << counts[v] << " " << v << " |";
