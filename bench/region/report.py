@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The region benchmark's page from bench/region/run.sh's raw data.
+
+usage: report.py PROGRAMS_TSV RAW_DIR RUNS > region.md
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+
+def read(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return default
+
+
+def region_block(report, name):
+    """The RECIPE_REPORT=1 table of the run called `name`: {phase: (measured, predicted)}."""
+    rows, on = {}, False
+    for line in report.splitlines():
+        if line.startswith("recipe: " + name + ":"):
+            on = True
+            continue
+        if on:
+            parts = line.split()
+            if len(parts) >= 3 and parts[0] == "recipe:" and parts[1] in ("startup", "alloc", "h2d", "kernel", "d2h", "staging", "total"):
+                rows[parts[1]] = (float(parts[2]), None if parts[3] == "-" else float(parts[3]))
+            elif "copies:" in line:
+                break
+    return rows
+
+
+def main():
+    tsv, raw, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    gpu = read("/proc/driver/nvidia/gpus") and ""
+    try:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True).stdout.strip().splitlines()[0]
+    except (OSError, IndexError):
+        gpu = "?"
+    print("# Regions: time loops with their arrays resident on the GPU\n")
+    print(f"{gpu}; C: gcc -O2; .cu: nvcc -O3 --fmad=false. One process per run, {runs} runs each, medians.")
+    print("`region` is the library's own time for the whole time loop in the program (RECIPE_REPORT=time: "
+          "its first and only call, set-up and staging included); `floor` is what the same work costs at the "
+          "hardware's pace: one page-locked cudaMemcpy of the region's bytes each way (measured in the same run) "
+          "plus the kernels' time (events, RECIPE_REPORT=1).\n")
+    print("| program | decision | dump | C program s | .cu program s | C kernel s | .cu kernel s | region ms | predicted ms | "
+          "copies in + out ms | kernels ms | floor ms | region / floor |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for line in open(tsv):
+        name, c, cu, flags, decision = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
+        w = os.path.join(raw, name)
+        errors = read(os.path.join(w, "errors"))
+        if errors:
+            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 10)
+            continue
+        dump = read(os.path.join(w, "dump"), "?") + f" ({read(os.path.join(w, 'dump-bytes'), '?')} bytes)"
+        c_wall, g_wall, c_kernel, g_kernel, region, predicted = [], [], [], [], [], None
+        region_name = read(os.path.join(w, "region-name"))
+        key = region_name.replace(" ", "_")
+        for r in range(runs):
+            t = read(os.path.join(w, f"wall.{r}")).split()
+            if len(t) == 3:
+                c_wall.append(float(t[1]) - float(t[0]))
+                g_wall.append(float(t[2]) - float(t[1]))
+            for path, into in ((f"c-time.{r}.out", c_kernel), (f"gpu-time.{r}.out", g_kernel)):
+                for l in read(os.path.join(w, path)).splitlines():
+                    try:
+                        into.append(float(l))
+                        break
+                    except ValueError:
+                        pass
+            for l in read(os.path.join(w, f"gpu-time.{r}.out")).splitlines():
+                p = l.split()
+                if len(p) == 6 and p[:2] == ["recipe:", "time"] and p[2] == key:
+                    region.append(float(p[3]))
+                    predicted = float(p[5])
+        block = region_block(read(os.path.join(w, "gpu-report.out")), region_name)
+        floor = read(os.path.join(w, "floor")).split()
+        med = lambda v, f="{:.3f}": f.format(statistics.median(v)) if v else "–"
+        copies = sum(float(x) for x in floor) if floor else None
+        kernels = block.get("kernel", (None,))[0]
+        fl = copies + kernels if copies is not None and kernels is not None else None
+        ratio = f"{statistics.median(region) / fl:.2f}" if fl and region else "–"
+        print(f"| {name} | {decision} | {dump} | {med(c_wall)} | {med(g_wall)} | {med(c_kernel)} | {med(g_kernel)} | "
+              f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | "
+              f"{'–' if copies is None else f'{copies:.2f}'} | {'–' if kernels is None else f'{kernels:.2f}'} | "
+              f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()

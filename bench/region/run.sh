@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# On a machine with a GPU: every program bench/region/generate.sh made, as
+# the C program (gcc -O2) and as the emitted .cu (nvcc --fmad=false):
+#  1. correctness: both dump their arrays (PolyBench: -DPOLYBENCH_DUMP_ARRAYS;
+#     samples: the output file) and the dumps must be byte-identical;
+#  2. time, one process per run, RUNS runs each (medians): the whole program
+#     (wall), PolyBench's own kernel timer (-DPOLYBENCH_TIME: the function
+#     that holds the time loop), and the region's own time as the library
+#     measures it in the program (RECIPE_REPORT=time), beside its prediction;
+#  3. the floor: one run with RECIPE_REPORT=1 gives the region's bytes and
+#     kernel time (events); copy_floor.cu times one page-locked copy of those
+#     bytes each way. floor = copies in + kernels + copies out.
+# Writes OUTDIR/region.md and OUTDIR/raw/ (logs).
+# usage: bench/region/run.sh GENDIR OUTDIR
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+gen=$(cd "${1:?usage: run.sh GENDIR OUTDIR}" && pwd)
+out=$(mkdir -p "${2:?usage: run.sh GENDIR OUTDIR}" && cd "$2" && pwd)
+raw=$out/raw
+mkdir -p "$raw"
+runs=${RUNS:-3}
+arch=${ARCH:-native}
+nvcc -O2 -arch="$arch" "$root/bench/region/copy_floor.cu" -o "$raw/copy_floor" || exit 1
+
+# Builds, in parallel: per program a C and a GPU binary for dumps and for timing.
+build() {
+  local name=$1 c=$2 cu=$3 flags=$4 w=$raw/$1
+  mkdir -p "$w"
+  local kdir extra_dump extra_time poly=""
+  kdir=$(dirname "$c")
+  if [[ "$flags" == *utilities* ]]; then
+    poly="$(sed -E 's/.*-I ([^ ]*utilities).*/\1/' <<<"$flags")/polybench.c"
+    extra_dump=-DPOLYBENCH_DUMP_ARRAYS
+    extra_time=-DPOLYBENCH_TIME
+  fi
+  for v in dump time; do
+    local extra
+    [ "$v" = dump ] && extra=${extra_dump:-} || extra=${extra_time:-}
+    # shellcheck disable=SC2086
+    gcc -O2 $flags $extra -I "$kdir" $poly "$c" -lm -o "$w/c-$v" >"$w/build-c-$v.log" 2>&1 || echo "C build failed" >>"$w/errors"
+    if [ -n "$poly" ]; then
+      # shellcheck disable=SC2086
+      gcc -O2 -c $flags $extra "$poly" -o "$w/polybench-$v.o" >>"$w/build-gpu-$v.log" 2>&1
+    fi
+    # shellcheck disable=SC2086
+    nvcc -O3 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags $extra -I "$kdir" "$cu" \
+      ${poly:+"$w/polybench-$v.o"} -o "$w/gpu-$v" >>"$w/build-gpu-$v.log" 2>&1 || echo ".cu build failed" >>"$w/errors"
+  done
+}
+while IFS=$'\t' read -r name c cu flags decision; do
+  build "$name" "$c" "$cu" "$flags" &
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+done <"$gen/programs.tsv"
+wait
+
+# Correctness: the C dumps in parallel, the GPU dumps one at a time.
+dump() {  # BINARY OUTFILE (PolyBench dumps to stderr; samples write argv[1])
+  if grep -q utilities <<<"$3"; then "$1" 2>"$2" >/dev/null; else "$1" "$2" >/dev/null; fi
+}
+while IFS=$'\t' read -r name c cu flags decision; do
+  [ -e "$raw/$name/errors" ] && continue
+  dump "$raw/$name/c-dump" "$raw/$name/c.out" "$flags" &
+done <"$gen/programs.tsv"
+wait
+while IFS=$'\t' read -r name c cu flags decision; do
+  [ -e "$raw/$name/errors" ] && continue
+  dump "$raw/$name/gpu-dump" "$raw/$name/gpu.out" "$flags" || echo "GPU program failed" >>"$raw/$name/errors"
+  if cmp -s "$raw/$name/c.out" "$raw/$name/gpu.out"; then echo identical >"$raw/$name/dump"; else
+    echo "DIFFERENT: $(cmp "$raw/$name/c.out" "$raw/$name/gpu.out" 2>&1 | head -1)" >"$raw/$name/dump"; fi
+  stat -c %s "$raw/$name/c.out" >"$raw/$name/dump-bytes"
+  rm -f "$raw/$name/c.out" "$raw/$name/gpu.out"
+done <"$gen/programs.tsv"
+
+# Times: one process per run, C and GPU alternating, nothing else running.
+while IFS=$'\t' read -r name c cu flags decision; do
+  w=$raw/$name
+  [ -e "$w/errors" ] && continue
+  for ((r = 0; r < runs; r++)); do
+    t0=$(date +%s.%N)
+    "$w/c-time" >"$w/c-time.$r.out" 2>&1
+    t1=$(date +%s.%N)
+    RECIPE_REPORT=time "$w/gpu-time" >"$w/gpu-time.$r.out" 2>&1
+    t2=$(date +%s.%N)
+    echo "$t0 $t1 $t2" >"$w/wall.$r"
+  done
+  RECIPE_REPORT=1 "$w/gpu-time" >"$w/gpu-report.out" 2>&1
+  region=$(sed -n 's/.*recipe_region_config.name = "\(.*\)";/\1/p' "$cu" | head -1)
+  echo "$region" >"$w/region-name"
+  bytes=$(awk -v n="recipe: $region:" 'index($0, n) == 1 {on = 1} on && /copies:/ {gsub(/[()]/, ""); print $5, $9; exit}' "$w/gpu-report.out")
+  [ -n "$bytes" ] && "$raw/copy_floor" $bytes >"$w/floor"
+done <"$gen/programs.tsv"
+python3 "$root/bench/region/report.py" "$gen/programs.tsv" "$raw" "$runs" >"$out/region.md"
+cat "$out/region.md"
