@@ -4,7 +4,7 @@
 # EXTRALARGE, and samples/heat2d.c, each through `recipe advise
 # --convert-all` (jacobi-1d's loop is kept on the CPU otherwise; its
 # correctness is under test too). Writes OUTDIR/programs.tsv: name, C file,
-# .cu, flags, the decision recipe advise made without --convert-all.
+# .cu, flags ("-": none), the decision recipe advise made without --convert-all.
 # usage: bench/region/generate.sh OUTDIR [PLATFORM]   (POLYBENCH: the corpus)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +22,8 @@ one() {
   decision=$(grep -m1 '^  time loop' "$out/$name.decision.log" | sed -E 's/.*: (converted|kept-on-cpu),.*/\1/' || true)
   # shellcheck disable=SC2086
   "$recipe" advise "$c" $flags --platform "$platform" --convert-all -o "$out/$name" >"$out/$name.log" 2>&1
-  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$c" "$(ls "$out/$name"/*.cu)" "$flags" "$decision" >>"$out/programs.tsv"
+  # "-" for no flags: bash's read joins empty tab-separated fields.
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$c" "$(ls "$out/$name"/*.cu)" "${flags:--}" "${decision:--}" >>"$out/programs.tsv"
 }
 for k in jacobi-1d jacobi-2d heat-3d; do
   for size in LARGE EXTRALARGE; do

@@ -53,6 +53,8 @@ def main():
     for line in open(tsv):
         name, c, cu, flags, decision = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
         w = os.path.join(raw, name)
+        if not os.path.isdir(w):
+            continue  # left out (ONLY)
         errors = read(os.path.join(w, "errors"))
         if errors:
             print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 10)

@@ -11,7 +11,7 @@
 #     kernel time (events); copy_floor.cu times one page-locked copy of those
 #     bytes each way. floor = copies in + kernels + copies out.
 # Writes OUTDIR/region.md and OUTDIR/raw/ (logs).
-# usage: bench/region/run.sh GENDIR OUTDIR
+# usage: bench/region/run.sh GENDIR OUTDIR   (RUNS: runs per program; ONLY: names)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$(cd "${1:?usage: run.sh GENDIR OUTDIR}" && pwd)
@@ -48,6 +48,8 @@ build() {
   done
 }
 while IFS=$'\t' read -r name c cu flags decision; do
+  [ "$flags" = - ] && flags=""
+  if [ -n "${ONLY:-}" ] && ! grep -qw -- "$name" <<<"$ONLY"; then continue; fi
   build "$name" "$c" "$cu" "$flags" &
   while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
 done <"$gen/programs.tsv"
@@ -58,11 +60,15 @@ dump() {  # BINARY OUTFILE (PolyBench dumps to stderr; samples write argv[1])
   if grep -q utilities <<<"$3"; then "$1" 2>"$2" >/dev/null; else "$1" "$2" >/dev/null; fi
 }
 while IFS=$'\t' read -r name c cu flags decision; do
+  [ "$flags" = - ] && flags=""
+  if [ -n "${ONLY:-}" ] && ! grep -qw -- "$name" <<<"$ONLY"; then continue; fi
   [ -e "$raw/$name/errors" ] && continue
   dump "$raw/$name/c-dump" "$raw/$name/c.out" "$flags" &
 done <"$gen/programs.tsv"
 wait
 while IFS=$'\t' read -r name c cu flags decision; do
+  [ "$flags" = - ] && flags=""
+  if [ -n "${ONLY:-}" ] && ! grep -qw -- "$name" <<<"$ONLY"; then continue; fi
   [ -e "$raw/$name/errors" ] && continue
   dump "$raw/$name/gpu-dump" "$raw/$name/gpu.out" "$flags" || echo "GPU program failed" >>"$raw/$name/errors"
   if cmp -s "$raw/$name/c.out" "$raw/$name/gpu.out"; then echo identical >"$raw/$name/dump"; else
@@ -73,6 +79,8 @@ done <"$gen/programs.tsv"
 
 # Times: one process per run, C and GPU alternating, nothing else running.
 while IFS=$'\t' read -r name c cu flags decision; do
+  [ "$flags" = - ] && flags=""
+  if [ -n "${ONLY:-}" ] && ! grep -qw -- "$name" <<<"$ONLY"; then continue; fi
   w=$raw/$name
   [ -e "$w/errors" ] && continue
   for ((r = 0; r < runs; r++)); do
