@@ -34,7 +34,7 @@ Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk
     Direction d;
     const Measurements& table = in ? pf.pinned_host_to_device : pf.device_to_pinned_host;
     // Chunks are whole rows (planes): full in every dimension but the slowest tiled one.
-    int slow = r.dims - 1;
+    const int slow = std::clamp(r.dims - 1, 0, 2);
     const std::int64_t full = chunk[slow], count = (r.extents[slow] + full - 1) / full,
                        last = r.extents[slow] - (count - 1) * full;
     double first_dma = 0, first_pack = 0;

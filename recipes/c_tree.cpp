@@ -46,6 +46,12 @@ std::vector<TSNode> named_children(TSNode n) {
     return out;
 }
 
+int CTree::user_line(TSNode node) const {
+    const int line = static_cast<int>(ts_node_start_point(node).row) + 1;
+    const int mapped = map_ ? map_->lines().origin(line).line : line;
+    return mapped > 0 ? mapped : line;
+}
+
 std::string CTree::spelled(TSNode node) const {
     if (map_ && !ts_node_is_null(node))
         if (auto o = map_->original_text(ts_node_start_byte(node), ts_node_end_byte(node))) return *o;

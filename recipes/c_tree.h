@@ -36,6 +36,9 @@ public:
     void set_source_map(const analyzer::SourceMap* map) { map_ = map; }
     // The node's text as the user wrote it where it maps, else as parsed.
     std::string spelled(TSNode node) const;
+    // The line the node starts on in the user's file (the preprocessed
+    // text's own line without a map).
+    int user_line(TSNode node) const;
 
 private:
     std::string source_;

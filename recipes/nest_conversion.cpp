@@ -68,9 +68,8 @@ std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::
                                 (is(e, "assignment_expression") && t.text(field(e, "left")) == tl.var);
             if (counts) continue;
         }
-        const TSPoint p = ts_node_start_point(s);
         return "the time loop also runs `" + std::string(t.text(s)).substr(0, 40) + "` (line " +
-               std::to_string(p.row + 1) + ") every step";
+               std::to_string(t.user_line(s)) + ") every step";
     }
     return "";
 }

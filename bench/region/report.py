@@ -35,7 +35,6 @@ def region_block(report, name):
 
 def main():
     tsv, raw, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    gpu = read("/proc/driver/nvidia/gpus") and ""
     try:
         gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True).stdout.strip().splitlines()[0]

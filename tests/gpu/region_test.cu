@@ -3,7 +3,7 @@
 // device (PolyBench's mirrored Jacobi `B = f(A); A = f(B)` on the interior,
 // an fdtd-like step of three nests over three arrays with inout updates,
 // host pointers swapped between steps), an array the region writes whole
-// before reading it (not copied in), 0 to 5 steps, every host memory mode,
+// before reading it (not copied in; untouched when no step runs), 0 to 5 steps, every host memory mode,
 // chunks of several sizes over 1 to 3 streams. Every array is compared
 // exactly with the sequential loops; misuse must throw recipe::Error.
 #include <cstdio>
@@ -238,6 +238,20 @@ void misuse() {
                    r.finish();
                }),
                "finish() twice was accepted");
+    // A loop that runs no step: an array the region did not copy in keeps
+    // its host values (nothing wrote it on the device).
+    {
+        test::poison(b.data(), 64);
+        std::vector<float> before(b.data(), b.data() + 64);
+        try {
+            recipe::Region r(region_config<float>(ext, s, "no steps"), recipe::resident(a.data()),
+                             recipe::resident(b.data(), false, true));
+            r.finish();
+        } catch (const recipe::Error& e) {
+            TEST_CHECK(false, "no steps threw: %s", e.what());
+        }
+        TEST_CHECK(test::same(b.data(), before.data(), ext, "no steps b"), "a region with no run changed an array it never wrote");
+    }
     // After the failures the library still works.
     mirrored<float>(s, 2, false);
 }

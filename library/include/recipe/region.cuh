@@ -30,7 +30,7 @@ namespace recipe {
 
 // One array of a region: copied in when the region starts (unless the region
 // writes all of it before reading it), copied out by finish() (when the region
-// writes it).
+// writes it and some run() did).
 template <class T>
 struct Resident {
     T* host;

@@ -45,6 +45,7 @@ public:
         const std::int64_t chunks = e.grid().tile_count();
         e.setup(2 * chunks + 1);  // timing entries: the chunks in, the kernels, the chunks out
         for (const ArrayDesc& a : e.arrays()) place_.push_back(e.place(a, 0, 0));
+        written_.assign(place_.size(), false);
         for (std::int64_t k = 0; k < chunks; ++k, ++entry_) {
             const int s = static_cast<int>(k % e.stream_count());
             e.wait_slot_free(s, k);
@@ -87,7 +88,11 @@ public:
         std::vector<ArrayDesc> named;
         describe_inputs(ins, std::index_sequence_for<I...>{}, &named);
         describe_outputs(outs, std::index_sequence_for<O...>{}, &named);
-        for (const ArrayDesc& a : named) p.push_back(resident(a, where));
+        for (std::size_t j = 0; j < named.size(); ++j) {
+            const std::size_t i = resident(named[j], where);
+            p.push_back(place_[i]);
+            if (named[j].role != Role::In) written_[i] = true;  // an output
+        }
         if (!kernels_marked_) {
             e.mark(kernel_entry_, PhaseEvents::kStart, 0);
             e.mark(kernel_entry_, PhaseEvents::kInDone, 0);
@@ -141,7 +146,7 @@ public:
             e.mark(entry_, PhaseEvents::kKernelStart, s);
             e.mark(entry_, PhaseEvents::kKernelDone, s);
             for (std::size_t i = 0; i < place_.size(); ++i)
-                if (copy_out_[i]) e.copy_out(i, e.grid().core(k), place_[i], s, k);
+                if (copy_out_[i] && written_[i]) e.copy_out(i, e.grid().core(k), place_[i], s, k);
             e.mark(entry_, PhaseEvents::kOutDone, s);
             if (e.staging()) {
                 e.mark_done(s, k);
@@ -157,9 +162,9 @@ public:
 private:
     std::string region_name() const { return cfg_.name.empty() ? std::string("recipe::Region") : cfg_.name; }
 
-    // The device copy of the array whose host pointer `a` names.
+    // The index of the array whose host pointer `a` names.
     template <class Where>
-    Placement resident(const ArrayDesc& a, const Where& where) const {
+    std::size_t resident(const ArrayDesc& a, const Where& where) const {
         const auto& arrays = engine_->arrays();
         for (std::size_t i = 0; i < arrays.size(); ++i)
             if (arrays[i].host == a.host) {
@@ -167,7 +172,7 @@ private:
                     throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) + " has elements of " +
                                 std::to_string(a.elem) + " bytes; the region holds that array with " +
                                 std::to_string(arrays[i].elem));
-                return place_[i];
+                return i;
             }
         throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) +
                     " is not one of the region's arrays (give every array the nests use to the Region)");
@@ -176,6 +181,10 @@ private:
     Config cfg_;  // before engine_, which keeps a reference to it
     std::vector<ArrayDesc> descs_;
     std::vector<bool> copy_in_, copy_out_;
+    // Written by some run: only those are copied out (a loop that ran no
+    // step leaves every host array as it was, as the C loop does, even one
+    // the region never copied in).
+    std::vector<bool> written_;
     std::unique_ptr<Engine> engine_;
     std::vector<Placement> place_;
     std::int64_t entry_ = 0;
