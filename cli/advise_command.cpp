@@ -61,14 +61,18 @@ void print_text(const AdviseResult& r, const std::vector<std::string>& written, 
             out << ": " << n.why;
         }
         if (n.region >= 0 && r.regions[static_cast<std::size_t>(n.region)].converted)
-            out << "; runs in the region of its time loop";
+            out << (r.regions[static_cast<std::size_t>(n.region)].kind == recipe::recipes::RegionKind::TimeLoop
+                        ? "; runs in the region of its time loop"
+                        : "; runs in a region with the nests beside it");
         out << "\n";
     }
     for (const auto& region : r.regions) {
-        out << "  time loop " << region.function << "() lines " << region.first_line << "-" << region.last_line << ": "
-            << (region.converted ? "converted" : "kept-on-cpu") << ", " << region.problem.steps << " steps of "
-            << region.nests.size() << " nest" << (region.nests.size() == 1 ? "" : "s") << " with the arrays resident: "
-            << format_ms(region.prediction.total.total_ms) << " ms predicted, step by step "
+        const bool loop = region.kind == recipe::recipes::RegionKind::TimeLoop;
+        out << (loop ? "  time loop " : "  nests ") << region.function << "() lines " << region.first_line << "-"
+            << region.last_line << ": " << (region.converted ? "converted" : "kept-on-cpu") << ", ";
+        if (loop) out << region.problem.steps << " steps of ";
+        out << region.nests.size() << " nest" << (region.nests.size() == 1 ? "" : "s") << " with the arrays resident: "
+            << format_ms(region.prediction.total.total_ms) << " ms predicted, " << (loop ? "step by step " : "alone ")
             << format_ms(region.step_by_step_ms) << " ms\n";
     }
     out << "wrote";
@@ -100,7 +104,8 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
     }
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) {
-        nlohmann::json x = {{"function", region.function}, {"lines", {region.first_line, region.last_line}},
+        nlohmann::json x = {{"kind", region.kind == recipe::recipes::RegionKind::TimeLoop ? "time-loop" : "consecutive"},
+                            {"function", region.function}, {"lines", {region.first_line, region.last_line}},
                             {"steps", region.problem.steps}, {"converted", region.converted},
                             {"predicted_ms", region.prediction.total.total_ms}, {"step_by_step_ms", region.step_by_step_ms}};
         x["nests"] = nlohmann::json::array();

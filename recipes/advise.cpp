@@ -235,7 +235,8 @@ struct Unit {
     double hidden_ms = 0;  // of CUDA's start-up, by filling the unit's inputs
     std::string what() const {
         if (!region) return "it";
-        return "the time loop at lines " + std::to_string(region->first_line) + "-" + std::to_string(region->last_line) +
+        return (region->kind == RegionKind::TimeLoop ? "the time loop at lines " : "the nests at lines ") +
+               std::to_string(region->first_line) + "-" + std::to_string(region->last_line) +
                " (its " + std::to_string(nests.size()) + (nests.size() == 1 ? " nest" : " nests") + " with the arrays kept on the GPU)";
     }
 };

@@ -242,7 +242,8 @@ std::string render_region_call(const TemplateStore& t, const NestConversion& c, 
     v.set("function", c.function);
     v.set("first_line", std::to_string(c.first_line));
     v.set("last_line", std::to_string(c.last_line));
-    v.set("indent", c.indent);
+    // Consecutive nests sit in the region's block, one level in.
+    v.set("indent", region.kind == RegionKind::Consecutive ? c.indent + "    " : c.indent);
     // The region's shape: a nest may touch fewer rows of the arrays than another.
     v.set("extents", text_list({region.extents_code[0], region.extents_code[1], region.extents_code[2]}));
     v.set("space_begin", text_list({c.space_begin_code[0], c.space_begin_code[1], c.space_begin_code[2]}));
@@ -263,6 +264,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
     km::data v;
     v.set("open", open);
     v.set("close", !open);
+    v.set("time_loop", region.kind == RegionKind::TimeLoop);
     v.set("name", region_name);
     v.set("indent", region.indent);
     if (open) {
@@ -301,8 +303,8 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
     }
     std::string text = t.render("cu_region", v, Escape::None);
     if (!text.empty() && text.back() == '\n') text.pop_back();
-    // Inserted before the loop's first token (its line's indentation is
-    // already there) and after its last one.
+    // Inserted before the loop's (or first nest's) first token, its line's
+    // indentation already there, and after its (the last nest's) last one.
     return open ? text + "\n" + region.indent + "    " : "\n" + text;
 }
 
@@ -372,7 +374,7 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         const std::uint32_t kernel_at = with_comment_above(map.original(), at(c.kernel_at, false));
         edits.push_back({kernel_at, kernel_at, render_kernel(t, c, ctx, &guarded)});
     }
-    // Regions: opened before their time loop, closed after it; their nests
+    // Regions: opened before their time loop (or first nest), closed after it; their nests
     // launch on the resident arrays.
     std::vector<std::pair<const RegionOutcome*, std::string>> regions;
     auto region_name = [&](const RegionOutcome* r) {

@@ -249,8 +249,16 @@ void convert(const CTree& t, const LoopNest& nest,
             r.inout = true;
             r.inout_reason = "the body also reads `" + a->name + "` at its own point";
         }
+        // Written at its own point on every path (an if and its else both
+        // writing count), the old values are never needed.
+        std::set<std::uint32_t> own_writes;
+        for (const auto& acc : a->accesses)
+            if (acc.write && acc.window_offsets.empty() &&
+                std::all_of(acc.offset.begin(), acc.offset.end(), [](int o) { return o == 0; }))
+                own_writes.insert(acc.span.begin_byte);
+        const bool every_point = writes_on_every_path(body_node, own_writes);
         for (const auto& acc : a->accesses) {
-            if (!acc.write || r.inout) continue;
+            if (!acc.write || r.inout || every_point) continue;
             const TSNode n = t.node_at(acc.span.begin_byte, acc.span.end_byte);
             if (!ts_node_is_null(n) && conditional_write(n, body_node)) {
                 r.inout = true;

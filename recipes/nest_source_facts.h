@@ -34,6 +34,10 @@ std::string without_const(std::string type);
 bool is_pointer_or_array(const std::string& type);
 // Whether a write at `n` happens only on some paths through `body`.
 bool conditional_write(TSNode n, TSNode body);
+// Whether every path through statement `body` runs one of the writes that
+// start at the bytes `writes` (an if and its else both writing count; loops,
+// switches, ?: and && / || do not). Conservative: false when unsure.
+bool writes_on_every_path(TSNode body, const std::set<std::uint32_t>& writes);
 // An extent as host code: its expression, else its value; "" when unknown.
 std::string extent_text(const analyzer::Extent& e);
 bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);

@@ -107,10 +107,11 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
         }
         j["nests"].push_back(x);
     }
-    // Time loops whose nests run with their arrays resident (recipes/region_plan.h).
+    // Nests that run with their arrays resident: time loops and consecutive nests (recipes/region_plan.h).
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) {
         nlohmann::json x;
+        x["kind"] = region.kind == RegionKind::TimeLoop ? "time-loop" : "consecutive";
         x["function"] = region.function;
         x["lines"] = {region.first_line, region.last_line};
         x["steps"] = region.problem.steps;
@@ -120,7 +121,7 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
         x["arrays"] = nlohmann::json::array();
         for (const auto& a : region.arrays)
             x["arrays"].push_back({{"name", a.name}, {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
-                                   {"copy_in", a.copy_in}, {"copy_out", a.copy_out}});
+                                   {"copy_in", a.copy_in}, {"copy_out", a.copy_out}, {"dead_after", a.dead_after}});
         x["prediction"] = advisor::to_json(region.prediction.total);
         x["chunks"] = region.prediction.chunks;
         x["launches"] = nlohmann::json::array();

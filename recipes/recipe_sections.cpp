@@ -457,8 +457,8 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
         for (std::size_t k = 0; k < region.nests.size(); ++k)
             ids += (k ? (k + 1 == region.nests.size() ? " and " : ", ") : "") + std::to_string(r.nests[region.nests[k]].nest->id);
         km::data row;
-        row.set("id", ids + " (time loop, lines " + std::to_string(region.first_line) + "–" + std::to_string(region.last_line) +
-                          ", arrays resident)");
+        row.set("id", ids + (region.kind == RegionKind::TimeLoop ? " (time loop, lines " : " (lines ") +
+                          std::to_string(region.first_line) + "–" + std::to_string(region.last_line) + ", arrays resident)");
         row.set("calls", std::to_string(t.calls));
         row.set("cpu", ms(t.cpu_total_ms()));
         row.set("first", ms(t.gpu_first_ms));
@@ -493,6 +493,8 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
     for (const auto& region : r.regions) {
         const advisor::Prediction& p = region.prediction.total;
         km::data d;
+        const bool loop = region.kind == RegionKind::TimeLoop;
+        d.set("time_loop", loop);
         d.set("function", region.function);
         d.set("first_line", std::to_string(region.first_line));
         d.set("last_line", std::to_string(region.last_line));
@@ -505,10 +507,18 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
             a.set("name", h.name);
             a.set("type", h.element_type);
             a.set("size", mb(static_cast<double>(h.bytes)));
-            a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
-            a.set("out", h.copy_out ? "once, after the loop" : "no: the loop only reads it");
+            if (loop) {
+                a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
+                a.set("out", h.copy_out ? "once, after the loop" : "no: the loop only reads it");
+            } else {
+                a.set("in", h.copy_in ? "once, before the first nest" : "no: a nest writes all of it first");
+                a.set("out", h.copy_out     ? "once, after the last nest"
+                             : h.dead_after ? "no: the code after the nests never reads it"
+                                            : "no: the nests only read it");
+            }
         }));
         d.set("in_mb", mb(static_cast<double>(p.h2d.bytes)));
+        d.set("copies_in", p.h2d.bytes > 0);
         d.set("out_mb", mb(static_cast<double>(p.d2h.bytes)));
         d.set("chunks", std::to_string(region.prediction.chunks));
         d.set("streams", std::to_string(p.config.streams));

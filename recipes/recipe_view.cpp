@@ -115,7 +115,18 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
         d.set("not_converted", n.verdict == Verdict::NotConverted);
         d.set("not_planned", n.verdict == Verdict::NotPlanned);
         d.set("kept_on_cpu", n.verdict == Verdict::KeptOnCpu);
-        d.set("described", nest.accepted ? nest_description_view(n) : km::data(false));
+        km::data described = nest.accepted ? nest_description_view(n) : km::data(false);
+        // A nest that shares its arrays with the nests beside it (a region of consecutive nests).
+        if (nest.accepted && n.region >= 0 && n.verdict == Verdict::Converted) {
+            const RegionOutcome& region = r.regions[static_cast<std::size_t>(n.region)];
+            if (region.kind == RegionKind::Consecutive) {
+                km::data shared;
+                shared.set("first_line", std::to_string(region.first_line));
+                shared.set("last_line", std::to_string(region.last_line));
+                described.set("shared", shared);
+            }
+        }
+        d.set("described", described);
         const bool has_steps = (n.verdict == Verdict::Converted || n.verdict == Verdict::RecipeOnly ||
                                 n.verdict == Verdict::KeptOnCpu) && n.conversion.ok && best;
         d.set("conversion", has_steps ? conversion_view(x, n) : km::data(false));

@@ -1,11 +1,15 @@
 #include "recipes/region_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <set>
 
 #include "recipes/advise.h"
 #include "recipes/c_tree.h"
+#include "recipes/host_uses.h"
 #include "recipes/nest_source_facts.h"
+#include "recipes/recipe_view.h"
 #include "recipes/source_rewriter.h"
 
 namespace recipe::recipes {
@@ -30,15 +34,13 @@ bool covers_arrays(const NestConversion& c, const std::array<std::string, 3>& ex
     return true;
 }
 
-RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, const std::vector<std::size_t>& members,
-                    const analyzer::Program& program, const advisor::Platform& platform,
-                    const advisor::ModelOptions& options) {
-    RegionOutcome r;
+// The time loop of `members` qualifies: every nest of its body converted,
+// nothing else done each step, its steps known.
+void check_time_loop(const CTree& tree, const std::vector<NestOutcome>& nests, const std::vector<std::size_t>& members,
+                     const analyzer::Program& program, RegionOutcome* r) {
     const analyzer::LoopNest& first = *nests[members.front()].nest;
-    r.loop = &*first.time_loop;
-    r.function = first.function;
-    const analyzer::TimeLoop& tl = *r.loop;
-    // Every nest of the loop's body converted, step by step.
+    r->loop = &*first.time_loop;
+    const analyzer::TimeLoop& tl = *r->loop;
     std::vector<analyzer::SourceSpan> spans;
     for (const auto& n : program.nests)
         if (n.time_loop && n.time_loop->span.begin_byte == tl.span.begin_byte && n.time_loop->span.end_byte == tl.span.end_byte)
@@ -54,7 +56,17 @@ RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, co
     if (ts_node_is_null(loop)) throw Refusal{"its span does not match the source"};
     if (const std::string why = time_loop_body_problem(tree, loop, tl, spans); !why.empty())
         throw Refusal{why + ", which may use the arrays between the nests"};
+    r->problem.steps = *tl.iterations.value;
+    r->begin = tl.span.begin_byte;
+    r->end = tl.span.end_byte;
+    r->first_line = tl.span.begin.line;
+    r->last_line = tl.span.end.line;
+}
 
+// The region's shape, arrays and problem from its nests (r->problem.steps set).
+void gather(const std::vector<NestOutcome>& nests, const std::vector<std::size_t>& members, RegionOutcome* out) {
+    RegionOutcome& r = *out;
+    r.function = nests[members.front()].nest->function;
     // One shape for every array: the nests agree on every extent but the
     // slowest, which the analyzer infers per nest from the elements it
     // touches (a pointer's rows); the region holds the most rows any nest
@@ -75,7 +87,6 @@ RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, co
     r.extents_code = nests[widest].conversion.extents_code;
     r.problem.extents = nests[widest].chosen()->problem.extents;
     r.problem.dims = c0.dims;
-    r.problem.steps = *tl.iterations.value;
     bool all_pinned = true;
     for (const std::size_t i : members) {
         const NestOutcome& n = nests[i];
@@ -114,15 +125,104 @@ RegionOutcome build(const CTree& tree, const std::vector<NestOutcome>& nests, co
         r.step_by_step_ms += n.chosen()->total_ms * static_cast<double>(r.problem.steps);
     }
     r.problem.pinned_host = all_pinned;
+}
+
+void price(const CTree& tree, const advisor::Platform& platform, const advisor::ModelOptions& options, RegionOutcome* r) {
     std::string error;
-    if (!advisor::predict_region(r.problem, platform, options, &r.prediction, &error)) throw Refusal{error};
-    r.begin = tl.span.begin_byte;
-    r.end = tl.span.end_byte;
-    r.indent = line_indent(tree.source(), r.begin);
-    r.first_line = tl.span.begin.line;
-    r.last_line = tl.span.end.line;
-    r.converted = true;
-    return r;
+    if (!advisor::predict_region(r->problem, platform, options, &r->prediction, &error)) throw Refusal{error};
+    r->indent = line_indent(tree.source(), r->begin);
+    r->converted = true;
+}
+
+// The names a nest's arrays go by in host code (`g.u` is reached through `g`).
+std::set<std::string> array_names(const NestConversion& c) {
+    std::set<std::string> out;
+    auto add = [&](const std::string& text) {
+        for (std::size_t i = 0; i < text.size();) {
+            if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
+                std::size_t j = i;
+                while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+                out.insert(text.substr(i, j - i));
+                i = j;
+            } else {
+                ++i;
+            }
+        }
+    };
+    for (const auto* list : {&c.inputs, &c.outputs})
+        for (const auto& role : *list) {
+            out.insert(role.name);
+            add(role.host_pointer);
+        }
+    return out;
+}
+
+std::string first_line(const std::string& text) {
+    std::string line = text.substr(0, text.find('\n'));
+    while (!line.empty() && (line.back() == ' ' || line.back() == '{')) line.pop_back();
+    return line.size() > 60 ? line.substr(0, 57) + "..." : line;
+}
+
+bool shares(const std::set<std::string>& a, const std::set<std::string>& b) {
+    return std::any_of(a.begin(), a.end(), [&](const std::string& n) { return b.count(n) > 0; });
+}
+
+// Runs of consecutive converted nests that share arrays, siblings in one
+// block with nothing between them that may touch the arrays. Nests that
+// share arrays across such a statement get a line in `rejected`.
+std::vector<std::vector<std::size_t>> consecutive_runs(const CTree& tree, const std::vector<NestOutcome>& nests,
+                                                       std::vector<std::string>* rejected) {
+    std::map<std::uint32_t, std::pair<TSNode, std::map<std::uint32_t, std::size_t>>> blocks;  // by the block's start
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        const NestOutcome& n = nests[i];
+        if (n.verdict != Verdict::Converted || n.nest->time_loop || n.conversion.iterative || !n.nest->file.empty()) continue;
+        const TSNode s = facts::node_for(tree, n.nest->span);
+        const TSNode block = ts_node_parent(s);
+        if (ts_node_is_null(s) || !is(block, "compound_statement")) continue;
+        auto& entry = blocks[ts_node_start_byte(block)];
+        entry.first = block;
+        entry.second[ts_node_start_byte(s)] = i;
+    }
+    std::vector<std::vector<std::size_t>> runs;
+    for (const auto& [start, entry] : blocks) {
+        std::vector<std::size_t> run;
+        std::set<std::string> names;
+        std::vector<TSNode> between;
+        auto close = [&] {
+            if (run.size() >= 2) runs.push_back(run);
+            run.clear();
+            names.clear();
+        };
+        for (TSNode s : named_children(entry.first)) {
+            if (is(s, "comment") || is(s, "preproc_call")) continue;
+            const auto it = entry.second.find(ts_node_start_byte(s));
+            if (it == entry.second.end()) {
+                between.push_back(s);
+                continue;
+            }
+            const std::set<std::string> mine = array_names(nests[it->second].conversion);
+            std::set<std::string> both = names;
+            both.insert(mine.begin(), mine.end());
+            std::string why;
+            for (TSNode b : between)
+                if (why.empty())
+                    if (const std::string p = between_problem(tree, b, both); !p.empty())
+                        why = "line " + std::to_string(tree.user_line(b)) + " between them (`" + first_line(tree.spelled(b)) + "`) " + p;
+            if (!run.empty() && shares(names, mine) && !why.empty() && rejected)
+                rejected->push_back("the nests at lines " + std::to_string(nests[run.back()].conversion.first_line) + " and " +
+                                    std::to_string(nests[it->second].conversion.first_line) + " run one by one: " + why);
+            if (!run.empty() && (!why.empty() || !shares(names, mine))) close();
+            run.push_back(it->second);
+            names.insert(mine.begin(), mine.end());
+            between.clear();
+        }
+        close();
+    }
+    return runs;
+}
+
+std::string lines_of(const RegionOutcome& r) {
+    return "lines " + std::to_string(r.first_line) + "-" + std::to_string(r.last_line);
 }
 
 }  // namespace
@@ -139,14 +239,49 @@ std::vector<RegionOutcome> form_regions(const CTree& tree, const std::vector<Nes
     }
     std::vector<RegionOutcome> regions;
     for (const auto& [begin, members] : loops) {
+        RegionOutcome r;
+        r.kind = RegionKind::TimeLoop;
+        r.nests = members;
         try {
-            regions.push_back(build(tree, nests, members, program, platform, options));
-            regions.back().nests = members;
+            check_time_loop(tree, nests, members, program, &r);
+            gather(nests, members, &r);
+            price(tree, platform, options, &r);
+            regions.push_back(std::move(r));
         } catch (const Refusal& f) {
             const auto& tl = *nests[members.front()].nest->time_loop;
             if (rejected)
                 rejected->push_back("the time loop at lines " + std::to_string(tl.span.begin.line) + "-" +
                                     std::to_string(tl.span.end.line) + " runs its nests step by step: " + f.why);
+        }
+    }
+    for (const auto& members : consecutive_runs(tree, nests, rejected)) {
+        RegionOutcome r;
+        r.kind = RegionKind::Consecutive;
+        r.nests = members;
+        const NestConversion& first = nests[members.front()].conversion;
+        const NestConversion& last = nests[members.back()].conversion;
+        r.begin = first.replace_begin;
+        r.end = last.replace_end;
+        r.first_line = first.first_line;
+        r.last_line = last.last_line;
+        try {
+            gather(nests, members, &r);
+            // Arrays the host never reads again stay on the GPU.
+            for (std::size_t k = 0; k < r.arrays.size(); ++k) {
+                RegionHostArray& a = r.arrays[k];
+                if (a.copy_out && dead_after(tree, r.begin, r.end, a.name)) {
+                    a.copy_out = false;
+                    a.dead_after = true;
+                    r.problem.arrays[k].copy_out = false;
+                }
+            }
+            price(tree, platform, options, &r);
+            if (r.prediction.total.total_ms >= r.step_by_step_ms)
+                throw Refusal{"with their arrays kept on the GPU they would take " + format_ms(r.prediction.total.total_ms) +
+                              " ms, alone " + format_ms(r.step_by_step_ms) + " ms"};
+            regions.push_back(std::move(r));
+        } catch (const Refusal& f) {
+            if (rejected) rejected->push_back("the nests at " + lines_of(r) + " run one by one: " + f.why);
         }
     }
     return regions;

@@ -1,9 +1,11 @@
 // region_plan.h — which converted nests run as one region (library
-// recipe::Region): the nests of a time loop whose every step runs them and
-// nothing else that touches their arrays. The arrays stay on the GPU for the
-// whole loop instead of crossing PCIe once per nest and step. Here: which
-// nests join, which arrays move and when, the region's problem for the
-// model (advisor/region.h), and where the .cu opens and closes it.
+// recipe::Region), their arrays kept on the GPU between them instead of
+// crossing PCIe once per nest (and step): the nests of a time loop whose
+// every step runs them and nothing else that touches their arrays, or a run
+// of consecutive nests in one block that share arrays (an initialisation,
+// then a stencil reading what it wrote). Here: which nests join, which
+// arrays move and when, the region's problem for the model
+// (advisor/region.h), and where the .cu opens and closes it.
 #pragma once
 
 #include <array>
@@ -27,35 +29,47 @@ struct RegionHostArray {
     std::string element_type;
     std::int64_t bytes = 0;
     bool copy_in = true;   // the region reads it before writing all of it
-    bool copy_out = false;  // the region writes it
+    bool copy_out = false;  // the region writes it, and the host may read it after
+    bool dead_after = false;  // written, but the host never reads it after the region (host_uses.h)
     bool pinned = false;
 };
 
+enum class RegionKind {
+    TimeLoop,     // the nests of a time loop's body, every step
+    Consecutive,  // nests one after another in a block, once
+};
+
 struct RegionOutcome {
+    RegionKind kind = RegionKind::TimeLoop;
     std::vector<std::size_t> nests;  // indices into the advise result's nests, in source order
-    const analyzer::TimeLoop* loop = nullptr;
+    const analyzer::TimeLoop* loop = nullptr;  // TimeLoop only
     std::string function;
     std::vector<RegionHostArray> arrays;
     std::array<std::string, 3> extents_code{"1", "1", "1"};
     advisor::RegionProblem problem;
     advisor::RegionPrediction prediction;
-    // The nests run step by step instead (a library call per nest and step, the arrays copied every time).
+    // The nests run alone instead (a library call per nest and step, the arrays copied every time).
     double step_by_step_ms = 0;
     bool converted = false;  // the region is in the .cu
     bool compared = false;   // in_program is set
     advisor::ProgramTime in_program;
     std::string why;  // when the region is not converted
-    std::uint32_t begin = 0, end = 0;  // the time loop's span (preprocessed text)
+    std::uint32_t begin = 0, end = 0;  // the time loop's span, or the nests' (preprocessed text)
     std::string indent;
     int first_line = 0, last_line = 0;
     std::string name;  // the region's cu variable
 };
 
-// Regions from the converted step-by-step nests: a time loop every nest of
-// which is converted, whose body does nothing else each step, whose arrays
-// share one shape and are given to the library by plain pointers. `steps`
-// of the loop must be known. A time loop that fails a test is no region (its
-// nests stay step by step) and `rejected` gets one sentence on why.
+// Regions from the converted nests.
+// - Time loops: every nest of the body converted (step by step), the body
+//   doing nothing else each step, `steps` known.
+// - Consecutive nests: converted nests outside time loops, siblings in one
+//   block, sharing an array, with nothing between them that may touch their
+//   arrays (host_uses.h); kept only when the model prices the region below
+//   the nests run alone.
+// Either way the arrays share one shape and are given to the library by
+// plain pointers. Nests that fail a test stay as they are (step by step, or
+// alone) and `rejected` gets one sentence on why.
 std::vector<RegionOutcome> form_regions(const CTree& tree, const std::vector<NestOutcome>& nests,
                                         const analyzer::Program& program, const advisor::Platform& platform,
                                         const advisor::ModelOptions& options, std::vector<std::string>* rejected);

@@ -38,6 +38,7 @@ const SampleRun kSamples[] = {
     {"sor1d", "-DN=500 -DSWEEPS=3", 502 * 4},
     {"blur_rows", "-DW=45 -DH=27", 45 * 27 * 4},
     {"heat2d", "-DW=41 -DH=29 -DSTEPS=6", 41 * 29 * 4},
+    {"smooth", "-DW=45 -DH=27", 45 * 27 * 4},
 };
 
 std::string read_file(const fs::path& p) {

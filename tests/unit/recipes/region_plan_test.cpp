@@ -154,3 +154,108 @@ TEST_CASE("a region the CPU runs faster is kept on the CPU as a whole", "[recipe
     }
     CHECK_FALSE(r.wrote_cu);
 }
+
+namespace {
+
+// An initialisation, then a stencil reading what it wrote; `BETWEEN` and
+// `AFTER` are put between the nests and after them.
+std::string init_then_stencil(const std::string& between, const std::string& after) {
+    return R"(#include <stdio.h>
+#include <stdlib.h>
+#define W 6000
+#define H 6000
+
+int main(void)
+{
+    float *img = malloc((size_t)W * H * sizeof *img);
+    float *out = malloc((size_t)W * H * sizeof *out);
+    int x, y;
+    if (!img || !out) return 1;
+    for (y = 0; y < H; y++)
+        for (x = 0; x < W; x++)
+            img[y * W + x] = (float)((x * 7 + y * 13) & 31);
+)" + between + R"(
+    for (y = 1; y < H - 1; y++)
+        for (x = 1; x < W - 1; x++)
+            out[y * W + x] = img[y * W + x - 1] + img[y * W + x + 1] + img[(y - 1) * W + x] + img[(y + 1) * W + x];
+)" + after + R"(
+    printf("%f\n", out[W + 1]);
+    free(img);
+    free(out);
+    return 0;
+}
+)";
+}
+
+const RegionHostArray* array_named(const RegionOutcome& r, const std::string& name) {
+    for (const auto& a : r.arrays)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("an initialisation and the stencil reading it share the array on the GPU, which never crosses the bus", "[recipes]") {
+    const AdviseResult r = advise_text(init_then_stencil("    printf(\"filled\\n\");", ""));
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    CHECK(region.kind == RegionKind::Consecutive);
+    CHECK(region.converted);
+    CHECK(region.nests.size() == 2);
+    const RegionHostArray* img = array_named(region, "img");
+    const RegionHostArray* out = array_named(region, "out");
+    REQUIRE(img);
+    REQUIRE(out);
+    // Written whole by the first nest, read by the second, freed unread.
+    CHECK_FALSE(img->copy_in);
+    CHECK_FALSE(img->copy_out);
+    CHECK(img->dead_after);
+    // Written on the interior only: its border comes in, and all of it goes back.
+    CHECK(out->copy_in);
+    CHECK(out->copy_out);
+    CHECK(region.prediction.total.h2d.bytes == out->bytes);
+    CHECK(region.prediction.total.d2h.bytes == out->bytes);
+    CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
+    const std::string cu = cu_of(r);
+    CHECK(count(cu, "recipe::Region ") == 1);
+    CHECK(count(cu, "recipe::resident(img, false, false)") == 1);
+    CHECK(count(cu, ".run(cfg,") == 2);
+    CHECK(count(cu, "printf(\"filled\\n\");") == 1);  // the statement between stays
+    CHECK(count(cu, ".finish();") == 1);
+}
+
+TEST_CASE("nests do not share the GPU across a statement that may touch their arrays", "[recipes]") {
+    for (const char* between : {"    img[0] = 1.0f;", "    float scale = 2.0f;", "    touch();"}) {
+        std::string text = init_then_stencil(std::string(between), "");
+        text = "void touch(void) {}\n" + text;
+        const AdviseResult r = advise_text(text);
+        INFO(between);
+        CHECK(r.regions.empty());
+        bool noted = false;
+        for (const auto& why : r.region_notes) noted = noted || why.find("run one by one") != std::string::npos;
+        CHECK(noted);
+    }
+}
+
+TEST_CASE("nests whose region the model prices above the nests alone run alone, and the recipe says so", "[recipes]") {
+    // `img` read after the nests: it goes back too, after the last nest,
+    // where alone its copy out overlaps the first nest's kernel.
+    const AdviseResult r = advise_text(init_then_stencil("", "    printf(\"%f\\n\", img[5]);"));
+    CHECK(r.regions.empty());
+    REQUIRE(r.region_notes.size() == 1);
+    CHECK(r.region_notes[0].find("with their arrays kept on the GPU they would take") != std::string::npos);
+}
+
+TEST_CASE("nests that share no array are not joined", "[recipes]") {
+    const AdviseResult r = advise_text(R"(#define N 8000000
+void f(float *a, float *b)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        a[i] = (float)(i & 7);
+    for (i = 0; i < N; i++)
+        b[i] = (float)(i & 3);
+}
+)");
+    CHECK(r.regions.empty());
+}
