@@ -145,6 +145,72 @@ void mirrored(const Setup& s, std::int64_t steps, bool swap_pointers) {
     TEST_CHECK(test::same(b.data(), rb.data(), ext, w + " B"), "%s: B differs", w.c_str());
 }
 
+// The Parboil form: a function that calls recipe::run, called from a time
+// loop that swaps the pointers; inside a region the calls launch on its
+// resident arrays (copying nothing), outside it they run as before.
+template <class T>
+void sweep_call(T* in, T* out, const recipe::Index3& ext) {
+    const recipe::Box interior{{1, 1, 0}, {ext[0] - 1, ext[1] - 1, 1}};
+    recipe::Config c = nest_config(ext, interior, "called sweep");
+    c.scheme = recipe::Scheme::Basic;
+    c.tile = {ext[0], 3, 1};
+    c.host = recipe::HostMemory::Pageable;  // any mode: the arrays given are valid for each
+    recipe::run(c, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(in))), recipe::outputs(recipe::inout(out)));
+}
+
+template <class T>
+void called(const Setup& s, std::int64_t steps) {
+    const recipe::Index3 ext{23, 17, 1};
+    const std::int64_t X = ext[0], Y = ext[1], n = X * Y;
+    test::HostArray<T> a(n, s.host), b(n, s.host);
+    test::fill(a.data(), n, 31);
+    test::fill(b.data(), n, 32);
+    std::vector<T> ra(a.data(), a.data() + n), rb(b.data(), b.data() + n);
+    T *rc = ra.data(), *rn = rb.data();
+    for (std::int64_t t = 0; t < steps; ++t) {
+        for (std::int64_t y = 1; y < Y - 1; ++y)
+            for (std::int64_t x = 1; x < X - 1; ++x)
+                rn[x + X * y] = five<T>(rc[x + X * y], rc[x - 1 + X * y], rc[x + 1 + X * y], rc[x + X * (y - 1)],
+                                        rc[x + X * (y + 1)]);
+        std::swap(rc, rn);
+    }
+    const std::string w = what<T>("called", s, steps, ext);
+    T *cur = a.data(), *next = b.data();
+    try {
+        recipe::Region region(region_config<T>(ext, s, "region_test called"), recipe::resident(a.data()),
+                              recipe::resident(b.data()));
+        for (std::int64_t t = 0; t < steps; ++t) {
+            sweep_call(cur, next, ext);
+            std::swap(cur, next);
+        }
+        const recipe::Measured m = region.finish();
+        TEST_CHECK(m.h2d_bytes == 2 * n * static_cast<std::int64_t>(sizeof(T)),
+                   "%s: %lld bytes copied in, not both arrays once", w.c_str(), static_cast<long long>(m.h2d_bytes));
+        TEST_CHECK(m.d2h_bytes == (steps == 0 ? 0 : steps == 1 ? 1 : 2) * n * static_cast<std::int64_t>(sizeof(T)),
+                   "%s: %lld bytes copied out", w.c_str(), static_cast<long long>(m.d2h_bytes));
+    } catch (const recipe::Error& e) {
+        TEST_CHECK(false, "%s threw: %s", w.c_str(), e.what());
+        return;
+    }
+    TEST_CHECK(test::same(a.data(), ra.data(), ext, w + " A"), "%s: A differs", w.c_str());
+    TEST_CHECK(test::same(b.data(), rb.data(), ext, w + " B"), "%s: B differs", w.c_str());
+    // After finish() the same call copies again, on the host arrays.
+    if (steps == 1) {
+        test::poison(b.data(), n);
+        std::vector<T> after(b.data(), b.data() + n);
+        try {
+            sweep_call(a.data(), b.data(), ext);
+        } catch (const recipe::Error& e) {
+            TEST_CHECK(false, "%s: a call after the region threw: %s", w.c_str(), e.what());
+        }
+        for (std::int64_t y = 1; y < Y - 1; ++y)
+            for (std::int64_t x = 1; x < X - 1; ++x)
+                after[x + X * y] = five<T>(ra[x + X * y], ra[x - 1 + X * y], ra[x + 1 + X * y], ra[x + X * (y - 1)],
+                                           ra[x + X * (y + 1)]);
+        TEST_CHECK(test::same(b.data(), after.data(), ext, w + " after"), "%s: the call after the region differs", w.c_str());
+    }
+}
+
 // Three nests over three arrays per step, two of them inout; then a fourth
 // array the region fills before it reads it (resident without copy in).
 template <class T>
@@ -238,6 +304,11 @@ void misuse() {
                    r.finish();
                }),
                "finish() twice was accepted");
+    TEST_CHECK(throws([&] {
+                   recipe::Region r(region_config<float>(ext, s, "misuse"), recipe::resident(a.data()));
+                   sweep_call(a.data(), b.data(), ext);  // b is not resident: a mix the library refuses
+               }),
+               "a recipe::run on arrays a region holds only in part was accepted");
     // A loop that runs no step: an array the region did not copy in keeps
     // its host values (nothing wrote it on the device).
     {
@@ -267,6 +338,7 @@ void run_all() {
                 for (std::int64_t steps : {0, 1, 2, 5}) {
                     mirrored<T>(s, steps, false);
                     mirrored<T>(s, steps, true);
+                    called<T>(s, steps);
                     fdtd_like<T>(Setup{host, recipe::Index3{19, chunk[1], 1}, streams}, steps);
                 }
             }

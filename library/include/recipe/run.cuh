@@ -6,11 +6,17 @@
 // and copies out of different tiles overlap. Returns when the outputs are in
 // host memory. Which bytes each tile copies: tile_geometry.h and the table
 // in library/README.md.
+//
+// Inside a recipe::Region that holds every array of the call (a function
+// called from the region's loop), the call is one launch on the region's
+// device copies instead: nothing is copied, and it returns a Measured of
+// -1s (the region measures; its finish() returns the figures).
 #pragma once
 
 #include "recipe/arrays.cuh"
 #include "recipe/config.cuh"
 #include "recipe/detail/pipeline.cuh"
+#include "recipe/detail/region_impl.cuh"
 #include "recipe/error.cuh"
 #include "recipe/tile.cuh"
 #include "recipe/view.cuh"
@@ -23,6 +29,23 @@ namespace recipe {
 template <class... KernelParams, class... I, class... O, class... Args>
 Measured run(const Config& cfg, void (*kernel)(KernelParams...), Inputs<I...> ins, Outputs<O...> outs,
              Args&&... args) {
+    if (detail::RegionImpl* region = detail::active_region()) {
+        const std::string name = cfg.name.empty() ? std::string("recipe::run") : cfg.name;
+        switch (region->holds(ins, outs)) {
+            case detail::Holds::All:
+                if constexpr ((detail::is_whole<std::decay_t<Args>>::value || ...))
+                    throw Error("recipe: " + name + ": inside " + region->region_name() +
+                                ", a call with recipe::whole arguments cannot run on the resident arrays");
+                else
+                    region->launch(cfg, kernel, ins, outs, std::forward<Args>(args)...);
+                return Measured{};
+            case detail::Holds::Some:
+                throw Error("recipe: " + name + ": " + region->region_name() +
+                            " holds some of its arrays but not all; give the region every array the call uses, or none");
+            case detail::Holds::None:
+                break;
+        }
+    }
     // Whole inputs (recipe::whole) are copied before the tiles and freed
     // after them; the kernel gets their device pointers.
     detail::WholeCopies copies;

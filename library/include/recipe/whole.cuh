@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "recipe/detail/resources.cuh"
@@ -31,6 +32,11 @@ Whole<T> whole(const T* host, std::size_t count) {
 }
 
 namespace detail {
+
+template <class A>
+struct is_whole : std::false_type {};
+template <class T>
+struct is_whole<Whole<T>> : std::true_type {};
 
 // The device copies of one call's whole inputs, freed when the call ends.
 class WholeCopies {

@@ -2,7 +2,10 @@
 // whole on the device (the engine's full layout), copied in once in chunks
 // pipelined over the streams, every nest one launch in order on stream 0,
 // copied out once. The engine issues the copies (directly or through its
-// staging buffers) and measures, as it does for recipe::run.
+// staging buffers) and measures, as it does for recipe::run. A region is
+// active on its thread from its constructor to finish(): recipe::run calls
+// made meanwhile on its arrays (in functions the region's loop calls)
+// launch on them instead of copying.
 #pragma once
 
 #include <climits>
@@ -19,12 +22,46 @@
 
 namespace recipe::detail {
 
+class RegionImpl;
+
+// The regions active on this thread, innermost last.
+inline std::vector<RegionImpl*>& active_regions() {
+    thread_local std::vector<RegionImpl*> regions;
+    return regions;
+}
+
+inline RegionImpl* active_region() { return active_regions().empty() ? nullptr : active_regions().back(); }
+
+// How many of a run's arrays a region holds.
+enum class Holds { None, Some, All };
+
 class RegionImpl {
 public:
     explicit RegionImpl(const Config& cfg) : cfg_(cfg) {
         cfg_.scheme = Scheme::Basic;  // full-size device arrays
         cfg_.space = Box{{0, 0, 0}, {-1, -1, -1}};  // the copies cover the whole arrays
     }
+    RegionImpl(const RegionImpl&) = delete;
+    RegionImpl& operator=(const RegionImpl&) = delete;
+    ~RegionImpl() { deactivate(); }
+
+    // Whether the region holds the arrays a run names (by host pointer).
+    template <class... I, class... O>
+    Holds holds(const Inputs<I...>& ins, const Outputs<O...>& outs) const {
+        std::vector<ArrayDesc> named;
+        describe_inputs(ins, std::index_sequence_for<I...>{}, &named);
+        describe_outputs(outs, std::index_sequence_for<O...>{}, &named);
+        std::size_t held = 0;
+        for (const ArrayDesc& a : named)
+            for (const ArrayDesc& r : engine_->arrays())
+                if (r.host == a.host) {
+                    ++held;
+                    break;
+                }
+        return held == 0 ? Holds::None : held == named.size() ? Holds::All : Holds::Some;
+    }
+
+    std::string region_name() const { return cfg_.name.empty() ? std::string("recipe::Region") : cfg_.name; }
 
     void add(char* host, std::int64_t elem, bool copy_in, bool copy_out) {
         ArrayDesc a;
@@ -61,6 +98,7 @@ public:
         // The kernels (stream 0) wait for every chunk.
         e.join_streams();
         kernel_entry_ = entry_++;
+        active_regions().push_back(this);
     }
 
     template <class... KP, class... I, class... O, class... A>
@@ -127,6 +165,7 @@ public:
     Measured finish() {
         if (finished_) throw Error("recipe: " + region_name() + ": finish() called twice");
         finished_ = true;
+        deactivate();
         Engine& e = *engine_;
         if (!kernels_marked_) {
             e.mark(kernel_entry_, PhaseEvents::kStart, 0);
@@ -160,7 +199,14 @@ public:
     }
 
 private:
-    std::string region_name() const { return cfg_.name.empty() ? std::string("recipe::Region") : cfg_.name; }
+    void deactivate() {
+        auto& regions = active_regions();
+        for (auto it = regions.begin(); it != regions.end(); ++it)
+            if (*it == this) {
+                regions.erase(it);
+                break;
+            }
+    }
 
     // The index of the array whose host pointer `a` names.
     template <class Where>
