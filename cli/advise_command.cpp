@@ -15,6 +15,7 @@ namespace {
 
 using recipe::recipes::AdviseOptions;
 using recipe::recipes::AdviseResult;
+using recipe::recipes::RegionKind;
 using recipe::recipes::Verdict;
 
 // The options, defined once: this table feeds the parser and --help.
@@ -61,18 +62,30 @@ void print_text(const AdviseResult& r, const std::vector<std::string>& written, 
             out << ": " << n.why;
         }
         if (n.region >= 0 && r.regions[static_cast<std::size_t>(n.region)].converted)
-            out << (r.regions[static_cast<std::size_t>(n.region)].kind == recipe::recipes::RegionKind::TimeLoop
-                        ? "; runs in the region of its time loop"
-                        : "; runs in a region with the nests beside it");
+            switch (r.regions[static_cast<std::size_t>(n.region)].kind) {
+                case RegionKind::TimeLoop: out << "; runs in the region of its time loop"; break;
+                case RegionKind::CallerLoop: out << "; runs in the region of the loop that calls it"; break;
+                case RegionKind::Consecutive: out << "; runs in a region with the nests beside it"; break;
+            }
         out << "\n";
     }
     for (const auto& region : r.regions) {
-        const bool loop = region.kind == recipe::recipes::RegionKind::TimeLoop;
-        out << (loop ? "  time loop " : "  nests ") << region.function << "() lines " << region.first_line << "-"
-            << region.last_line << ": " << (region.converted ? "converted" : "kept-on-cpu") << ", ";
-        if (loop) out << region.problem.steps << " steps of ";
-        out << region.nests.size() << " nest" << (region.nests.size() == 1 ? "" : "s") << " with the arrays resident: "
-            << format_ms(region.prediction.total.total_ms) << " ms predicted, " << (loop ? "step by step " : "alone ")
+        const std::string nest_count =
+            std::to_string(region.nests.size()) + (region.nests.size() == 1 ? " nest" : " nests") + " with the arrays resident: ";
+        const std::string status = std::string(region.converted ? "converted" : "kept-on-cpu") + ", ";
+        const std::string lines = "() lines " + std::to_string(region.first_line) + "-" + std::to_string(region.last_line) + ": ";
+        switch (region.kind) {
+            case RegionKind::TimeLoop:
+                out << "  time loop " << region.function << lines << status << region.problem.steps << " steps of " << nest_count;
+                break;
+            case RegionKind::CallerLoop:
+                out << "  loop " << region.function << lines << status << region.problem.steps << " turns calling "
+                    << region.callee << "(), " << nest_count;
+                break;
+            case RegionKind::Consecutive: out << "  nests " << region.function << lines << status << nest_count; break;
+        }
+        out << format_ms(region.prediction.total.total_ms) << " ms predicted, "
+            << (region.kind == RegionKind::Consecutive ? "alone " : region.kind == RegionKind::TimeLoop ? "step by step " : "call by call ")
             << format_ms(region.step_by_step_ms) << " ms\n";
     }
     out << "wrote";
@@ -104,7 +117,7 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
     }
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) {
-        nlohmann::json x = {{"kind", region.kind == recipe::recipes::RegionKind::TimeLoop ? "time-loop" : "consecutive"},
+        nlohmann::json x = {{"kind", to_string(region.kind)},
                             {"function", region.function}, {"lines", {region.first_line, region.last_line}},
                             {"steps", region.problem.steps}, {"converted", region.converted},
                             {"predicted_ms", region.prediction.total.total_ms}, {"step_by_step_ms", region.step_by_step_ms}};

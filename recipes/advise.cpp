@@ -235,7 +235,9 @@ struct Unit {
     double hidden_ms = 0;  // of CUDA's start-up, by filling the unit's inputs
     std::string what() const {
         if (!region) return "it";
-        return (region->kind == RegionKind::TimeLoop ? "the time loop at lines " : "the nests at lines ") +
+        return (region->kind == RegionKind::TimeLoop      ? "the time loop at lines "
+                : region->kind == RegionKind::CallerLoop ? "the loop calling " + region->callee + "() at lines "
+                                                         : std::string("the nests at lines ")) +
                std::to_string(region->first_line) + "-" + std::to_string(region->last_line) +
                " (its " + std::to_string(nests.size()) + (nests.size() == 1 ? " nest" : " nests") + " with the arrays kept on the GPU)";
     }
@@ -267,7 +269,7 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     for (auto& region : r->regions) {
         Unit u;
         u.region = &region;
-        const double steps = static_cast<double>(region.problem.steps);
+        const double steps = static_cast<double>(region.problem.steps * region.calls_per_step);
         double first = 0, warm = 0;
         for (const std::size_t i : region.nests) {
             NestOutcome& n = r->nests[i];

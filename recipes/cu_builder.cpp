@@ -173,9 +173,18 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
 }
 
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
-                        const CuContext& ctx, std::set<std::string>* taken) {
+                        const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in) {
     km::data v;
     v.set("function", c.function);
+    if (called_in) {
+        km::data in;
+        in.set("caller", called_in->function);
+        in.set("first", std::to_string(called_in->first_line));
+        in.set("last", std::to_string(called_in->last_line));
+        v.set("called_in", in);
+    } else {
+        v.set("called_in", false);
+    }
     v.set("first_line", std::to_string(c.first_line));
     v.set("last_line", std::to_string(c.last_line));
     v.set("recipe_file", ctx.recipe_file);
@@ -265,6 +274,9 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
     v.set("open", open);
     v.set("close", !open);
     v.set("time_loop", region.kind == RegionKind::TimeLoop);
+    v.set("caller", region.kind == RegionKind::CallerLoop);
+    v.set("consecutive", region.kind == RegionKind::Consecutive);
+    v.set("callee", region.callee);
     v.set("name", region_name);
     v.set("indent", region.indent);
     if (open) {
@@ -390,9 +402,13 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
     };
     for (const auto& n : nests) {
         const auto& c = *n.conversion;
+        // A nest of a function that a region's loop calls keeps its library
+        // call, which launches on the region's arrays while it is open.
+        const bool called = n.region && n.region->kind == RegionKind::CallerLoop;
+        if (called) region_name(n.region);
         edits.push_back({at(c.replace_begin, false), at(c.replace_end, true),
-                         n.region ? render_region_call(t, c, *n.region, n.launch, region_name(n.region), ctx)
-                                  : render_call(t, c, *n.chosen, n.first_ms, ctx, taken)});
+                         n.region && !called ? render_region_call(t, c, *n.region, n.launch, region_name(n.region), ctx)
+                                             : render_call(t, c, *n.chosen, n.first_ms, ctx, taken, called ? n.region : nullptr)});
     }
     std::set<std::uint32_t> marked;
     for (const auto& n : nests)

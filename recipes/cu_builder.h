@@ -52,8 +52,9 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
                           std::set<std::string>* guarded = nullptr);
 // The call that replaces the nest; its first line starts where the nest did.
 // `first_ms`: the program's first call, predicted (< 0: not predicted).
+// `called_in`: the region of a loop that calls the nest's function (the call then says so).
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
-                        const CuContext& ctx, std::set<std::string>* taken);
+                        const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in = nullptr);
 // A nest of a region: one launch on the arrays the region variable `region_name` holds.
 std::string render_region_call(const TemplateStore& t, const NestConversion& c, const RegionOutcome& region,
                                std::size_t launch, const std::string& region_name, const CuContext& ctx);

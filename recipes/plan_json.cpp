@@ -111,7 +111,12 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) {
         nlohmann::json x;
-        x["kind"] = region.kind == RegionKind::TimeLoop ? "time-loop" : "consecutive";
+        x["kind"] = to_string(region.kind);
+        if (region.kind == RegionKind::CallerLoop) {
+            x["callee"] = region.callee;
+            x["calls_per_step"] = region.calls_per_step;
+            x["swaps"] = region.swaps;
+        }
         x["function"] = region.function;
         x["lines"] = {region.first_line, region.last_line};
         x["steps"] = region.problem.steps;

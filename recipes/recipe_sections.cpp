@@ -457,7 +457,9 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
         for (std::size_t k = 0; k < region.nests.size(); ++k)
             ids += (k ? (k + 1 == region.nests.size() ? " and " : ", ") : "") + std::to_string(r.nests[region.nests[k]].nest->id);
         km::data row;
-        row.set("id", ids + (region.kind == RegionKind::TimeLoop ? " (time loop, lines " : " (lines ") +
+        row.set("id", ids + (region.kind == RegionKind::TimeLoop     ? " (time loop, lines "
+                             : region.kind == RegionKind::CallerLoop ? " (called from the loop at lines "
+                                                                     : " (lines ") +
                           std::to_string(region.first_line) + "–" + std::to_string(region.last_line) + ", arrays resident)");
         row.set("calls", std::to_string(t.calls));
         row.set("cpu", ms(t.cpu_total_ms()));
@@ -493,8 +495,14 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
     for (const auto& region : r.regions) {
         const advisor::Prediction& p = region.prediction.total;
         km::data d;
-        const bool loop = region.kind == RegionKind::TimeLoop;
-        d.set("time_loop", loop);
+        const bool loop = region.kind != RegionKind::Consecutive;
+        d.set("time_loop", region.kind == RegionKind::TimeLoop);
+        d.set("caller", region.kind == RegionKind::CallerLoop);
+        d.set("consecutive", region.kind == RegionKind::Consecutive);
+        d.set("callee", region.callee);
+        d.set("swaps", region.swaps);
+        d.set("calls_per_turn", region.calls_per_step == 1 ? std::string("once each")
+                                                           : std::to_string(region.calls_per_step) + " times each");
         d.set("function", region.function);
         d.set("first_line", std::to_string(region.first_line));
         d.set("last_line", std::to_string(region.last_line));
@@ -509,7 +517,9 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
             a.set("size", mb(static_cast<double>(h.bytes)));
             if (loop) {
                 a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
-                a.set("out", h.copy_out ? "once, after the loop" : "no: the loop only reads it");
+                a.set("out", h.copy_out     ? (region.swaps ? "once, after the loop, if a turn wrote it" : "once, after the loop")
+                             : h.dead_after ? "no: the code after the loop never reads it"
+                                            : "no: the loop only reads it");
             } else {
                 a.set("in", h.copy_in ? "once, before the first nest" : "no: a nest writes all of it first");
                 a.set("out", h.copy_out     ? "once, after the last nest"
@@ -520,8 +530,10 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("in_mb", mb(static_cast<double>(p.h2d.bytes)));
         d.set("copies_in", p.h2d.bytes > 0);
         d.set("out_mb", mb(static_cast<double>(p.d2h.bytes)));
-        d.set("chunks", std::to_string(region.prediction.chunks));
-        d.set("streams", std::to_string(p.config.streams));
+        const auto count = [](std::int64_t n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); };
+        d.set("chunks", count(region.prediction.chunks, "chunk"));
+        d.set("streams", count(p.config.streams, "stream"));
+        d.set("nests_word", region.nests.size() == 1 ? "nest" : "nests");
         d.set("staged", p.host_strategy == advisor::HostStrategy::Stage);
         d.set("platform", r.platform.name);
         d.set("total", ms(p.total_ms));

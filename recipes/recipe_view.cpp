@@ -116,13 +116,16 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
         d.set("not_planned", n.verdict == Verdict::NotPlanned);
         d.set("kept_on_cpu", n.verdict == Verdict::KeptOnCpu);
         km::data described = nest.accepted ? nest_description_view(n) : km::data(false);
-        // A nest that shares its arrays with the nests beside it (a region of consecutive nests).
+        // A nest that shares its arrays with the nests beside it, or across the calls of its function.
         if (nest.accepted && n.region >= 0 && n.verdict == Verdict::Converted) {
             const RegionOutcome& region = r.regions[static_cast<std::size_t>(n.region)];
-            if (region.kind == RegionKind::Consecutive) {
+            if (region.kind != RegionKind::TimeLoop) {
                 km::data shared;
                 shared.set("first_line", std::to_string(region.first_line));
                 shared.set("last_line", std::to_string(region.last_line));
+                shared.set("called", region.kind == RegionKind::CallerLoop);
+                shared.set("function", nest.function);
+                shared.set("caller", region.function);
                 described.set("shared", shared);
             }
         }

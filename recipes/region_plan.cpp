@@ -6,7 +6,9 @@
 #include <set>
 
 #include "recipes/advise.h"
+#include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
+#include "recipes/caller_loop.h"
 #include "recipes/host_uses.h"
 #include "recipes/nest_source_facts.h"
 #include "recipes/recipe_view.h"
@@ -27,12 +29,7 @@ const advisor::ArrayUse* use_of(const advisor::Problem& p, const std::string& na
     return nullptr;
 }
 
-// Whether the nest writes every element of the region's arrays (its space is their extents).
-bool covers_arrays(const NestConversion& c, const std::array<std::string, 3>& extents) {
-    for (std::size_t d = 0; d < 3; ++d)
-        if (c.space_begin_code[d] != "0" || c.space_end_code[d] != extents[d]) return false;
-    return true;
-}
+
 
 // The time loop of `members` qualifies: every nest of its body converted,
 // nothing else done each step, its steps known.
@@ -63,10 +60,54 @@ void check_time_loop(const CTree& tree, const std::vector<NestOutcome>& nests, c
     r->last_line = tl.span.end.line;
 }
 
-// The region's shape, arrays and problem from its nests (r->problem.steps set).
-void gather(const std::vector<NestOutcome>& nests, const std::vector<std::size_t>& members, RegionOutcome* out) {
+// `text` with the identifiers `rename` maps replaced (a callee's parameters
+// by its caller's arguments).
+std::string renamed(const std::string& text, const std::map<std::string, std::string>& rename) {
+    if (rename.empty()) return text;
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
+            std::size_t j = i;
+            while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+            const std::string id = text.substr(i, j - i);
+            const auto it = rename.find(id);
+            out += it == rename.end() ? id : it->second;
+            i = j;
+        } else {
+            out += text[i++];
+        }
+    }
+    return out;
+}
+
+// Whether the nest writes every element of the region's arrays (its space is their extents).
+bool covers_arrays(const NestConversion& c, const std::array<std::string, 3>& extents,
+                   const std::map<std::string, std::string>& rename) {
+    for (std::size_t d = 0; d < 3; ++d)
+        if (c.space_begin_code[d] != "0" || renamed(c.space_end_code[d], rename) != extents[d]) return false;
+    return true;
+}
+
+// One launch of a region's step: a nest, and the names its arrays and sizes
+// have where the region is opened (a called function's parameters renamed
+// to the caller's arguments; empty for nests written in place).
+struct Launch {
+    std::size_t nest;
+    std::map<std::string, std::string> rename;
+};
+
+std::vector<Launch> in_place(const std::vector<std::size_t>& members) {
+    std::vector<Launch> out;
+    for (const std::size_t i : members) out.push_back({i, {}});
+    return out;
+}
+
+// The region's shape, arrays and problem from its launches (r->problem.steps set).
+void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& launches, RegionOutcome* out) {
     RegionOutcome& r = *out;
-    r.function = nests[members.front()].nest->function;
+    std::vector<std::size_t> members;
+    for (const auto& l : launches) members.push_back(l.nest);
+    if (r.function.empty()) r.function = nests[members.front()].nest->function;
     // One shape for every array: the nests agree on every extent but the
     // slowest, which the analyzer infers per nest from the elements it
     // touches (a pointer's rows); the region holds the most rows any nest
@@ -85,21 +126,25 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<std::size_t
             widest = i;
     }
     r.extents_code = nests[widest].conversion.extents_code;
+    for (auto& e : r.extents_code) e = renamed(e, launches.front().rename);
     r.problem.extents = nests[widest].chosen()->problem.extents;
     r.problem.dims = c0.dims;
     bool all_pinned = true;
-    for (const std::size_t i : members) {
-        const NestOutcome& n = nests[i];
+    for (const Launch& launch : launches) {
+        const NestOutcome& n = nests[launch.nest];
         const NestConversion& c = n.conversion;
         const advisor::Problem& p = n.chosen()->problem;
         if (!c.wholes.empty()) throw Refusal{"the nest at line " + std::to_string(n.nest->span.begin.line) + " reads an array whole"};
         r.problem.nests.push_back(p);
-        auto note = [&](const ArrayRole& role, bool output) {
+        auto note = [&](ArrayRole role, bool output) {
             if (role.flatten) throw Refusal{"`" + role.name + "` is reached through row pointers"};
+            const std::string model_name = role.name;
+            role.name = renamed(role.name, launch.rename);
+            role.host_pointer = renamed(role.host_pointer, launch.rename);
             auto it = std::find_if(r.arrays.begin(), r.arrays.end(), [&](const RegionHostArray& a) { return a.host_pointer == role.host_pointer; });
             if (it == r.arrays.end()) {
-                const advisor::ArrayUse* use = use_of(p, role.name);
-                if (!use) throw Refusal{"the model has no size for `" + role.name + "`"};
+                const advisor::ArrayUse* use = use_of(p, model_name);
+                if (!use) throw Refusal{"the model has no size for `" + model_name + "`"};
                 RegionHostArray a;
                 a.name = role.name;
                 a.host_pointer = role.host_pointer;
@@ -107,7 +152,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<std::size_t
                 a.bytes = r.problem.extents[0] * r.problem.extents[1] * r.problem.extents[2] * use->elem_bytes;
                 a.pinned = role.pinned;
                 // Written whole before anything reads it: nothing to copy in.
-                a.copy_in = !(output && !role.inout && covers_arrays(c, r.extents_code));
+                a.copy_in = !(output && !role.inout && covers_arrays(c, r.extents_code, launch.rename));
                 r.arrays.push_back(a);
                 r.problem.arrays.push_back({role.name, use->elem_bytes, a.copy_in, false});
                 it = r.arrays.end() - 1;
@@ -171,11 +216,13 @@ bool shares(const std::set<std::string>& a, const std::set<std::string>& b) {
 // block with nothing between them that may touch the arrays. Nests that
 // share arrays across such a statement get a line in `rejected`.
 std::vector<std::vector<std::size_t>> consecutive_runs(const CTree& tree, const std::vector<NestOutcome>& nests,
-                                                       std::vector<std::string>* rejected) {
+                                                       const std::set<std::size_t>& taken, std::vector<std::string>* rejected) {
     std::map<std::uint32_t, std::pair<TSNode, std::map<std::uint32_t, std::size_t>>> blocks;  // by the block's start
     for (std::size_t i = 0; i < nests.size(); ++i) {
         const NestOutcome& n = nests[i];
-        if (n.verdict != Verdict::Converted || n.nest->time_loop || n.conversion.iterative || !n.nest->file.empty()) continue;
+        if (n.verdict != Verdict::Converted || n.nest->time_loop || n.conversion.iterative || !n.nest->file.empty() ||
+            taken.count(i))
+            continue;
         const TSNode s = facts::node_for(tree, n.nest->span);
         const TSNode block = ts_node_parent(s);
         if (ts_node_is_null(s) || !is(block, "compound_statement")) continue;
@@ -221,11 +268,147 @@ std::vector<std::vector<std::size_t>> consecutive_runs(const CTree& tree, const 
     return runs;
 }
 
+// Whether `text` names identifier `id`.
+bool names(const std::string& text, const std::string& id) {
+    for (std::size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
+        const bool start = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+        const std::size_t e = at + id.size();
+        const bool end = e == text.size() || !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_');
+        if (start && end) return true;
+    }
+    return false;
+}
+
+// Regions around the loops that call a function whose body only runs
+// converted nests (the Parboil form). `taken` gets the nests they hold.
+void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, const advisor::Platform& platform,
+                    const advisor::ModelOptions& options, std::vector<RegionOutcome>* regions, std::set<std::size_t>* taken,
+                    std::vector<std::string>* rejected) {
+    std::map<std::string, std::vector<std::size_t>> by_function;
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        const NestOutcome& n = nests[i];
+        if (n.verdict == Verdict::Converted && !n.nest->time_loop && !n.conversion.iterative && n.nest->file.empty())
+            by_function[n.nest->function].push_back(i);
+    }
+    for (const auto& [callee, members] : by_function) {
+        const TSNode function = enclosing_function(tree, nests[members.front()].nest->span.begin_byte);
+        if (ts_node_is_null(function)) continue;
+        // The parameters that bring the nests' arrays.
+        const std::vector<std::string> params = parameter_names(tree, function);
+        std::vector<std::size_t> pointers;
+        std::string why;
+        for (const std::size_t i : members)
+            for (const auto* list : {&nests[i].conversion.inputs, &nests[i].conversion.outputs})
+                for (const auto& role : *list) {
+                    const auto p = std::find_if(params.begin(), params.end(), [&](const std::string& n) { return names(role.host_pointer, n); });
+                    if (p == params.end()) {
+                        if (why.empty()) why = "`" + role.name + "` is not one of " + callee + "()'s parameters";
+                        continue;
+                    }
+                    const auto k = static_cast<std::size_t>(p - params.begin());
+                    if (std::find(pointers.begin(), pointers.end(), k) == pointers.end()) pointers.push_back(k);
+                }
+        const std::vector<CallerLoop> loops = loops_calling(tree, callee, pointers);
+        if (loops.empty()) continue;  // not called from a loop: nothing to keep resident
+        std::vector<analyzer::SourceSpan> spans;
+        for (const std::size_t i : members) spans.push_back(nests[i].nest->span);
+        if (why.empty()) why = callee_body_problem(tree, function, spans);
+        for (const std::size_t i : members)
+            if (why.empty() && nests[i].conversion.extents_code != nests[members.front()].conversion.extents_code)
+                why = "its nests' arrays differ in shape";
+        bool placed = false;
+        for (const CallerLoop& loop : loops) {
+            RegionOutcome r;
+            r.kind = RegionKind::CallerLoop;
+            r.callee = callee;
+            r.function = loop.caller;
+            r.nests = members;
+            r.swaps = loop.swaps;
+            r.begin = ts_node_start_byte(loop.loop);
+            r.end = ts_node_end_byte(loop.loop);
+            r.first_line = tree.user_line(loop.loop);
+            r.last_line = r.first_line + static_cast<int>(ts_node_end_point(loop.loop).row - ts_node_start_point(loop.loop).row);
+            try {
+                if (!why.empty()) throw Refusal{callee + "() does more than run its converted nests: " + why};
+                if (placed) throw Refusal{callee + "()'s nests already run in the region of another loop"};
+                if (!loop.why.empty()) throw Refusal{loop.why};
+                if (!loop.steps) throw Refusal{"its number of turns is not a constant"};
+                // Each call's arguments name the arrays and sizes where the region opens.
+                std::vector<Launch> launches;
+                std::map<std::string, std::string> sizes;
+                for (const TSNode call : loop.calls) {
+                    const std::vector<TSNode> args = named_children(field(call, "arguments"));
+                    if (args.size() != params.size()) throw Refusal{"a call passes " + std::to_string(args.size()) + " arguments"};
+                    std::map<std::string, std::string> rename;
+                    for (std::size_t k = 0; k < params.size(); ++k) {
+                        const std::string arg = tree.spelled(args[k]);
+                        rename[params[k]] = "(" + arg + ")";
+                        if (std::find(pointers.begin(), pointers.end(), k) != pointers.end()) {
+                            rename[params[k]] = arg;
+                            continue;
+                        }
+                        if (!loop.counter.empty() && names(arg, loop.counter))
+                            throw Refusal{"its calls pass `" + arg + "`, which changes every turn"};
+                        if (sizes.count(params[k]) && sizes[params[k]] != arg)
+                            throw Refusal{"its calls pass `" + params[k] + "` two values"};
+                        sizes[params[k]] = arg;
+                    }
+                    // Plain names need no parentheses.
+                    for (auto& [param, arg] : rename)
+                        if (arg.size() > 2 && arg.front() == '(' &&
+                            std::all_of(arg.begin() + 1, arg.end() - 1, [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+                            arg = arg.substr(1, arg.size() - 2);
+                    for (const std::size_t i : members) launches.push_back({i, rename});
+                }
+                r.problem.steps = *loop.steps;
+                r.calls_per_step = static_cast<std::int64_t>(loop.calls.size());
+                gather(nests, launches, &r);
+                if (r.swaps) {
+                    // Which buffer a name holds changes every turn: each is
+                    // copied in, and back if some turn wrote it (the library
+                    // copies back only those).
+                    for (std::size_t k = 0; k < r.arrays.size(); ++k) {
+                        r.arrays[k].copy_in = r.arrays[k].copy_out = true;
+                        r.problem.arrays[k].copy_in = r.problem.arrays[k].copy_out = true;
+                    }
+                } else {
+                    for (std::size_t k = 0; k < r.arrays.size(); ++k)
+                        if (r.arrays[k].copy_out && dead_after(tree, r.begin, r.end, r.arrays[k].name)) {
+                            r.arrays[k].copy_out = false;
+                            r.arrays[k].dead_after = true;
+                            r.problem.arrays[k].copy_out = false;
+                        }
+                }
+                price(tree, platform, options, &r);
+                if (r.prediction.total.total_ms >= r.step_by_step_ms)
+                    throw Refusal{"with its arrays kept on the GPU it would take " + format_ms(r.prediction.total.total_ms) +
+                                  " ms, call by call " + format_ms(r.step_by_step_ms) + " ms"};
+                placed = true;
+                taken->insert(members.begin(), members.end());
+                regions->push_back(std::move(r));
+            } catch (const Refusal& f) {
+                if (rejected)
+                    rejected->push_back("the loop at lines " + std::to_string(r.first_line) + "-" + std::to_string(r.last_line) +
+                                        " calls " + callee + "() call by call: " + f.why);
+            }
+        }
+    }
+}
+
 std::string lines_of(const RegionOutcome& r) {
     return "lines " + std::to_string(r.first_line) + "-" + std::to_string(r.last_line);
 }
 
 }  // namespace
+
+const char* to_string(RegionKind k) {
+    switch (k) {
+        case RegionKind::TimeLoop: return "time-loop";
+        case RegionKind::CallerLoop: return "caller-loop";
+        case RegionKind::Consecutive: return "consecutive";
+    }
+    return "?";
+}
 
 std::vector<RegionOutcome> form_regions(const CTree& tree, const std::vector<NestOutcome>& nests,
                                         const analyzer::Program& program, const advisor::Platform& platform,
@@ -244,7 +427,7 @@ std::vector<RegionOutcome> form_regions(const CTree& tree, const std::vector<Nes
         r.nests = members;
         try {
             check_time_loop(tree, nests, members, program, &r);
-            gather(nests, members, &r);
+            gather(nests, in_place(members), &r);
             price(tree, platform, options, &r);
             regions.push_back(std::move(r));
         } catch (const Refusal& f) {
@@ -254,7 +437,9 @@ std::vector<RegionOutcome> form_regions(const CTree& tree, const std::vector<Nes
                                     std::to_string(tl.span.end.line) + " runs its nests step by step: " + f.why);
         }
     }
-    for (const auto& members : consecutive_runs(tree, nests, rejected)) {
+    std::set<std::size_t> taken;
+    caller_regions(tree, nests, platform, options, &regions, &taken, rejected);
+    for (const auto& members : consecutive_runs(tree, nests, taken, rejected)) {
         RegionOutcome r;
         r.kind = RegionKind::Consecutive;
         r.nests = members;
@@ -265,7 +450,7 @@ std::vector<RegionOutcome> form_regions(const CTree& tree, const std::vector<Nes
         r.first_line = first.first_line;
         r.last_line = last.last_line;
         try {
-            gather(nests, members, &r);
+            gather(nests, in_place(members), &r);
             // Arrays the host never reads again stay on the GPU.
             for (std::size_t k = 0; k < r.arrays.size(); ++k) {
                 RegionHostArray& a = r.arrays[k];

@@ -37,13 +37,20 @@ struct RegionHostArray {
 enum class RegionKind {
     TimeLoop,     // the nests of a time loop's body, every step
     Consecutive,  // nests one after another in a block, once
+    CallerLoop,   // a loop of one function calling another whose body runs the nests (caller_loop.h)
 };
+
+// "time-loop", "caller-loop", "consecutive" (plan JSON and advise --json).
+const char* to_string(RegionKind k);
 
 struct RegionOutcome {
     RegionKind kind = RegionKind::TimeLoop;
     std::vector<std::size_t> nests;  // indices into the advise result's nests, in source order
     const analyzer::TimeLoop* loop = nullptr;  // TimeLoop only
-    std::string function;
+    std::string callee;          // CallerLoop: the function the loop calls
+    std::int64_t calls_per_step = 1;  // CallerLoop: its calls each turn
+    bool swaps = false;          // CallerLoop: the loop swaps the pointers it passes
+    std::string function;  // where the region opens
     std::vector<RegionHostArray> arrays;
     std::array<std::string, 3> extents_code{"1", "1", "1"};
     advisor::RegionProblem problem;
@@ -63,10 +70,14 @@ struct RegionOutcome {
 // Regions from the converted nests.
 // - Time loops: every nest of the body converted (step by step), the body
 //   doing nothing else each step, `steps` known.
+// - Caller loops: the converted nests of a function whose body runs nothing
+//   else, called from a loop of another function that only calls it, swaps
+//   the pointers it passes and counts, its turns known (caller_loop.h).
 // - Consecutive nests: converted nests outside time loops, siblings in one
 //   block, sharing an array, with nothing between them that may touch their
-//   arrays (host_uses.h); kept only when the model prices the region below
-//   the nests run alone.
+//   arrays (host_uses.h).
+// Caller loops and consecutive nests are kept only when the model prices
+// the region below the nests run alone.
 // Either way the arrays share one shape and are given to the library by
 // plain pointers. Nests that fail a test stay as they are (step by step, or
 // alone) and `rejected` gets one sentence on why.

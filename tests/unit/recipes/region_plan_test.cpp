@@ -259,3 +259,83 @@ void f(float *a, float *b)
 )");
     CHECK(r.regions.empty());
 }
+
+namespace {
+
+// Parboil's form: the sweep is a function, main's loop calls it and swaps.
+std::string called_sweep(const std::string& loop_head, const std::string& in_loop, const std::string& in_sweep = "") {
+    return R"(#include <stdlib.h>
+#define N 16000000
+
+static void sweep(const float *a, float *b, int n)
+{
+    int i;
+)" + in_sweep + R"(
+    for (i = 1; i < n - 1; i++)
+        b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];
+}
+
+int main(void)
+{
+    int n = N, t;
+    float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    if (!a || !b) return 1;
+    )" + loop_head + R"( {
+        float *tmp;
+        sweep(a, b, n);
+)" + in_loop + R"(
+        tmp = a;
+        a = b;
+        b = tmp;
+    }
+    free(a);
+    free(b);
+    return 0;
+}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("a loop that calls a function of nests and swaps the pointers keeps their arrays on the GPU", "[recipes]") {
+    const AdviseResult r = advise_text(called_sweep("for (t = 0; t < 30; t++)", ""));
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    CHECK(region.kind == RegionKind::CallerLoop);
+    CHECK(region.converted);
+    CHECK(region.callee == "sweep");
+    CHECK(region.function == "main");
+    CHECK(region.problem.steps == 30);
+    CHECK(region.swaps);
+    REQUIRE(region.arrays.size() == 2);
+    // Each name holds either buffer: both go in, and back where a turn wrote them.
+    for (const auto& a : region.arrays) {
+        CHECK(a.copy_in);
+        CHECK(a.copy_out);
+    }
+    CHECK(region.extents_code[0] == "n");  // the caller's name for the size
+    CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
+    const std::string cu = cu_of(r);
+    CHECK(count(cu, "recipe::Region recipe_region(") == 1);
+    CHECK(count(cu, "recipe::resident(a)") == 1);
+    CHECK(count(cu, "recipe::resident(b)") == 1);
+    // The function keeps its library call, which launches on the region's arrays.
+    CHECK(count(cu, "recipe::run(cfg, sweep_kernel") == 1);
+    CHECK(count(cu, "Called from main()'s loop") == 1);
+    CHECK(cu.find("recipe::Region recipe_region(") < cu.find("for (t = 0; t < 30; t++)"));
+    CHECK(cu.find(".finish();") > cu.find("b = tmp;"));
+}
+
+TEST_CASE("a loop that does more than call, swap and count calls its function call by call", "[recipes]") {
+    const AdviseResult extra = advise_text(called_sweep("for (t = 0; t < 30; t++)", "        a[0] = 1.0f;"));
+    CHECK(extra.regions.empty());
+    const AdviseResult unknown = advise_text(called_sweep("for (t = 0; t < n / 1000000 + rand(); t++)", ""));
+    CHECK(unknown.regions.empty());
+    const AdviseResult callee = advise_text(called_sweep("for (t = 0; t < 30; t++)", "", "    b[0] = a[0];"));
+    CHECK(callee.regions.empty());
+    for (const auto* r : {&extra, &unknown, &callee}) {
+        bool noted = false;
+        for (const auto& why : r->region_notes) noted = noted || why.find("calls sweep() call by call") != std::string::npos;
+        CHECK(noted);
+    }
+}

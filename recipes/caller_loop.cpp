@@ -1,0 +1,189 @@
+#include "recipes/caller_loop.h"
+
+#include <algorithm>
+#include <set>
+
+#include "recipes/c_declarations.h"
+#include "recipes/c_tree.h"
+
+namespace recipe::recipes {
+
+namespace {
+
+std::string callee_of(const CTree& t, TSNode call) {
+    const TSNode f = field(call, "function");
+    return is(f, "identifier") ? std::string(t.text(f)) : std::string();
+}
+
+TSNode function_declarator(TSNode function) {
+    TSNode d = field(function, "declarator");
+    while (is(d, "pointer_declarator")) d = field(d, "declarator");
+    return is(d, "function_declarator") ? d : TSNode{};
+}
+
+// `a = b` between two of the pointers.
+bool is_swap(const CTree& t, TSNode e, const std::set<std::string>& movable) {
+    const TSNode l = field(e, "left"), r = field(e, "right");
+    return t.text(ts_node_child(e, 1)) == "=" && is(l, "identifier") && is(r, "identifier") &&
+           movable.count(std::string(t.text(l))) && movable.count(std::string(t.text(r)));
+}
+
+// A constant integer expression of the preprocessed text (literals, + - * /
+// % and parentheses), or nothing.
+std::optional<std::int64_t> constant(const CTree& t, TSNode e, int depth = 0) {
+    if (depth > 32 || ts_node_is_null(e)) return std::nullopt;
+    if (is(e, "number_literal")) {
+        std::string s(t.text(e));
+        while (!s.empty() && (s.back() == 'u' || s.back() == 'U' || s.back() == 'l' || s.back() == 'L')) s.pop_back();
+        try {
+            std::size_t used = 0;
+            const long long v = std::stoll(s, &used, 0);
+            if (used == s.size()) return v;
+        } catch (const std::exception&) {
+        }
+        return std::nullopt;
+    }
+    if (is(e, "parenthesized_expression")) return constant(t, ts_node_named_child(e, 0), depth + 1);
+    if (is(e, "binary_expression")) {
+        const auto a = constant(t, field(e, "left"), depth + 1), b = constant(t, field(e, "right"), depth + 1);
+        if (!a || !b) return std::nullopt;
+        const std::string op(t.text(ts_node_child(e, 1)));
+        if (op == "+") return *a + *b;
+        if (op == "-") return *a - *b;
+        if (op == "*") return *a * *b;
+        if ((op == "/" || op == "%") && *b != 0) return op == "/" ? *a / *b : *a % *b;
+    }
+    return std::nullopt;
+}
+
+// `for (v = A; v < B; v++)` (or <=, ++v, v += 1, int v = A): the counter and
+// the number of turns when A and B are constants.
+void read_for(const CTree& t, TSNode loop, CallerLoop* out) {
+    const TSNode init = field(loop, "initializer"), cond = field(loop, "condition"), update = field(loop, "update");
+    std::optional<std::int64_t> from;
+    if (is(init, "assignment_expression") && is(field(init, "left"), "identifier")) {
+        out->counter = std::string(t.text(field(init, "left")));
+        from = constant(t, field(init, "right"));
+    } else if (is(init, "declaration")) {
+        for (TSNode c : named_children(init))
+            if (is(c, "init_declarator") && is(field(c, "declarator"), "identifier")) {
+                out->counter = std::string(t.text(field(c, "declarator")));
+                from = constant(t, field(c, "value"));
+            }
+    }
+    if (out->counter.empty()) return;
+    bool by_one = false;
+    if (is(update, "update_expression")) by_one = t.text(field(update, "argument")) == out->counter && t.text(update).find("++") != std::string_view::npos;
+    if (is(update, "assignment_expression") && t.text(field(update, "left")) == out->counter)
+        by_one = t.text(ts_node_child(update, 1)) == "+=" && constant(t, field(update, "right")) == 1;
+    if (!by_one || !from || !is(cond, "binary_expression") || t.text(field(cond, "left")) != out->counter) return;
+    const auto to = constant(t, field(cond, "right"));
+    const std::string op(t.text(ts_node_child(cond, 1)));
+    if (!to || (op != "<" && op != "<=")) return;
+    out->steps = std::max<std::int64_t>(0, *to + (op == "<=" ? 1 : 0) - *from);
+}
+
+}  // namespace
+
+std::vector<std::string> parameter_names(const CTree& tree, TSNode function) {
+    std::vector<std::string> names;
+    const TSNode fd = function_declarator(function);
+    for (TSNode p : named_children(field(fd, "parameters"))) {
+        if (!is(p, "parameter_declaration")) continue;
+        const TSNode id = declared_name(field(p, "declarator"));
+        names.push_back(ts_node_is_null(id) ? std::string() : std::string(tree.text(id)));
+    }
+    return names;
+}
+
+std::string callee_body_problem(const CTree& tree, TSNode function, const std::vector<analyzer::SourceSpan>& nests) {
+    for (TSNode s : named_children(field(function, "body"))) {
+        if (is(s, "comment") || is(s, "preproc_call")) continue;
+        const bool nest = std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
+            return ts_node_start_byte(s) == n.begin_byte && ts_node_end_byte(s) == n.end_byte;
+        });
+        if (nest) continue;
+        if (is(s, "declaration")) {
+            bool calls = false;
+            walk(s, [&](TSNode n) { calls = calls || is(n, "call_expression"); });
+            if (!calls) continue;
+        }
+        return "it also runs `" + std::string(tree.text(s)).substr(0, 40) + "` (line " + std::to_string(tree.user_line(s)) + ")";
+    }
+    return "";
+}
+
+std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& callee, const std::vector<std::size_t>& pointers) {
+    std::vector<CallerLoop> out;
+    std::set<std::uint32_t> seen;  // loops already read
+    walk(tree.root(), [&](TSNode call) {
+        if (!is(call, "call_expression") || callee_of(tree, call) != callee) return;
+        // The call is a statement of a loop's body block.
+        const TSNode statement = ts_node_parent(call);
+        const TSNode block = ts_node_parent(statement);
+        const TSNode loop = ts_node_parent(block);
+        if (!is(statement, "expression_statement") || !is(block, "compound_statement") ||
+            !(is(loop, "for_statement") || is(loop, "while_statement") || is(loop, "do_statement")))
+            return;
+        if (!seen.insert(ts_node_start_byte(loop)).second) return;
+        const TSNode function = enclosing_function(tree, ts_node_start_byte(loop));
+        if (ts_node_is_null(function)) return;
+        CallerLoop c;
+        c.loop = loop;
+        c.caller = std::string(tree.text(field(function_declarator(function), "declarator")));
+        if (c.caller == callee) return;  // recursion
+        if (is(loop, "for_statement")) read_for(tree, loop, &c);
+        // The pointers the calls pass, which the body may swap.
+        std::set<std::string> movable;
+        for (TSNode s : named_children(block)) {
+            const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
+            if (!is(e, "call_expression") || callee_of(tree, e) != callee) continue;
+            c.calls.push_back(e);
+            const std::vector<TSNode> args = named_children(field(e, "arguments"));
+            for (const std::size_t p : pointers) {
+                if (p >= args.size() || !is(args[p], "identifier")) {
+                    c.why = "its call at line " + std::to_string(tree.user_line(e)) + " passes an array that is not a plain name";
+                    break;
+                }
+                movable.emplace(tree.text(args[p]));
+            }
+        }
+        // The rest of the body: swaps of those pointers (through temporaries) and counting.
+        for (TSNode s : named_children(block)) {
+            if (!c.why.empty()) break;
+            if (is(s, "comment")) continue;
+            const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
+            if (is(e, "call_expression") && callee_of(tree, e) == callee) continue;
+            if (is(s, "declaration")) {
+                bool plain = true;
+                for (TSNode d : named_children(s)) {
+                    if (!is(d, "init_declarator")) continue;
+                    const TSNode v = field(d, "value");
+                    if (is(v, "identifier") && movable.count(std::string(tree.text(v))))
+                        movable.emplace(tree.text(declared_name(field(d, "declarator"))));
+                    else
+                        plain = false;
+                }
+                if (plain) {
+                    for (TSNode d : named_children(s))
+                        if ((is(d, "identifier") || is(d, "pointer_declarator")) && !ts_node_is_null(declared_name(d)))
+                            movable.emplace(tree.text(declared_name(d)));
+                    continue;
+                }
+            }
+            if (is(e, "assignment_expression") && is_swap(tree, e, movable)) {
+                c.swaps = true;
+                continue;
+            }
+            const bool counts = !c.counter.empty() && ((is(e, "update_expression") && tree.text(field(e, "argument")) == c.counter) ||
+                                                       (is(e, "assignment_expression") && tree.text(field(e, "left")) == c.counter));
+            if (counts) continue;
+            c.why = "its loop also runs `" + std::string(tree.text(s)).substr(0, 40) + "` (line " + std::to_string(tree.user_line(s)) +
+                    ") every turn";
+        }
+        out.push_back(c);
+    });
+    return out;
+}
+
+}  // namespace recipe::recipes
