@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Makes the region benchmark's programs: the PolyBench/C time loops the
 # generator runs as regions (jacobi-1d, jacobi-2d, heat-3d) at LARGE and
-# EXTRALARGE, and samples/heat2d.c, each through `recipe advise
-# --convert-all` (jacobi-1d's loop is kept on the CPU otherwise; its
-# correctness is under test too). Writes OUTDIR/programs.tsv: name, C file,
+# EXTRALARGE, and the samples of each kind of region (heat2d.c: a time loop;
+# stencil7.c: a loop calling a function of nests; smooth.c: consecutive
+# nests), each through `recipe advise --convert-all` (jacobi-1d's loop is
+# kept on the CPU otherwise; its correctness is under test too). Writes OUTDIR/programs.tsv: name, C file,
 # .cu, flags ("-": none), the decision recipe advise made without --convert-all.
 # usage: bench/region/generate.sh OUTDIR [PLATFORM]   (POLYBENCH: the corpus)
 set -euo pipefail
@@ -19,7 +20,7 @@ one() {
   # shellcheck disable=SC2086
   "$recipe" advise "$c" $flags --platform "$platform" -o "$out/$name.decision" >"$out/$name.decision.log" 2>&1 || true
   local decision
-  decision=$(grep -m1 '^  time loop' "$out/$name.decision.log" | sed -E 's/.*: (converted|kept-on-cpu),.*/\1/' || true)
+  decision=$(grep -m1 -E '^  (time loop|loop|nests) ' "$out/$name.decision.log" | sed -E 's/.*: (converted|kept-on-cpu),.*/\1/' || true)
   # shellcheck disable=SC2086
   "$recipe" advise "$c" $flags --platform "$platform" --convert-all -o "$out/$name" >"$out/$name.log" 2>&1
   # "-" for no flags: bash's read joins empty tab-separated fields.
@@ -31,4 +32,6 @@ for k in jacobi-1d jacobi-2d heat-3d; do
   done
 done
 one heat2d "$root/samples/heat2d.c" ""
+one stencil7 "$root/samples/stencil7.c" ""
+one smooth "$root/samples/smooth.c" ""
 cat "$out/programs.tsv"

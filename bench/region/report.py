@@ -33,6 +33,21 @@ def region_block(report, name):
     return rows
 
 
+def region_bytes(report, name):
+    """(bytes in, bytes out) of the run called `name`, from its `copies:` line."""
+    on = False
+    for line in report.splitlines():
+        if line.startswith("recipe: " + name + ":"):
+            on = True
+        elif on and "copies:" in line:
+            f = line.replace("(", " ").replace(")", " ").split()
+            try:
+                return int(f[4]), int(f[8])
+            except (IndexError, ValueError):
+                return None
+    return None
+
+
 def main():
     tsv, raw, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     try:
@@ -40,15 +55,15 @@ def main():
                              capture_output=True, text=True).stdout.strip().splitlines()[0]
     except (OSError, IndexError):
         gpu = "?"
-    print("# Regions: time loops with their arrays resident on the GPU\n")
+    print("# Regions: loop nests with their arrays resident on the GPU\n")
     print(f"{gpu}; C: gcc -O2; .cu: nvcc -O3 --fmad=false. One process per run, {runs} runs each, medians.")
     print("`region` is the library's own time for the whole time loop in the program (RECIPE_REPORT=time: "
           "its first and only call, set-up and staging included); `floor` is what the same work costs at the "
           "hardware's pace: one page-locked cudaMemcpy of the region's bytes each way (measured in the same run) "
-          "plus the kernels' time (events, RECIPE_REPORT=1).\n")
+          "plus the kernels' time (events, RECIPE_REPORT=1). `MB in / out`: what the region copied each way.\n")
     print("| program | decision | dump | C program s | .cu program s | C kernel s | .cu kernel s | region ms | predicted ms | "
-          "copies in + out ms | kernels ms | floor ms | region / floor |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "MB in / out | copies in + out ms | kernels ms | floor ms | region / floor |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in open(tsv):
         name, c, cu, flags, decision = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
         w = os.path.join(raw, name)
@@ -56,7 +71,7 @@ def main():
             continue  # left out (ONLY)
         errors = read(os.path.join(w, "errors"))
         if errors:
-            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 10)
+            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 11)
             continue
         dump = read(os.path.join(w, "dump"), "?") + f" ({read(os.path.join(w, 'dump-bytes'), '?')} bytes)"
         c_wall, g_wall, c_kernel, g_kernel, region, predicted = [], [], [], [], [], None
@@ -80,6 +95,8 @@ def main():
                     region.append(float(p[3]))
                     predicted = float(p[5])
         block = region_block(read(os.path.join(w, "gpu-report.out")), region_name)
+        moved = region_bytes(read(os.path.join(w, "gpu-report.out")), region_name)
+        mb = f"{moved[0] / 1e6:.1f} / {moved[1] / 1e6:.1f}" if moved else "–"
         floor = read(os.path.join(w, "floor")).split()
         med = lambda v, f="{:.3f}": f.format(statistics.median(v)) if v else "–"
         copies = sum(float(x) for x in floor) if floor else None
@@ -87,7 +104,7 @@ def main():
         fl = copies + kernels if copies is not None and kernels is not None else None
         ratio = f"{statistics.median(region) / fl:.2f}" if fl and region else "–"
         print(f"| {name} | {decision} | {dump} | {med(c_wall)} | {med(g_wall)} | {med(c_kernel)} | {med(g_kernel)} | "
-              f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | "
+              f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | {mb} | "
               f"{'–' if copies is None else f'{copies:.2f}'} | {'–' if kernels is None else f'{kernels:.2f}'} | "
               f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} |")
 
