@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 
     for (t = 0; t < ITERATIONS; t++) {
         float *tmp;
-        stencil_sweep(1.0f / 6.0f, 0.5f, h_A0, h_Anext, nx, ny, nz);
+        stencil_sweep(1.0f / 6.0f, 1.0f / 6.0f / 6.0f, h_A0, h_Anext, nx, ny, nz);
         tmp = h_A0;
         h_A0 = h_Anext;
         h_Anext = tmp;
