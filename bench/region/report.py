@@ -40,7 +40,7 @@ def region_bytes(report, name):
         if line.startswith("recipe: " + name + ":"):
             on = True
         elif on and "copies:" in line:
-            f = line.replace("(", " ").replace(")", " ").split()
+            f = line.replace("(", "").replace(")", "").split()
             try:
                 return int(f[4]), int(f[8])
             except (IndexError, ValueError):
@@ -50,11 +50,14 @@ def region_bytes(report, name):
 
 def main():
     tsv, raw, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    try:
-        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True).stdout.strip().splitlines()[0]
-    except (OSError, IndexError):
-        gpu = "?"
+    # The GPU: as the run recorded it beside RAW_DIR (regions_session.sh), else nvidia-smi's.
+    gpu = ", ".join(read(os.path.join(raw, "..", "gpu.txt")).split(", ")[:2])
+    if not gpu:
+        try:
+            gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                                 capture_output=True, text=True).stdout.strip().splitlines()[0]
+        except (OSError, IndexError):
+            gpu = "?"
     print("# Regions: loop nests with their arrays resident on the GPU\n")
     print(f"{gpu}; C: gcc -O2; .cu: nvcc -O3 --fmad=false. One process per run, {runs} runs each, medians.")
     print("`region` is the library's own time for the whole time loop in the program (RECIPE_REPORT=time: "
