@@ -84,6 +84,12 @@ std::vector<Model::HostArray> host_arrays(const Problem& p) {
 
 }  // namespace
 
+std::int64_t device_budget(const Platform& platform, const ModelOptions& options) {
+    if (options.gpu_memory_bytes <= 0) return platform.device_memory_bytes;
+    if (platform.device_memory_bytes <= 0) return options.gpu_memory_bytes;
+    return std::min(options.gpu_memory_bytes, platform.device_memory_bytes);  // more than the GPU has is the GPU's
+}
+
 Model::Model(const Problem& problem, const Platform& platform, const ModelOptions& options)
     : problem_(problem), platform_(platform), options_(options), kernel_(problem, platform, options),
       host_arrays_(host_arrays(problem)) {
@@ -635,11 +641,11 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             pred.phases.host_unregister += pf.host_unregister.ms(static_cast<double>(a.bytes));
         }
     }
-    if (pf.device_memory_bytes > 0 && pred.device_bytes > pf.device_memory_bytes) {
+    if (const std::int64_t budget = device_budget(pf, options_); budget > 0 && pred.device_bytes > budget) {
         if (error)
             *error = std::string("the ") + to_string(scheme) + " scheme with tile " + format_tile(config.tile, p.dims) +
-                     " needs " + mb(pred.device_bytes) + " of device memory; " + pf.name + " has " +
-                     mb(pf.device_memory_bytes);
+                     " needs " + mb(pred.device_bytes) + " of device memory; " +
+                     (options_.gpu_memory_bytes > 0 ? std::string("--gpu-memory allows ") : pf.name + " has ") + mb(budget);
         return false;
     }
 

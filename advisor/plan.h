@@ -116,7 +116,13 @@ struct ModelOptions {
     // cudaMalloc (ours: one cudaMalloc for all), and scalable/buffered
     // always allocate `streams` buffers (ours: no more than there are tiles).
     bool thesis_library = false;
+    // --gpu-memory: the device memory a plan may use, bytes (0: the profile's
+    // deviceMemoryBytes). Plans that need more are not candidates.
+    std::int64_t gpu_memory_bytes = 0;
 };
+
+// The device memory a plan may use: --gpu-memory (at most the profile's), else the profile's (0: no limit known).
+std::int64_t device_budget(const Platform& platform, const ModelOptions& options);
 
 struct TransferStats {
     std::int64_t bytes = 0;
@@ -220,8 +226,13 @@ struct SchemeCurve {
 
 struct Plan {
     std::vector<Prediction> ranked;  // best first; deterministic order
-    Prediction naive;                // the baseline
-    double speedup = 1;              // naive.total_ms / ranked[0].total_ms
+    Prediction naive;                // the baseline (when naive_fits)
+    // Whether the naive scheme (and basic, with full-size device arrays) fits
+    // in the device memory the plan may use; when not, naive_why says why and
+    // only schemes that keep a few tiles on the device are candidates.
+    bool naive_fits = true;
+    std::string naive_why;
+    double speedup = 1;              // naive.total_ms / ranked[0].total_ms; 0 when naive does not fit
     // Tiles of the best plan's scheme/copy/streams predicted within
     // `tolerance` of the best (users run other sizes than the one asked about).
     std::vector<Index3> tiles_within_tolerance;

@@ -60,9 +60,11 @@ json to_json(const Prediction& p) {
 
 json to_json(const Plan& plan) {
     json j;
-    const int dims = plan.naive.problem.dims;
+    const int dims = plan.ranked.empty() ? plan.naive.problem.dims : plan.ranked.front().problem.dims;
     j["best"] = plan.ranked.empty() ? json() : to_json(plan.ranked.front());
-    j["naive"] = to_json(plan.naive);
+    j["naive"] = plan.naive_fits ? to_json(plan.naive) : nlohmann::json();
+    j["naive_fits"] = plan.naive_fits;
+    if (!plan.naive_fits) j["naive_why"] = plan.naive_why;
     j["speedup"] = plan.speedup;
     json ranked = json::array();
     for (const auto& p : plan.ranked) ranked.push_back(to_json(p));

@@ -102,10 +102,11 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
         chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
     }
     if (staged) p.host_bytes = (streams * chunk_bytes + 4095) / 4096 * 4096;
-    if (pf.device_memory_bytes > 0 && p.device_bytes > pf.device_memory_bytes) {
+    if (const std::int64_t budget = device_budget(pf, options); budget > 0 && p.device_bytes > budget) {
         if (error)
-            *error = "the region's arrays need " + mb(static_cast<double>(p.device_bytes)) + " of device memory; " + pf.name +
-                     " has " + mb(static_cast<double>(pf.device_memory_bytes));
+            *error = "the region's arrays need " + mb(static_cast<double>(p.device_bytes)) + " of device memory; " +
+                     (options.gpu_memory_bytes > 0 ? std::string("--gpu-memory allows ") : pf.name + " has ") +
+                     mb(static_cast<double>(budget));
         return false;
     }
 

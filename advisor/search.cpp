@@ -196,13 +196,18 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
             }
         }
         if (!any) {
-            if (error) *error = "cannot price even the naive scheme: " + e;
-            return false;
+            // Arrays larger than the device (or --gpu-memory): only the
+            // schemes that keep a few tiles there are candidates (thesis
+            // §6.2.2); the search below finds them or fails.
+            out.naive_fits = false;
+            out.naive_why = e;
         }
     }
     std::vector<Result> results = searcher.all();
     if (results.empty()) {
-        if (error) *error = "no pipelined configuration fits this nest on " + platform.name;
+        if (error)
+            *error = out.naive_fits ? "no pipelined configuration fits this nest on " + platform.name
+                                    : "no scheme fits this nest in the device memory: " + out.naive_why;
         return false;
     }
     std::sort(results.begin(), results.end(), better);
@@ -216,7 +221,7 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
         out.ranked.push_back(std::move(pr));
     }
     const Result& best = results.front();
-    out.speedup = out.naive.total_ms / best.total_ms;
+    out.speedup = out.naive_fits ? out.naive.total_ms / best.total_ms : 0;
 
     // Tiles within tolerance of the best, same scheme, copies and streams.
     for (const Result& r : results)
@@ -261,7 +266,10 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     // Break-even: the problem scale at which the best pipelined choice (its
     // scheme, copies and streams, the tile re-chosen along its dimension)
     // stops beating naive.
-    if (options.find_break_even) {
+    if (!out.naive_fits)
+        out.notes.push_back("the naive port does not fit in the device memory (" + out.naive_why +
+                            "): only schemes that keep a few tiles on the GPU are candidates");
+    if (options.find_break_even && out.naive_fits) {
         const Config choice = best.config;
         const int d = varying_dimension(choice.tile, problem.space.extents(), problem.dims);
         auto gain = [&](double scale, Index3* extents) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/model_options.h"
 #include "cli/source_options.h"
 #include "recipes/advise.h"
 #include "recipes/output_writer.h"
@@ -30,6 +31,8 @@ const OptionSpec kOptions[] = {
     {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", true, "DIR"},
     {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", true, "pinned|pageable"},
     {"kernel-ms", "measured kernel time for the whole problem, one step, in ms", true, "X"},
+    {"gpu-memory", "device memory the plans may use, e.g. 4GiB for a shared GPU (default: the profile's); arrays "
+                   "larger than it are tiled", true, "SIZE"},
     {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "
               "the CPU comparison prices N calls (default: 1; time loops in the file are counted anyway)", true, "N"},
     {"convert-all", "convert every nest the generator can convert, also those the comparison with the CPU keeps "
@@ -56,8 +59,11 @@ void print_text(const AdviseResult& r, const std::vector<std::string>& written, 
         out << "  nest " << n.nest->id << " " << n.nest->function << "() lines " << n.nest->span.begin.line << "-"
             << n.nest->span.end.line << ": " << to_string(n.verdict);
         if (const auto* best = n.chosen()) {
-            out << ", " << short_plan(*best) << ": " << format_ms(best->total_ms) << " ms predicted, naive "
-                << format_ms(n.plan.naive.total_ms) << " ms, speed-up " << format_speedup(n.plan.speedup);
+            out << ", " << short_plan(*best) << ": " << format_ms(best->total_ms) << " ms predicted, ";
+            if (n.plan.naive_fits)
+                out << "naive " << format_ms(n.plan.naive.total_ms) << " ms, speed-up " << format_speedup(n.plan.speedup);
+            else
+                out << "naive does not fit in the device memory";
         } else if (!n.why.empty()) {
             out << ": " << n.why;
         }
@@ -110,8 +116,8 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
             x["tile"] = best->config.tile;
             x["streams"] = best->config.streams;
             x["predicted_ms"] = best->total_ms;
-            x["naive_ms"] = n.plan.naive.total_ms;
-            x["speedup"] = n.plan.speedup;
+            x["naive_ms"] = n.plan.naive_fits ? nlohmann::json(n.plan.naive.total_ms) : nlohmann::json();
+            x["speedup"] = n.plan.naive_fits ? nlohmann::json(n.plan.speedup) : nlohmann::json();
         }
         j["nests"].push_back(x);
     }
@@ -206,6 +212,13 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
                 return kExitUsage;
             }
             options.kernel_ms = v;
+        }
+        if (args.count("gpu-memory")) {
+            std::string bad;
+            if (!recipe::cli::parse_memory_size(args["gpu-memory"].as<std::string>(), &options.gpu_memory_bytes, &bad)) {
+                err << "recipe: error: " << bad << "\n";
+                return kExitUsage;
+            }
         }
         if (args.count("calls")) {
             const std::string c = args["calls"].as<std::string>();

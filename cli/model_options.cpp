@@ -1,5 +1,7 @@
 #include "cli/model_options.h"
 
+#include <cctype>
+
 
 namespace recipe::cli {
 
@@ -8,11 +10,44 @@ void add_model_options(cxxopts::Options& opts) {
         ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
         ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
         ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
+        ("gpu-memory", "device memory the plan may use, e.g. 4GiB (default: the profile's)", cxxopts::value<std::string>())
         ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
         ("nest", "only the nest with this id", cxxopts::value<int>());
 }
 
+bool parse_memory_size(const std::string& text, std::int64_t* bytes, std::string* error) {
+    std::size_t i = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    std::string unit = text.substr(i);
+    static const std::pair<const char*, int> kUnits[] = {{"", 0},   {"B", 0},   {"K", 1},   {"KiB", 1}, {"KB", 1},
+                                                         {"M", 2},  {"MiB", 2}, {"MB", 2},  {"G", 3},   {"GiB", 3},
+                                                         {"GB", 3}, {"T", 4},   {"TiB", 4}, {"TB", 4}};
+    int power = -1;
+    for (const auto& [name, p] : kUnits)
+        if (unit == name) power = p;
+    if (i == 0 || i > 15 || power < 0) {
+        *error = "--gpu-memory " + text + ": expected a size such as 4GiB, 512MiB or a number of bytes";
+        return false;
+    }
+    std::int64_t v = std::stoll(text.substr(0, i));
+    for (int k = 0; k < power; ++k) {
+        if (v > (std::int64_t{1} << 52)) {
+            *error = "--gpu-memory " + text + ": too large";
+            return false;
+        }
+        v *= 1024;
+    }
+    if (v <= 0) {
+        *error = "--gpu-memory " + text + ": must be more than 0 bytes";
+        return false;
+    }
+    *bytes = v;
+    return true;
+}
+
 bool parse_model_options(const cxxopts::ParseResult& args, advisor::ModelOptions* model, std::string* error) {
+    if (args.count("gpu-memory") && !parse_memory_size(args["gpu-memory"].as<std::string>(), &model->gpu_memory_bytes, error))
+        return false;
     if (args.count("host-memory")) {
         const std::string h = args["host-memory"].as<std::string>();
         if (h == "pinned") model->host_memory = advisor::HostMemory::Pinned;

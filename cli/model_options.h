@@ -3,6 +3,7 @@
 // and parsed in one place.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,10 @@ namespace recipe::cli {
 // Declares the shared options: --platform, --host-memory, --kernel-ms,
 // --kernel and --nest.
 void add_model_options(cxxopts::Options& opts);
+
+// A memory size as users write it: 4GiB, 4G, 512MiB, 512M, 100000 (bytes);
+// K, M, G, T are powers of 1024. False with `error` on anything else.
+bool parse_memory_size(const std::string& text, std::int64_t* bytes, std::string* error);
 
 // Fills `model` from the parsed options; false with `error`
 // (a one-line message without the "recipe: error: " prefix) on a bad value.

@@ -141,6 +141,7 @@ void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, 
     advisor::SearchOptions search;
     search.model.host_memory = options.host_memory;
     search.model.kernel_ms = options.kernel_ms;
+    search.model.gpu_memory_bytes = options.gpu_memory_bytes;
     search.keep = kRankedKept;
     std::string error;
     if (!advisor::advise(*out->nest, platform, search, &out->plan, &error) || out->plan.ranked.empty()) {
@@ -413,6 +414,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
         advisor::ModelOptions model;
         model.host_memory = options.host_memory;
         model.kernel_ms = options.kernel_ms;
+        model.gpu_memory_bytes = options.gpu_memory_bytes;
         std::vector<std::string> step_by_step;
         r->regions = form_regions(tree, r->nests, program, r->platform, model, &step_by_step);
         for (std::size_t k = 0; k < r->regions.size(); ++k)
@@ -492,7 +494,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     const TemplateStore& templates = TemplateStore::embedded();
     std::string cu;
     if (!cu_nests.empty()) {
-        const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command};
+        const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command, options.gpu_memory_bytes};
         cu = render_cu(templates, map, cu_nests, r->fixes, ctx, &taken);
         r->wrote_cu = true;
     }

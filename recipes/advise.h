@@ -31,6 +31,7 @@ struct AdviseOptions {
     bool assume_no_alias = false;
     std::optional<advisor::HostMemory> host_memory;            // --host-memory
     std::optional<double> kernel_ms;                           // --kernel-ms
+    std::int64_t gpu_memory_bytes = 0;                         // --gpu-memory (0: the profile's)
     std::int64_t calls = 1;  // --calls: how often the program runs each nest (a time loop's steps come on top)
     bool convert_all = false;  // --convert-all: the comparison with the CPU informs, it does not decide
 };

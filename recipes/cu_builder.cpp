@@ -176,6 +176,7 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
                         const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in) {
     km::data v;
     v.set("function", c.function);
+    v.set("gpu_memory", ctx.gpu_memory > 0 ? km::data(std::to_string(ctx.gpu_memory)) : km::data(false));
     if (called_in) {
         km::data in;
         in.set("caller", called_in->function);
@@ -273,6 +274,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
     km::data v;
     v.set("open", open);
     v.set("close", !open);
+    v.set("gpu_memory", ctx.gpu_memory > 0 ? km::data(std::to_string(ctx.gpu_memory)) : km::data(false));
     v.set("time_loop", region.kind == RegionKind::TimeLoop);
     v.set("caller", region.kind == RegionKind::CallerLoop);
     v.set("consecutive", region.kind == RegionKind::Consecutive);

@@ -34,6 +34,7 @@ struct CuContext {
     std::string recipe_file;      // "emboss.recipe.md"
     std::string platform;         // profile name
     std::string compile_command;  // the nvcc line
+    std::int64_t gpu_memory = 0;  // --gpu-memory, bytes: every Config gets it as device_memory (0: none)
 };
 
 // Library names for the advisor's choices.

@@ -218,11 +218,11 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     const std::size_t shown = std::min<std::size_t>(plan.ranked.size(), 5);
     std::vector<const advisor::Prediction*> rows;
     for (std::size_t i = 0; i < shown; ++i) rows.push_back(&plan.ranked[i]);
-    rows.push_back(&plan.naive);
+    if (plan.naive_fits) rows.push_back(&plan.naive);
     km::data ranked{km::data::type::list};
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& p = *rows[i];
-        const bool naive = i + 1 == rows.size();
+        const bool naive = plan.naive_fits && i + 1 == rows.size();
         km::data r;
         r.set("rank", naive ? "naive" : std::to_string(i + 1));
         r.set("scheme", advisor::to_string(p.config.scheme));
@@ -231,12 +231,14 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
         r.set("streams", naive ? "1" : std::to_string(p.config.streams));
         r.set("host", host_text(p.host_strategy));
         r.set("ms", format_ms(p.total_ms));
-        r.set("speedup", format_speedup(plan.naive.total_ms / p.total_ms));
+        r.set("speedup", plan.naive_fits ? format_speedup(plan.naive.total_ms / p.total_ms) : std::string("–"));
         ranked.push_back(r);
     }
     d.set("ranked", ranked);
     d.set("speedup", format_speedup(plan.speedup));
     d.set("naive_ms", format_ms(plan.naive.total_ms));
+    d.set("naive_fits", plan.naive_fits);
+    d.set("naive_why", plan.naive_why);
     d.set("best_ms", format_ms(best.total_ms));
     d.set("dominant", dominant_text(best.dominant));
     d.set("dominant_explanation", explain(x.templates, "explain_dominant.md", flag(dominant_flag(best.dominant))));

@@ -100,8 +100,8 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
                                  ", " + std::to_string(best->config.streams) + " streams"
                            : "–");
         s.set("predicted", best ? format_ms(best->total_ms) + " ms" : "–");
-        s.set("naive", best ? format_ms(n.plan.naive.total_ms) + " ms" : "–");
-        s.set("speedup", best ? format_speedup(n.plan.speedup) : "–");
+        s.set("naive", best && n.plan.naive_fits ? format_ms(n.plan.naive.total_ms) + " ms" : best ? "does not fit" : "–");
+        s.set("speedup", best && n.plan.naive_fits ? format_speedup(n.plan.speedup) : "–");
         summary.push_back(s);
 
         km::data d;

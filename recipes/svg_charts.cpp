@@ -69,7 +69,9 @@ struct Frame {
 std::string render_tile_chart(const TemplateStore& templates, const advisor::Plan& plan, const std::string& title) {
     const int width = 780, height = 420;
     Frame f;
-    double min_e = 1e300, max_e = 0, max_ms = plan.naive.total_ms;
+    // Without a naive port (it does not fit in the device memory) the best plan sets the scale.
+    const double naive_ms = plan.naive_fits ? plan.naive.total_ms : (plan.ranked.empty() ? 1.0 : plan.ranked[0].total_ms);
+    double min_e = 1e300, max_e = 0, max_ms = naive_ms;
     for (const auto& c : plan.curves)
         for (const auto& p : c.points) {
             const double e = static_cast<double>(elements(p.tile));
@@ -88,7 +90,7 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     // A scheme far slower than naive would squash the interesting part (the
     // curves near the best and naive) into the bottom: the axis stops at 2.5x
     // naive and what lies above is clipped (a note says so).
-    const double top_ms = std::max(plan.naive.total_ms, plan.ranked.empty() ? 0.0 : plan.ranked[0].total_ms) * 2.5;
+    const double top_ms = std::max(naive_ms, plan.ranked.empty() ? 0.0 : plan.ranked[0].total_ms) * 2.5;
     const bool clipped = top_ms > 0 && max_ms > top_ms;
     if (clipped) max_ms = top_ms;
     const double y_step = nice_step(max_ms > 0 ? max_ms : 1, 6);
@@ -144,7 +146,7 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
 
     km::data naive;
     naive.set("y", fixed(py(plan.naive.total_ms), 1));
-    view.set("naive", naive);
+    view.set("naive", plan.naive_fits ? naive : km::data(false));
 
     km::data series{km::data::type::list}, legend{km::data::type::list};
     double ly = f.top + 10;

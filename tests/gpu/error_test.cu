@@ -74,8 +74,20 @@ int main() {
                    has(m, cudaGetErrorName(code)) && code != cudaSuccess,
                "got: %s", m.c_str());
 
-    // The failure above is not sticky and released everything: a good run works.
+    // A run that needs more device memory than its Config allows (a plan
+    // made with --gpu-memory) throws before allocating; within it, it runs.
     cfg.block = dim3(64, 1, 1);
+    cfg.scheme = recipe::Scheme::Basic;  // full-size device arrays: 2 x 64 x 16 floats
+    cfg.device_memory = 1024;
+    m = thrown([&] { go(copy_kernel, in.data(), out.data()); });
+    TEST_CHECK(has(m, "error_test (copy.c:3): needs") && has(m, "allows 1024 (device_memory)"), "got: %s", m.c_str());
+    cfg.device_memory = 1 << 20;
+    m = thrown([&] { go(copy_kernel, in.data(), out.data()); });
+    TEST_CHECK(m.empty(), "a run within its device_memory threw: %s", m.c_str());
+    cfg.device_memory = 0;
+    cfg.scheme = recipe::Scheme::Scalable;
+
+    // The failure above is not sticky and released everything: a good run works.
     for (auto host : test::kHosts) {
         cfg.host = host;
         test::poison(out.data(), W * 16);

@@ -93,6 +93,10 @@ struct Config {
     dim3 block = dim3(256, 1, 1);  // thread block; the grid covers one tile
     HostMemory host = HostMemory::Pinned;
     int host_threads = 0;        // staging threads (Staged, Buffered); 0: up to 8 by the core count
+    // Device memory the run may allocate, bytes (0: as much as it needs). A
+    // plan made for a shared GPU (recipe advise --gpu-memory) carries it; a
+    // run that would need more throws recipe::Error instead of allocating.
+    std::int64_t device_memory = 0;
     std::string name;            // names the nest in errors and reports
     Predicted predicted;
     // Measure per-phase times with CUDA events even without RECIPE_REPORT

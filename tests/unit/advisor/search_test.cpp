@@ -94,3 +94,48 @@ TEST_CASE("the search finds the thesis's best tile for Jacobi on the Tesla", "[a
     CHECK(t[2] <= 50);
     CHECK(plan.ranked[0].total_ms == Approx(75).epsilon(0.05));
 }
+
+TEST_CASE("arrays larger than the device memory: only schemes that keep a few tiles there are planned", "[advisor]") {
+    // 64 Mi floats in and out (512 MiB) against a 128 MiB budget.
+    const Problem p = test::unit_problem({64LL << 20, 1, 1}, 1, Halo{{2, 0, 0}, {2, 0, 0}});
+    const Platform pf = test::unit_platform(2);
+    SearchOptions o;
+    o.keep = 20;
+    o.model.gpu_memory_bytes = 128LL << 20;
+    Plan plan;
+    std::string error;
+    REQUIRE(advise(p, pf, o, &plan, &error));
+    CHECK_FALSE(plan.naive_fits);
+    CHECK(plan.naive_why.find("--gpu-memory allows") != std::string::npos);
+    CHECK(plan.speedup == 0);
+    REQUIRE_FALSE(plan.ranked.empty());
+    for (const auto& r : plan.ranked) {
+        CHECK(r.device_bytes <= o.model.gpu_memory_bytes);
+        CHECK(r.config.scheme != Scheme::Naive);
+        CHECK(r.config.scheme != Scheme::Basic);  // full-size device arrays
+        CHECK(r.total_ms > 0);
+    }
+    const nlohmann::json j = to_json(plan);
+    CHECK(j["naive"].is_null());
+    CHECK(j["naive_fits"] == false);
+    // The same problem with the whole device (1 GB) has its naive port back;
+    // a budget above the device's memory is the device's.
+    o.model.gpu_memory_bytes = 0;
+    Plan roomy;
+    REQUIRE(advise(p, pf, o, &roomy, &error));
+    CHECK(roomy.naive_fits);
+    CHECK(roomy.speedup > 0);
+    o.model.gpu_memory_bytes = 1LL << 40;
+    CHECK(device_budget(pf, o.model) == pf.device_memory_bytes);
+}
+
+TEST_CASE("a budget no scheme fits in is an error that says why", "[advisor]") {
+    const Problem p = test::unit_problem({1LL << 24, 1, 1}, 1);
+    SearchOptions o;
+    o.model.gpu_memory_bytes = 1;
+    o.schemes = {Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams};  // mapped needs no device memory
+    Plan plan;
+    std::string error;
+    CHECK_FALSE(advise(p, test::unit_platform(2), o, &plan, &error));
+    CHECK(error.find("no scheme fits this nest in the device memory") != std::string::npos);
+}

@@ -3,6 +3,7 @@
 // --assume-no-alias and `--`, taken out before a command's own parser.
 #include <catch2/catch.hpp>
 
+#include "cli/model_options.h"
 #include "cli/source_options.h"
 
 #include <filesystem>
@@ -62,4 +63,20 @@ TEST_CASE("-p reads the file's flags from compile_commands.json", "[cli]") {
     CHECK_FALSE(recipe::cli::apply_compile_database(file, &o, &error));
     CHECK(error.find("compile_commands.json: cannot read it") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("--gpu-memory sizes are read as users write them", "[cli]") {
+    std::int64_t b = 0;
+    std::string e;
+    CHECK(recipe::cli::parse_memory_size("4GiB", &b, &e));
+    CHECK(b == 4LL << 30);
+    CHECK(recipe::cli::parse_memory_size("512M", &b, &e));
+    CHECK(b == 512LL << 20);
+    CHECK(recipe::cli::parse_memory_size("100000", &b, &e));
+    CHECK(b == 100000);
+    for (const char* bad : {"", "GiB", "4 GiB", "-1G", "4Gb", "0", "99999999999999999T"}) {
+        INFO(bad);
+        CHECK_FALSE(recipe::cli::parse_memory_size(bad, &b, &e));
+        CHECK(e.find("--gpu-memory") != std::string::npos);
+    }
 }

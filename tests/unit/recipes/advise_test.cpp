@@ -256,3 +256,23 @@ int g( { return 0; }
     CHECK(recipe.find("the analyzer reports on the file as a whole") != std::string::npos);
     CHECK(recipe.find("two.c:8:") != std::string::npos);
 }
+
+TEST_CASE("--gpu-memory plans arrays larger than it with a tiled scheme, and the .cu keeps within it", "[recipes]") {
+    MemoryFileSystem fs;
+    AdviseOptions o = converting();
+    o.gpu_memory_bytes = 1 << 20;  // 1 MiB for two arrays of 4 MiB
+    std::string text = kTwoNests;
+    text.replace(text.find("#define N 4096"), 14, "#define N 1048576");
+    const AdviseResult r = run(fs, text, o);
+    const NestOutcome& smooth = r.nests.front();
+    REQUIRE(smooth.verdict == Verdict::Converted);
+    CHECK_FALSE(smooth.plan.naive_fits);
+    CHECK(smooth.chosen()->device_bytes <= o.gpu_memory_bytes);
+    CHECK(smooth.chosen()->config.scheme != recipe::advisor::Scheme::Basic);
+    const OutputFile* cu = file(r, "two.cu");
+    REQUIRE(cu);
+    CHECK(cu->content.find("cfg.device_memory = 1048576;") != std::string::npos);
+    const OutputFile* recipe = file(r, "two.recipe.md");
+    REQUIRE(recipe);
+    CHECK(recipe->content.find("do not fit in the GPU's memory") != std::string::npos);
+}

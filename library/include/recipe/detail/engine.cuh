@@ -231,6 +231,9 @@ public:
                 if (staging_) stage_at[i * streams_n_ + s] = pinned.take(static_cast<std::size_t>(tile_elems * a.elem));
             }
         }
+        if (cfg_.device_memory > 0 && device.size() > static_cast<std::size_t>(cfg_.device_memory))
+            throw Error("recipe: " + nest() + ": needs " + std::to_string(device.size()) + " bytes of device memory; its Config allows " +
+                        std::to_string(cfg_.device_memory) + " (device_memory): choose smaller tiles or a scheme that keeps fewer of them");
         device_.allocate(device.size(), where());
         if (staging_) {
             int n = cfg_.host_threads;
