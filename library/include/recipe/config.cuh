@@ -74,7 +74,8 @@ struct Predicted {
     double d2h = -1;      // device-to-host copies
     double total = -1;    // the whole run, as the caller sees it
     double staging = -1;  // host memcpy into/out of pinned buffers
-    double first = -1;    // total of the process's first run (its buffers new), CUDA's start-up excluded
+    double first = -1;    // total of the nest's first run in the process (its output pages fresh; the
+                          // library's buffers new when it is the process's first), CUDA's start-up excluded
 };
 
 struct Config {

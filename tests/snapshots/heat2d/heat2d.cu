@@ -68,7 +68,7 @@ static void diffuse(float *t, float *tnew)
         recipe_region_config.host = recipe::HostMemory::Staged;
         recipe_region_config.name = "diffuse (heat2d.c:27)";
         // Predicted for h200 (ms, the whole loop): alloc, h2d, kernel, d2h, total, staging,
-        // and the total of the program's first run of it (its buffers new; -1: not predicted).
+        // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
         recipe_region_config.predicted = recipe::Predicted{0.000, 0.628, 2.260, 0.619, 4.356, 1.784, 9.958};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(t),
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "main (heat2d.c:50)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,
-        // and the total of the program's first call (its buffers new; -1: not predicted).
+        // and the total of the program's first call of it (its output pages fresh; -1: not predicted).
         cfg.predicted = recipe::Predicted{0.000, 0.317, 0.029, 0.623, 1.279, 1.382, 6.880};
         recipe::run(cfg, main_kernel,
                     recipe::inputs(),

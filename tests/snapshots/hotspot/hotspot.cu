@@ -68,7 +68,7 @@ static float *simulate(float *temp, float *next, const float *power,
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "simulate (hotspot.c:31)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,
-        // and the total of the program's first call (its buffers new; -1: not predicted).
+        // and the total of the program's first call of it (its output pages fresh; -1: not predicted).
         cfg.predicted = recipe::Predicted{0.000, 0.163, 0.645, 0.079, 1.185, 0.379, 3.408};
         // STEPS steps; both arrays stay on the device in between.
         auto recipe_last = recipe::iterate(cfg, STEPS, simulate_kernel,

@@ -65,7 +65,7 @@ static void stencil_sweep(float c0, float c1, const float *A0, float *Anext, int
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "stencil_sweep (stencil7.c:27)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,
-        // and the total of the program's first call (its buffers new; -1: not predicted).
+        // and the total of the program's first call of it (its output pages fresh; -1: not predicted).
         cfg.predicted = recipe::Predicted{0.001, 1.274, 0.051, 1.178, 4.249, 4.753, 13.412};
         recipe::run(cfg, stencil_sweep_kernel,
                     recipe::inputs(recipe::input(A0, recipe::Halo{{1, 1, 1}, {1, 1, 1}})),
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "main (stencil7.c:49)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,
-        // and the total of the program's first call (its buffers new; -1: not predicted).
+        // and the total of the program's first call of it (its output pages fresh; -1: not predicted).
         cfg.predicted = recipe::Predicted{0.001, 0.000, 0.049, 2.444, 2.879, 3.647, 19.528};
         recipe::run(cfg, main_kernel,
                     recipe::inputs(),
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         recipe_region_config.host = recipe::HostMemory::Staged;
         recipe_region_config.name = "main (stencil7.c:52)";
         // Predicted for h200 (ms, the whole loop): alloc, h2d, kernel, d2h, total, staging,
-        // and the total of the program's first run of it (its buffers new; -1: not predicted).
+        // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
         recipe_region_config.predicted = recipe::Predicted{0.001, 2.512, 0.675, 2.477, 8.125, 7.138, 24.774};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(h_A0),

@@ -195,7 +195,11 @@ public:
         // enough are kept below, smaller ones replaced.
         Pool& pool = Pool::get();
         pool_lock_ = std::unique_lock<std::mutex>(pool.mutex);
-        first_run_ = pool.runs++ == 0;
+        // The nest's first call in the process (by its name; an unnamed run:
+        // the process's first): its outputs' pages are fresh, as
+        // Predicted::first prices them.
+        const bool process_first = pool.runs++ == 0;
+        first_run_ = cfg_.name.empty() ? process_first : pool.names.insert(cfg_.name).second;
         device_.swap(pool.device);
         pinned_.swap(pool.pinned);
         streams_.swap(pool.streams);
@@ -631,7 +635,7 @@ private:
     Clock::time_point t_start_;
     ReportLevel report_level_;
     bool report_, measure_;
-    bool first_run_ = false;  // the process's first run: its buffers are new
+    bool first_run_ = false;  // the nest's first run in the process: Predicted::first applies
     Box space_;
     bool naive_ = false;
     std::unique_ptr<TileGrid> grid_;

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <mutex>
+#include <set>
+#include <string>
 
 #include <memory>
 
@@ -26,6 +28,7 @@ struct Pool {
     Events in_ready, done, join;
     std::unique_ptr<CopyThreads> threads;  // staging threads, parked between runs
     long runs = 0;  // runs begun in this process
+    std::set<std::string> names;  // Config::name of every named run begun (each nest's first call)
 
     static Pool& get() {
         static Pool pool;
