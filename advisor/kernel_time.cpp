@@ -3,16 +3,33 @@
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+#include <vector>
 
 namespace recipe::advisor {
+
+double library_points_per_ns(const Platform& platform) {
+    std::vector<double> rates;
+    for (const auto& [name, t] : platform.kernels)
+        if (!t.elements.empty() && t.elements.back() >= kTablePointsForRate && t.ns.back() > 0)
+            rates.push_back(t.elements.back() / t.ns.back());
+    if (rates.empty()) return 0;
+    std::sort(rates.begin(), rates.end());
+    const std::size_t n = rates.size();
+    return n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+}
 
 double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     // Each point's arithmetic at peak flops, or its unique bytes (every array
     // element read or written once, neighbours coming from cache) at the
-    // device's bandwidth, whichever is slower.
+    // device's bandwidth, whichever is slower; and no faster than the
+    // library's kernels run a point on this device (measured: they reach
+    // about a third of the copy bandwidth in floats, whatever the element
+    // size, so a point's cost is not its bytes alone).
     const double compute_ms = problem.flops_per_point / (platform.peak_gflops * 1e9) * 1e3;
     const double memory_ms = problem.bytes_per_point / (platform.device_bandwidth_gbs * 1e9) * 1e3;
-    return std::max(compute_ms, memory_ms);
+    const double rate = library_points_per_ns(platform);
+    const double point_ms = rate > 0 ? 1e-6 / rate : 0;
+    return std::max({compute_ms, memory_ms, point_ms});
 }
 
 namespace {
@@ -54,12 +71,19 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
         ms_per_point_ = roofline_ms_per_point(problem, platform);
         os << "kernel time is an ESTIMATE (roofline: " << problem.flops_per_point << " flops and "
            << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
-           << platform.device_bandwidth_gbs << " GB/s); measure it and pass --kernel-ms for a better prediction";
+           << platform.device_bandwidth_gbs << " GB/s";
+        if (const double rate = library_points_per_ns(platform); rate > 0)
+            os << ", at most " << rate << " points per ns as the library's kernels run on this device";
+        os << "); measure it and pass --kernel-ms for a better prediction";
     }
     description_ = os.str();
 }
 
 double KernelModel::launch_ms(std::int64_t points, double occupancy) const {
+    return run_ms(points, occupancy) + launch_overhead_ms_;
+}
+
+double KernelModel::run_ms(std::int64_t points, double occupancy) const {
     const double n = static_cast<double>(points);
     double work;
     if (table_) {
@@ -70,7 +94,7 @@ double KernelModel::launch_ms(std::int64_t points, double occupancy) const {
         // occupancy the estimate slows in proportion (rule of thumb).
         if (source_ == KernelSource::Estimate && occupancy > 0 && occupancy < 0.5) work *= 0.5 / occupancy;
     }
-    return work + launch_overhead_ms_;
+    return work;
 }
 
 }  // namespace recipe::advisor

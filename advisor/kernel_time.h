@@ -3,8 +3,10 @@
 // thesis §6.4.2 takes measured kernel times (interpolated to the tile's
 // size); without a measurement the user's --kernel-ms is scaled by the
 // tile's share of the points; without that, a roofline estimate (seed 003
-// §5.2: the slower of compute and memory at peak rates) stands in and is
-// labelled an estimate. Each launch adds the profile's launch overhead.
+// §5.2: the slower of compute and memory at peak rates, with a third
+// ceiling: the points per second the library's own kernels sustain on this
+// device, from the profile's kernel tables) stands in and is labelled an
+// estimate. Each launch adds the profile's launch overhead.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,9 @@ public:
     // One launch over `points` iteration points, ms, launch overhead included.
     // `occupancy` (0..1] only matters for the estimate.
     double launch_ms(std::int64_t points, double occupancy = 1.0) const;
+    // The same without the launch overhead: the kernel's own run on the GPU.
+    double run_ms(std::int64_t points, double occupancy = 1.0) const;
+    double launch_overhead_ms() const { return launch_overhead_ms_; }
     KernelSource source() const { return source_; }
     const std::string& description() const { return description_; }
 
@@ -35,7 +40,15 @@ private:
 // The profile's table for a kernel name, ignoring case and underscores.
 const KernelTable* find_kernel(const Platform& platform, const std::string& name);
 
-// seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth.
+// The points per ns the library's kernels sustain on this device (one
+// thread per point, through its views): the median over the profile's
+// kernel tables of points / time at their largest size, where launch costs
+// no longer count (at least kTablePointsForRate points). 0 without such a table.
+constexpr double kTablePointsForRate = 1e6;
+double library_points_per_ns(const Platform& platform);
+
+// seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth,
+// and at least 1 / library_points_per_ns.
 double roofline_ms_per_point(const Problem& problem, const Platform& platform);
 
 }  // namespace recipe::advisor

@@ -70,12 +70,20 @@ double hidden_startup_ms(const Problem& p, const Platform& platform) {
     return bytes / (platform.host_first_touch_gbs * 1e9) * 1e3;
 }
 
-double first_call_extra_ms(const Prediction& prediction, const Platform& platform) {
+double fresh_output_bytes(const Problem& p) {
+    double written = 0;
+    for (const auto& a : p.outputs)
+        if (!a.copy_in) written += points(p.space) * a.elem_bytes;
+    return written;
+}
+
+double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes) {
     // Without firstRun, at least the pooled staging block and threads the
     // first run sets up (stagingSetup); firstRun includes them.
     if (platform.first_run.empty())
         return platform.staging_setup.empty() ? 0 : platform.staging_setup.ms(static_cast<double>(prediction.host_bytes));
-    return std::max(0.0, platform.first_run.ms(static_cast<double>(prediction.d2h.bytes)));
+    const double bytes = fresh_bytes >= 0 ? fresh_bytes : static_cast<double>(prediction.d2h.bytes);
+    return std::max(0.0, platform.first_run.ms(bytes));
 }
 
 ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls) {
@@ -84,7 +92,7 @@ ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const P
     t.cpu_first_ms = cpu.first_ms;
     t.cpu_ms = cpu.ms;
     t.gpu_warm_ms = best.total_ms;
-    t.gpu_first_ms = best.total_ms + first_call_extra_ms(best, platform);
+    t.gpu_first_ms = best.total_ms + first_call_extra_ms(best, platform, fresh_output_bytes(best.problem));
     return t;
 }
 

@@ -40,10 +40,15 @@ double cuda_teardown_ms(const Platform& platform);
 // of its start-up is hidden. 0 when not measured.
 double hidden_startup_ms(const Problem& problem, const Platform& platform);
 
-// The first call's extra over a warm call (firstRun, by the bytes copied
-// out: the output's fresh pages are most of it; without it, stagingSetup of
-// the plan's staging block), in ms.
-double first_call_extra_ms(const Prediction& prediction, const Platform& platform);
+// The first call's extra over a warm call (firstRun, by the bytes of fresh
+// output pages, which are most of it; without it, stagingSetup of the plan's
+// staging block), in ms. `fresh_bytes`: the bytes of the outputs the host
+// has not written before (< 0: all the bytes copied out).
+double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes = -1);
+
+// The bytes of the problem's outputs that are fresh on its first call: those
+// it writes without reading (not copied in), as cpu_time takes them.
+double fresh_output_bytes(const Problem& problem);
 
 struct ProgramTime {
     std::int64_t calls = 1;   // times the program runs the nest

@@ -123,7 +123,10 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
             return false;
         }
         const KernelModel kernel(q, pf, options);
-        l.kernel_ms = kernel.launch_ms(volume(space), l.occupancy);
+        // Launches queued back to back on one stream: the host issues the
+        // next while the GPU runs this one, so a launch costs the longer of
+        // the two, not their sum.
+        l.kernel_ms = std::max(kernel.run_ms(volume(space), l.occupancy), kernel.launch_overhead_ms());
         l.source = kernel.source();
         if (l.source == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
         else if (l.source == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)

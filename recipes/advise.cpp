@@ -283,7 +283,12 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
         u.t.cpu_first_ms = first;
         u.t.cpu_ms = warm;
         u.t.gpu_warm_ms = gpu.total_ms;
-        u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform);
+        // Arrays the region copies in were written by the host before: only
+        // the others' pages are fresh on its first run.
+        double fresh = 0;
+        for (std::size_t k = 0; k < region.arrays.size(); ++k)
+            if (region.arrays[k].copy_out && !region.arrays[k].copy_in) fresh += static_cast<double>(region.arrays[k].bytes);
+        u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform, fresh);
         u.hidden_ms = advisor::hidden_startup_ms(u.nests.front()->chosen()->problem, platform);
         region.in_program = u.t;
         region.compared = true;

@@ -66,7 +66,7 @@ static void stencil_sweep(float c0, float c1, const float *A0, float *Anext, int
         cfg.name = "stencil_sweep (stencil7.c:27)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first call of it (its output pages fresh; -1: not predicted).
-        cfg.predicted = recipe::Predicted{0.001, 1.274, 0.051, 1.178, 4.249, 4.753, 13.412};
+        cfg.predicted = recipe::Predicted{0.001, 1.274, 0.123, 1.178, 4.249, 4.753, 13.412};
         recipe::run(cfg, stencil_sweep_kernel,
                     recipe::inputs(recipe::input(A0, recipe::Halo{{1, 1, 1}, {1, 1, 1}})),
                     recipe::outputs(recipe::output(Anext)), nx, ny, c1, c0, nz);
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
         cfg.name = "main (stencil7.c:49)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first call of it (its output pages fresh; -1: not predicted).
-        cfg.predicted = recipe::Predicted{0.001, 0.000, 0.049, 2.444, 2.879, 3.647, 19.528};
+        cfg.predicted = recipe::Predicted{0.001, 0.000, 0.123, 2.444, 2.897, 3.647, 19.546};
         recipe::run(cfg, main_kernel,
                     recipe::inputs(),
                     recipe::outputs(recipe::output(h_Anext), recipe::output(h_A0)), size);
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
         recipe_region_config.name = "main (stencil7.c:52)";
         // Predicted for h200 (ms, the whole loop): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
-        recipe_region_config.predicted = recipe::Predicted{0.001, 2.512, 0.675, 2.477, 8.125, 7.138, 24.774};
+        recipe_region_config.predicted = recipe::Predicted{0.001, 2.512, 2.045, 2.477, 9.494, 7.138, 9.494};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(h_A0),
                        recipe::resident(h_Anext));

@@ -73,7 +73,8 @@ TEST_CASE("the program's first call pays the first run's extra; later calls are 
     const Platform pf = host_platform();
     Prediction best;
     best.total_ms = 5;
-    best.d2h.bytes = 10000000;  // 10 MB out: 10 ms more on the first call
+    best.d2h.bytes = 10000000;
+    best.problem = test::unit_problem({2500000, 1, 1}, 1);  // 10 MB of fresh output: 10 ms more on the first call
     CpuEstimate cpu;
     cpu.first_ms = 30;
     cpu.ms = 20;
@@ -85,6 +86,10 @@ TEST_CASE("the program's first call pays the first run's extra; later calls are 
     CHECK(t.saving_ms() == Approx(90 - 30));
     CHECK(cuda_startup_ms(pf) == Approx(200));
     CHECK(cuda_teardown_ms(pf) == Approx(100));
+    // An output the nest reads too was written by the host before: its pages are not fresh.
+    for (auto& a : best.problem.outputs) a.copy_in = true;
+    CHECK(fresh_output_bytes(best.problem) == 0);
+    CHECK(program_time(best, cpu, pf, 4).gpu_first_ms < 15);
 }
 
 TEST_CASE("the program's filling of a nest's inputs hides that much of CUDA's start-up", "[advisor]") {
