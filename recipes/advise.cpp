@@ -1,4 +1,5 @@
 #include "recipes/advise.h"
+#include "recipes/unused_counters.h"
 
 #include <cmath>
 #include <cstdio>
@@ -500,7 +501,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     std::string cu;
     if (!cu_nests.empty()) {
         const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command, options.gpu_memory_bytes};
-        cu = render_cu(templates, map, cu_nests, r->fixes, ctx, &taken);
+        cu = render_cu(templates, map, cu_nests, r->fixes, unused_declaration_edits(tree, map, replaced), ctx, &taken);
         r->wrote_cu = true;
     }
 

@@ -354,7 +354,8 @@ std::uint32_t with_comment_above(std::string_view text, std::uint32_t line_start
 }  // namespace
 
 std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, const std::vector<CuNest>& nests,
-                      const std::vector<CompatFix>& fixes, const CuContext& ctx, std::set<std::string>* taken) {
+                      const std::vector<CompatFix>& fixes, const std::vector<Edit>& cleanup, const CuContext& ctx,
+                      std::set<std::string>* taken) {
     // The nests' edits are at offsets of the preprocessed text; convert_nest
     // checked that each maps into the user's file.
     auto at = [&](std::uint32_t offset, bool end) {
@@ -423,6 +424,7 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         edits.push_back(f.edit);
         edits.insert(edits.end(), f.extra.begin(), f.extra.end());
     }
+    edits.insert(edits.end(), cleanup.begin(), cleanup.end());
     return apply_edits(map.original(), edits);
 }
 

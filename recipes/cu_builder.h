@@ -65,7 +65,9 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
 // The user's file (map.original()) with the nests' edits, which are at
 // offsets of the preprocessed text, moved into it; `fixes` are already in
 // the user's text.
+// `cleanup`: edits of the user's text outside the nests (unused_counters.h).
 std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, const std::vector<CuNest>& nests,
-                      const std::vector<CompatFix>& fixes, const CuContext& ctx, std::set<std::string>* taken);
+                      const std::vector<CompatFix>& fixes, const std::vector<Edit>& cleanup, const CuContext& ctx,
+                      std::set<std::string>* taken);
 
 }  // namespace recipe::recipes

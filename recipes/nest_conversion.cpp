@@ -424,6 +424,48 @@ void convert(const CTree& t, const LoopNest& nest,
             body_edits.push_back({b - body_begin, e - body_begin, it->second});
         });
     }
+    // Index temporaries the rewritten accesses no longer read (`size_t c =
+    // y * W + x;` once every `in[c]` became `in(x, y)`) are dropped, or the
+    // kernel would declare a variable it never uses.
+    if (is(body_node, "compound_statement")) {
+        auto edited = [&](std::uint32_t b, std::uint32_t e) {
+            for (const auto& x : body_edits)
+                if (b < x.end + body_begin && x.begin + body_begin < e) return true;
+            return false;
+        };
+        std::vector<Edit> dropped;
+        for (TSNode s : named_children(body_node)) {
+            if (!is(s, "declaration") || edited(ts_node_start_byte(s), ts_node_end_byte(s))) continue;
+            std::vector<TSNode> ds;
+            for (TSNode d : named_children(s))
+                if (is(d, "init_declarator") || is(d, "identifier") || is(d, "pointer_declarator") || is(d, "array_declarator"))
+                    ds.push_back(d);
+            if (ds.size() != 1 || !is(ds[0], "init_declarator") || !is(field(ds[0], "declarator"), "identifier")) continue;
+            bool effects = false;
+            walk(field(ds[0], "value"), [&](TSNode n) {
+                effects = effects || is(n, "call_expression") || is(n, "assignment_expression") || is(n, "update_expression");
+            });
+            if (effects) continue;
+            const TSNode id = field(ds[0], "declarator");
+            const std::string name(t.text(id));
+            // Read where an edit leaves it (outside the edits, or in an edit's new text: `in(xp, y)`).
+            bool read = false;
+            for (const auto& x : body_edits) read = read || contains_identifier(x.replacement, name);
+            walk(body_node, [&](TSNode n) {
+                if (read || !is(n, "identifier") || ts_node_eq(n, id) || t.text(n) != name) return;
+                read = !edited(ts_node_start_byte(n), ts_node_end_byte(n));
+            });
+            if (read) continue;
+            // The statement's line with it: from the end of the line before.
+            std::uint32_t b = ts_node_start_byte(s);
+            const std::uint32_t e = ts_node_end_byte(s);
+            while (b > body_begin && (src[b - 1] == ' ' || src[b - 1] == '\t')) --b;
+            if (b > body_begin && src[b - 1] == '\n' && e < body_end && src[e] == '\n') --b;
+            else b = ts_node_start_byte(s);
+            dropped.push_back({b - body_begin, e - body_begin, ""});
+        }
+        body_edits.insert(body_edits.end(), dropped.begin(), dropped.end());
+    }
     std::string body = map ? original_body(*map, body_begin, body_end, body_edits) : "";
     if (body.empty()) body = apply_edits(body_text, body_edits);
     c->body = reindent(body, "    ", true);

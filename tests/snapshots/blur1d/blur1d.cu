@@ -37,7 +37,6 @@ __global__ void blur_kernel(recipe::Tile tile, recipe::InView<float> in, recipe:
 
 static void blur(const float *in, float *out)
 {
-    long i;
     {   // blur() lines 17-22, run on the GPU by the pipelining library (see blur1d.recipe.md)
         recipe::Config cfg;
         cfg.scheme = recipe::Scheme::Scalable;

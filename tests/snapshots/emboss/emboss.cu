@@ -44,7 +44,6 @@ __global__ void emboss_kernel(recipe::Tile tile, recipe::InView<float> in, recip
 
 static void emboss(const float *in, float *out)
 {
-    int x, y;
     {   // emboss() lines 20-30, run on the GPU by the pipelining library (see emboss.recipe.md)
         recipe::Config cfg;
         cfg.scheme = recipe::Scheme::Basic;

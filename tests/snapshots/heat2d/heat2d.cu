@@ -58,7 +58,7 @@ __global__ void diffuse_kernel_2(recipe::Tile tile, recipe::InView<float> tnew, 
 
 static void diffuse(float *t, float *tnew)
 {
-    int step, x, y;
+    int step;
     {   // diffuse() lines 27-35: the time loop runs its nests on the GPU, their arrays kept there
         // between steps: copied in once before the loop, out once after it (see heat2d.recipe.md).
         recipe::Config recipe_region_config;

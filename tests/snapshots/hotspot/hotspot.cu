@@ -55,7 +55,6 @@ __global__ void simulate_kernel(recipe::Tile tile, recipe::InView<float> temp, r
 static float *simulate(float *temp, float *next, const float *power,
                        float step_cap, float rx_inv, float ry_inv, float rz_inv)
 {
-    int t, r, c;
     {   // simulate() lines 31-46, run on the GPU by the pipelining library (see hotspot.recipe.md)
         recipe::Config cfg;
         cfg.scheme = recipe::Scheme::Basic;

@@ -47,7 +47,6 @@ __global__ void jacobi_sweep_kernel(recipe::Tile tile, recipe::InView<float> in,
 
 static void jacobi_sweep(const float *in, float *out)
 {
-    int x, y, z;
     {   // jacobi_sweep() lines 25-31, run on the GPU by the pipelining library (see jacobi3d.recipe.md)
         recipe::Config cfg;
         cfg.scheme = recipe::Scheme::Basic;

@@ -39,7 +39,6 @@ __global__ void moving_average_kernel(recipe::Tile tile, recipe::InView<float> i
 
 static void moving_average(const float *in, float *out)
 {
-    int i, d;
     {   // moving_average() lines 18-23, run on the GPU by the pipelining library (see moving_average.recipe.md)
         recipe::Config cfg;
         cfg.scheme = recipe::Scheme::Scalable;

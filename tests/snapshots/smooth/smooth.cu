@@ -44,7 +44,7 @@ __global__ void main_kernel_2(recipe::Tile tile, recipe::InView<float> img, reci
     const int y = static_cast<int>(tile.y());
     if (!tile.contains(x, y))
         return;
-    size_t c = (size_t)y * W + x;
+
     if (x == 0 || y == 0 || x == W - 1 || y == H - 1) {
         out(x, y) = img(x, y);
     } else {
@@ -60,7 +60,6 @@ int main(int argc, char **argv)
     float *out = (float *)malloc((size_t)W * H * sizeof *out);
     double checksum = 0.0;
     size_t i;
-    int x, y;
 
     if (!img || !out) {
         fprintf(stderr, "smooth: out of memory\n");

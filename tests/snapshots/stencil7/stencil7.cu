@@ -50,7 +50,6 @@ __global__ void stencil_sweep_kernel(recipe::Tile tile, recipe::InView<float> A0
 
 static void stencil_sweep(float c0, float c1, const float *A0, float *Anext, int nx, int ny, int nz)
 {
-    int i, j, k;
     {   // stencil_sweep() lines 27-34, run on the GPU by the pipelining library (see stencil7.recipe.md)
         // Called from main()'s loop at lines 52-58, inside its recipe::Region: there this call
         // launches on the arrays the region keeps on the GPU and copies nothing.

@@ -32,7 +32,6 @@ __global__ void vector_add_kernel(recipe::Tile tile, recipe::InView<float> a, re
 
 static void vector_add(const float *a, const float *b, float *c)
 {
-    int i;
     {   // vector_add() lines 15-16, run on the GPU by the pipelining library (see vector_add.recipe.md)
         recipe::Config cfg;
         cfg.scheme = recipe::Scheme::Scalable;

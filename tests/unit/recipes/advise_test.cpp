@@ -276,3 +276,31 @@ TEST_CASE("--gpu-memory plans arrays larger than it with a tiled scheme, and the
     REQUIRE(recipe);
     CHECK(recipe->content.find("do not fit in the GPU's memory") != std::string::npos);
 }
+
+TEST_CASE("loop counters only the converted loops used are not left declared in the .cu", "[recipes]") {
+    MemoryFileSystem fs;
+    const AdviseResult r = run(fs, R"(#include <stdlib.h>
+#define N 4096
+
+int main(void)
+{
+    float *in = malloc(N * sizeof *in);
+    float *out = malloc(N * sizeof *out);
+    int i, j, kept;
+    int k;
+    for (i = 0; i < N; i++)
+        in[i] = (float)(i & 7);
+    for (j = 1; j < N - 1; j++)
+        out[j] = in[j - 1] + in[j + 1];
+    kept = 3;
+    free(in);
+    free(out);
+    return kept;
+}
+)");
+    const OutputFile* cu = file(r, "two.cu");
+    REQUIRE(cu);
+    CHECK(cu->content.find("int kept;") != std::string::npos);  // i and j gone, kept stays
+    CHECK(cu->content.find("int k;") != std::string::npos);     // never used: not ours to remove
+    CHECK(cu->content.find("int i, j") == std::string::npos);
+}

@@ -106,7 +106,7 @@ TEST_CASE("a 2D nest becomes a kernel with view accesses and a library call", "[
     const auto p = scalable_plan();
     CHECK(tile_exprs(c, p) == std::vector<std::string>{"W", "16", "1"});
     const auto map = analyzer::SourceMap::identity(kEmboss, "emboss.c");
-    const std::string cu = render_cu(TemplateStore::embedded(), map, {{&c, &p}}, {}, context(), &taken);
+    const std::string cu = render_cu(TemplateStore::embedded(), map, {{&c, &p}}, {}, {}, context(), &taken);
     CHECK(cu.find("__global__ void emboss_kernel(recipe::Tile tile, recipe::InView<float> in, recipe::OutView<float> out)\n") != std::string::npos);
     CHECK(cu.find("    const int x = static_cast<int>(tile.x());\n") != std::string::npos);
     CHECK(cu.find("    float lit = in(xp, y);  /* right */\n") != std::string::npos);

@@ -1,0 +1,105 @@
+#include "recipes/unused_counters.h"
+
+#include <set>
+#include <string>
+
+#include "recipes/c_declarations.h"
+#include "recipes/c_tree.h"
+
+namespace recipe::recipes {
+
+namespace {
+
+using Spans = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+bool inside(std::uint32_t at, const Spans& spans) {
+    for (const auto& [b, e] : spans)
+        if (at >= b && at < e) return true;
+    return false;
+}
+
+// Whether `name` is used in `function` inside the spans, and outside them
+// (and outside its own declarator).
+void uses(const CTree& tree, TSNode function, const std::string& name, const Spans& replaced, std::uint32_t own,
+          bool* in, bool* out) {
+    walk(field(function, "body"), [&](TSNode n) {
+        if (!is(n, "identifier") || tree.text(n) != name) return;
+        const std::uint32_t at = ts_node_start_byte(n);
+        if (at == own) return;
+        if (inside(at, replaced)) *in = true;
+        else *out = true;
+    });
+}
+
+// The start of the line holding `at`, when only blanks precede it there.
+std::uint32_t line_start_if_blank(std::string_view text, std::uint32_t at) {
+    std::uint32_t s = at;
+    while (s > 0 && (text[s - 1] == ' ' || text[s - 1] == '\t')) --s;
+    return s == 0 || text[s - 1] == '\n' ? s : at;
+}
+
+}  // namespace
+
+std::vector<Edit> unused_declaration_edits(const CTree& tree, const analyzer::SourceMap& map, const Spans& replaced) {
+    std::vector<Edit> edits;
+    std::set<std::uint32_t> functions;
+    for (const auto& span : replaced) {
+        const TSNode fn = enclosing_function(tree, span.first);
+        if (ts_node_is_null(fn) || !functions.insert(ts_node_start_byte(fn)).second) continue;
+        walk(field(fn, "body"), [&](TSNode decl) {
+            if (!is(decl, "declaration") || inside(ts_node_start_byte(decl), replaced)) return;
+            for (TSNode c : named_children(decl))
+                if (is(c, "storage_class_specifier")) return;  // static: it outlives the call
+            // The plain declarators (no initialiser) the replaced loops alone used.
+            std::vector<TSNode> declarators, gone;
+            for (TSNode d : named_children(decl)) {
+                if (!(is(d, "identifier") || is(d, "init_declarator") || is(d, "pointer_declarator") ||
+                      is(d, "array_declarator")))
+                    continue;
+                declarators.push_back(d);
+                if (!is(d, "identifier")) continue;  // with an initialiser, or an array or pointer: kept
+                bool in = false, out = false;
+                uses(tree, fn, std::string(tree.text(d)), replaced, ts_node_start_byte(d), &in, &out);
+                if (in && !out) gone.push_back(d);
+            }
+            if (gone.empty()) return;
+            const std::string_view original = map.original();
+            if (gone.size() == declarators.size()) {
+                // Nothing left: the whole declaration, with its line when it has one of its own.
+                const auto b = map.to_original(ts_node_start_byte(decl), false);
+                const auto e = map.to_original(ts_node_end_byte(decl), true);
+                if (!b || !e || *e < *b) return;
+                std::uint32_t from = line_start_if_blank(original, *b), to = *e;
+                if (from != *b && to < original.size() && original[to] == '\n') ++to;
+                else from = *b;
+                edits.push_back({from, to, ""});
+                return;
+            }
+            // Some left: each run of removed names goes with the commas up to
+            // the next name kept (or, at the end, from the last name kept).
+            auto removed = [&](std::size_t k) {
+                for (TSNode g : gone)
+                    if (ts_node_eq(g, declarators[k])) return true;
+                return false;
+            };
+            for (std::size_t k = 0; k < declarators.size();) {
+                if (!removed(k)) {
+                    ++k;
+                    continue;
+                }
+                std::size_t last = k;
+                while (last + 1 < declarators.size() && removed(last + 1)) ++last;
+                const bool tail = last + 1 == declarators.size();
+                const std::uint32_t b = tail ? ts_node_end_byte(declarators[k - 1]) : ts_node_start_byte(declarators[k]);
+                const std::uint32_t e = tail ? ts_node_end_byte(declarators[last]) : ts_node_start_byte(declarators[last + 1]);
+                const auto ob = map.to_original(b, tail);
+                const auto oe = map.to_original(e, tail);
+                if (ob && oe && *ob <= *oe) edits.push_back({*ob, *oe, ""});
+                k = last + 1;
+            }
+        });
+    }
+    return edits;
+}
+
+}  // namespace recipe::recipes
