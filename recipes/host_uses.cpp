@@ -103,6 +103,9 @@ bool dead_after(const CTree& tree, std::uint32_t begin, std::uint32_t end, const
     std::vector<std::pair<std::uint32_t, std::uint32_t>> around;
     for (TSNode n = ts_node_descendant_for_byte_range(tree.root(), begin, begin); n.id && !same(n, function); n = ts_node_parent(n))
         if (is_loop(n) && ts_node_start_byte(n) < begin) around.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
+    // Inside a loop the span itself runs again, and its next run reads the
+    // host's copy: the array is live whatever the code around it does.
+    if (!around.empty()) return false;
     bool declared = false, live = false;
     walk(field(function, "body"), [&](TSNode n) {
         if (live || !is(n, "identifier") || tree.text(n) != name) return;

@@ -19,9 +19,10 @@ class CTree;
 // its function: the array is declared in that function (not static, not a
 // parameter), and outside the span the function only declares it, points it
 // at new memory (malloc, calloc, aligned_alloc), frees it, takes its size,
-// or uses its elements before the span and outside every loop around the
-// span. Anything else (an element read after the span, the pointer passed
-// to a function or copied) keeps it live: the answer is false.
+// or uses its elements before the span; and the span is in no loop (whose
+// next turn would read the host's copy). Anything else (an element read
+// after the span, the pointer passed to a function or copied) keeps it
+// live: the answer is false.
 bool dead_after(const CTree& tree, std::uint32_t begin, std::uint32_t end, const std::string& name);
 
 // Why statement `s` may touch the arrays named in `arrays`, as a verb

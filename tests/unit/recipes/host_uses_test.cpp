@@ -42,6 +42,8 @@ TEST_CASE("an array the host may read after the span is live", "[recipes]") {
     CHECK_FALSE(dead("    int i;\n" + std::string(kSpan), "a"));                        // a global
     // Before the span but in a loop around it: read again on the next turn.
     CHECK_FALSE(dead(decl + "    for (int r = 0; r < 3; r++) {\n    a[0] = a[1];\n" + kSpan + "    }", "a"));
+    // In a loop, even unused around it: the span's next turn reads the host's copy.
+    CHECK_FALSE(dead(decl + "    for (int r = 0; r < 3; r++) {\n" + kSpan + "    }\n    free(a);", "a"));
 }
 
 TEST_CASE("statements between nests that may touch their arrays are named", "[recipes]") {
