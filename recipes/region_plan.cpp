@@ -349,6 +349,12 @@ void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, co
                         }
                         if (!loop.counter.empty() && names(arg, loop.counter))
                             throw Refusal{"its calls pass `" + arg + "`, which changes every turn"};
+                        bool effects = false;
+                        walk(args[k], [&](TSNode n) {
+                            effects = effects || is(n, "call_expression") || is(n, "assignment_expression") ||
+                                      is(n, "update_expression");
+                        });
+                        if (effects) throw Refusal{"its calls pass `" + arg + "`, which the region cannot evaluate once for all turns"};
                         if (sizes.count(params[k]) && sizes[params[k]] != arg)
                             throw Refusal{"its calls pass `" + params[k] + "` two values"};
                         sizes[params[k]] = arg;
