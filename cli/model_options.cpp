@@ -7,12 +7,12 @@ namespace recipe::cli {
 
 void add_model_options(cxxopts::Options& opts) {
     opts.add_options()
-        ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"))
-        ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>())
-        ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>())
-        ("gpu-memory", "device memory the plan may use, e.g. 4GiB (default: the profile's)", cxxopts::value<std::string>())
-        ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>())
-        ("nest", "only the nest with this id", cxxopts::value<int>());
+        ("platform", "platform profile: a name (recipe platforms) or a .json path", cxxopts::value<std::string>()->default_value("h200"), "NAME|PATH")
+        ("host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", cxxopts::value<std::string>(), "pinned|pageable")
+        ("kernel-ms", "measured kernel time for the whole problem, one step (ms)", cxxopts::value<double>(), "X")
+        ("gpu-memory", "device memory the plan may use, e.g. 4GiB (default: the profile's)", cxxopts::value<std::string>(), "SIZE")
+        ("kernel", "name of the profile's kernel table to use (default: the nest's function)", cxxopts::value<std::string>(), "NAME")
+        ("nest", "only the nest with this id", cxxopts::value<int>(), "ID");
 }
 
 bool parse_memory_size(const std::string& text, std::int64_t* bytes, std::string* error) {

@@ -34,10 +34,10 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     opts.positional_help("FILE.c");
     opts.add_options()
         ("file", "C file", cxxopts::value<std::string>())
-        ("scheme", "naive, basic, scalable, buffered, streams, mapped or hybrid", cxxopts::value<std::string>())
-        ("tile", "tile size, x first, e.g. 400x400x25 (not for naive or mapped)", cxxopts::value<std::string>())
-        ("copy", "row-by-row, merged or strided", cxxopts::value<std::string>()->default_value("merged"))
-        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"))
+        ("scheme", "naive, basic, scalable, buffered, streams, mapped or hybrid", cxxopts::value<std::string>(), "SCHEME")
+        ("tile", "tile size, x first, e.g. 400x400x25 (not for naive or mapped)", cxxopts::value<std::string>(), "XxYxZ")
+        ("copy", "row-by-row, merged or strided", cxxopts::value<std::string>()->default_value("merged"), "METHOD")
+        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"), "N")
         ("timeline", "include the pipeline timeline (with --json)")
         ("json", "print JSON")
         ("h,help", "show this help");

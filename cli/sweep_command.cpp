@@ -72,8 +72,8 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     opts.positional_help("FILE.c");
     opts.add_options()
         ("file", "C file", cxxopts::value<std::string>())
-        ("tiles", "tile shape with one varying size marked '*', e.g. 400x*x25 (default: whole rows/planes)", cxxopts::value<std::string>()->default_value(""))
-        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"))
+        ("tiles", "tile shape with one varying size marked '*', e.g. 400x*x25 (default: whole rows/planes)", cxxopts::value<std::string>()->default_value(""), "XxYxZ")
+        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"), "N")
         ("csv", "print CSV")
         ("json", "print JSON")
         ("h,help", "show this help");
