@@ -76,6 +76,27 @@ std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::
 
 namespace {
 
+// Marks a statement the kernel drops; its line goes when nothing else is on it.
+constexpr char kDroppedMark = '\x01';
+
+std::string without_dropped_lines(const std::string& body) {
+    if (body.find(kDroppedMark) == std::string::npos) return body;
+    std::string out;
+    std::size_t at = 0;
+    while (at <= body.size()) {
+        const std::size_t nl = body.find('\n', at);
+        const std::size_t end = nl == std::string::npos ? body.size() : nl;
+        std::string line = body.substr(at, end - at);
+        const bool marked = line.find(kDroppedMark) != std::string::npos;
+        line.erase(std::remove(line.begin(), line.end(), kDroppedMark), line.end());
+        const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
+        if (!(marked && blank)) out += line + (nl == std::string::npos ? "" : "\n");
+        if (nl == std::string::npos) break;
+        at = nl + 1;
+    }
+    return out;
+}
+
 // Checks that the time loop's body does nothing but run the nest, swap the
 // arrays and count: anything else would be lost when the loop is replaced.
 void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
@@ -456,18 +477,14 @@ void convert(const CTree& t, const LoopNest& nest,
                 read = !edited(ts_node_start_byte(n), ts_node_end_byte(n));
             });
             if (read) continue;
-            // The statement's line with it: from the end of the line before.
-            std::uint32_t b = ts_node_start_byte(s);
-            const std::uint32_t e = ts_node_end_byte(s);
-            while (b > body_begin && (src[b - 1] == ' ' || src[b - 1] == '\t')) --b;
-            if (b > body_begin && src[b - 1] == '\n' && e < body_end && src[e] == '\n') --b;
-            else b = ts_node_start_byte(s);
-            dropped.push_back({b - body_begin, e - body_begin, ""});
+            // A mark where it was: its line goes too when nothing else is on it.
+            dropped.push_back({ts_node_start_byte(s) - body_begin, ts_node_end_byte(s) - body_begin, std::string(1, kDroppedMark)});
         }
         body_edits.insert(body_edits.end(), dropped.begin(), dropped.end());
     }
     std::string body = map ? original_body(*map, body_begin, body_end, body_edits) : "";
     if (body.empty()) body = apply_edits(body_text, body_edits);
+    body = without_dropped_lines(body);
     c->body = reindent(body, "    ", true);
     c->wraps_continue = contains_identifier(body_text, "continue");
     if (c->wraps_continue)

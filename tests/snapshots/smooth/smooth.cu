@@ -44,7 +44,6 @@ __global__ void main_kernel_2(recipe::Tile tile, recipe::InView<float> img, reci
     const int y = static_cast<int>(tile.y());
     if (!tile.contains(x, y))
         return;
-
     if (x == 0 || y == 0 || x == W - 1 || y == H - 1) {
         out(x, y) = img(x, y);
     } else {
