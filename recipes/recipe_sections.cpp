@@ -1,6 +1,7 @@
 #include "recipes/recipe_sections.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <set>
 
@@ -280,7 +281,9 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     if (plan.break_even_extents) {
         km::data be;
         be.set("extents", format_tile(*plan.break_even_extents, dims));
-        be.set("percent", fixed(plan.break_even_scale.value_or(1) * 100, 0));
+        // The scale is of the points; each dimension shrinks by its dims-th root.
+        const double per_dim = std::pow(plan.break_even_scale.value_or(1), 1.0 / std::max(1, dims)) * 100;
+        be.set("percent", fixed(per_dim, per_dim < 10 ? 1 : 0));
         d.set("break_even", be);
     } else {
         d.set("break_even", false);
