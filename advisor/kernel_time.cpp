@@ -1,6 +1,7 @@
 #include "advisor/kernel_time.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <sstream>
 #include <vector>
@@ -73,7 +74,7 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
            << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
            << platform.device_bandwidth_gbs << " GB/s";
         if (const double rate = library_points_per_ns(platform); rate > 0)
-            os << ", at most " << rate << " points per ns as the library's kernels run on this device";
+            os << ", at most " << static_cast<long long>(std::llround(rate)) << " points per ns as the library's kernels run on this device";
         os << "); measure it and pass --kernel-ms for a better prediction";
     }
     description_ = os.str();
