@@ -66,8 +66,8 @@ def main():
           "hardware's pace: one page-locked cudaMemcpy of the region's bytes each way (measured in the same run) "
           "plus the kernels' time (events, RECIPE_REPORT=1). `MB in / out`: what the region copied each way.\n")
     print("| program | decision | dump | C program s | .cu program s | C kernel s | .cu kernel s | region ms | predicted ms | "
-          "MB in / out | copies in + out ms | kernels ms | floor ms | region / floor |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "error | MB in / out | copies in + out ms | kernels ms | floor ms | region / floor |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in open(tsv):
         name, c, cu, flags, decision = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
         w = os.path.join(raw, name)
@@ -75,7 +75,7 @@ def main():
             continue  # left out (ONLY)
         errors = read(os.path.join(w, "errors"))
         if errors:
-            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 11)
+            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 12)
             continue
         dump = read(os.path.join(w, "dump"), "?") + f" ({read(os.path.join(w, 'dump-bytes'), '?')} bytes)"
         c_wall, g_wall, c_kernel, g_kernel, region, predicted = [], [], [], [], [], None
@@ -108,8 +108,10 @@ def main():
         kernels = block.get("kernel", (None,))[0]
         fl = copies + kernels if copies is not None and kernels is not None else None
         ratio = f"{statistics.median(region) / fl:.2f}" if fl and region else "–"
+        # The prediction against the measured region: (predicted - measured) / measured.
+        err = f"{(predicted / statistics.median(region) - 1) * 100:+.0f}%" if predicted and region else "–"
         print(f"| {name} | {decision} | {dump} | {med(c_wall)} | {med(g_wall)} | {med(c_kernel)} | {med(g_kernel)} | "
-              f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | {mb} | "
+              f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | {err} | {mb} | "
               f"{'–' if copies is None else f'{copies:.2f}'} | {'–' if kernels is None else f'{kernels:.2f}'} | "
               f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} |")
 
