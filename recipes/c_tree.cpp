@@ -46,6 +46,19 @@ std::vector<TSNode> named_children(TSNode n) {
     return out;
 }
 
+std::string called_function(const CTree& tree, TSNode call) {
+    const TSNode f = field(call, "function");
+    return is(f, "identifier") ? std::string(tree.text(f)) : std::string();
+}
+
+bool has_side_effects(TSNode n) {
+    bool effects = false;
+    walk(n, [&](TSNode k) {
+        effects = effects || is(k, "call_expression") || is(k, "assignment_expression") || is(k, "update_expression");
+    });
+    return effects;
+}
+
 int CTree::user_line(TSNode node) const {
     const int line = static_cast<int>(ts_node_start_point(node).row) + 1;
     const int mapped = map_ ? map_->lines().origin(line).line : line;

@@ -52,6 +52,11 @@ inline std::string_view type_of(TSNode n) { return ts_node_type(n); }
 inline bool is(TSNode n, std::string_view type) { return !ts_node_is_null(n) && type_of(n) == type; }
 TSNode field(TSNode n, const char* name);
 std::vector<TSNode> named_children(TSNode n);
+// The name a call_expression calls, "" when it is not a plain name.
+std::string called_function(const CTree& tree, TSNode call);
+// Whether evaluating `n` may change state: it holds a call, an assignment or
+// an increment.
+bool has_side_effects(TSNode n);
 // Calls `visit` on `n` and every named descendant, parents first, in
 // source order. Iterative: a 100,000-deep expression must not overflow the
 // stack.

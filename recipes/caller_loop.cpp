@@ -5,27 +5,16 @@
 
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
+#include "recipes/nest_source_facts.h"
 
 namespace recipe::recipes {
 
 namespace {
 
-std::string callee_of(const CTree& t, TSNode call) {
-    const TSNode f = field(call, "function");
-    return is(f, "identifier") ? std::string(t.text(f)) : std::string();
-}
-
 TSNode function_declarator(TSNode function) {
     TSNode d = field(function, "declarator");
     while (is(d, "pointer_declarator")) d = field(d, "declarator");
     return is(d, "function_declarator") ? d : TSNode{};
-}
-
-// `a = b` between two of the pointers.
-bool is_swap(const CTree& t, TSNode e, const std::set<std::string>& movable) {
-    const TSNode l = field(e, "left"), r = field(e, "right");
-    return t.text(ts_node_child(e, 1)) == "=" && is(l, "identifier") && is(r, "identifier") &&
-           movable.count(std::string(t.text(l))) && movable.count(std::string(t.text(r)));
 }
 
 // A constant integer expression of the preprocessed text (literals, + - * /
@@ -103,11 +92,7 @@ std::string callee_body_problem(const CTree& tree, TSNode function, const std::v
             return ts_node_start_byte(s) == n.begin_byte && ts_node_end_byte(s) == n.end_byte;
         });
         if (nest) continue;
-        if (is(s, "declaration")) {
-            bool calls = false;
-            walk(s, [&](TSNode n) { calls = calls || is(n, "call_expression"); });
-            if (!calls) continue;
-        }
+        if (is(s, "declaration") && !has_side_effects(s)) continue;
         return "it also runs `" + std::string(tree.text(s)).substr(0, 40) + "` (line " + std::to_string(tree.user_line(s)) + ")";
     }
     return "";
@@ -117,7 +102,7 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
     std::vector<CallerLoop> out;
     std::set<std::uint32_t> seen;  // loops already read
     walk(tree.root(), [&](TSNode call) {
-        if (!is(call, "call_expression") || callee_of(tree, call) != callee) return;
+        if (!is(call, "call_expression") || called_function(tree, call) != callee) return;
         // The call is a statement of a loop's body block.
         const TSNode statement = ts_node_parent(call);
         const TSNode block = ts_node_parent(statement);
@@ -130,14 +115,14 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
         if (ts_node_is_null(function)) return;
         CallerLoop c;
         c.loop = loop;
-        c.caller = std::string(tree.text(field(function_declarator(function), "declarator")));
+        c.caller = std::string(tree.text(declared_name(field(function, "declarator"))));
         if (c.caller == callee) return;  // recursion
         if (is(loop, "for_statement")) read_for(tree, loop, &c);
         // The pointers the calls pass, which the body may swap.
         std::set<std::string> movable;
         for (TSNode s : named_children(block)) {
             const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
-            if (!is(e, "call_expression") || callee_of(tree, e) != callee) continue;
+            if (!is(e, "call_expression") || called_function(tree, e) != callee) continue;
             c.calls.push_back(e);
             const std::vector<TSNode> args = named_children(field(e, "arguments"));
             for (const std::size_t p : pointers) {
@@ -149,37 +134,14 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
             }
         }
         // The rest of the body: swaps of those pointers (through temporaries) and counting.
-        for (TSNode s : named_children(block)) {
-            if (!c.why.empty()) break;
-            if (is(s, "comment")) continue;
-            const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
-            if (is(e, "call_expression") && callee_of(tree, e) == callee) continue;
-            if (is(s, "declaration")) {
-                bool plain = true;
-                for (TSNode d : named_children(s)) {
-                    if (!is(d, "init_declarator")) continue;
-                    const TSNode v = field(d, "value");
-                    if (is(v, "identifier") && movable.count(std::string(tree.text(v))))
-                        movable.emplace(tree.text(declared_name(field(d, "declarator"))));
-                    else
-                        plain = false;
-                }
-                if (plain) {
-                    for (TSNode d : named_children(s))
-                        if ((is(d, "identifier") || is(d, "pointer_declarator")) && !ts_node_is_null(declared_name(d)))
-                            movable.emplace(tree.text(declared_name(d)));
-                    continue;
-                }
-            }
-            if (is(e, "assignment_expression") && is_swap(tree, e, movable)) {
-                c.swaps = true;
-                continue;
-            }
-            const bool counts = !c.counter.empty() && ((is(e, "update_expression") && tree.text(field(e, "argument")) == c.counter) ||
-                                                       (is(e, "assignment_expression") && tree.text(field(e, "left")) == c.counter));
-            if (counts) continue;
-            c.why = "its loop also runs `" + std::string(tree.text(s)).substr(0, 40) + "` (line " + std::to_string(tree.user_line(s)) +
-                    ") every turn";
+        if (c.why.empty()) {
+            const TSNode extra = facts::loop_body_extra(tree, block, c.counter, movable, [&](TSNode s) {
+                const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
+                return is(e, "call_expression") && called_function(tree, e) == callee;
+            }, &c.swaps);
+            if (!ts_node_is_null(extra))
+                c.why = "its loop also runs `" + std::string(tree.text(extra)).substr(0, 40) + "` (line " +
+                        std::to_string(tree.user_line(extra)) + ") every turn";
         }
         out.push_back(c);
     });

@@ -22,12 +22,6 @@ TSNode unwrapped_parent(TSNode n, TSNode* child) {
     return p;
 }
 
-// The name of the function `call` calls, "" when not a plain name.
-std::string callee(const CTree& t, TSNode call) {
-    const TSNode f = field(call, "function");
-    return is(f, "identifier") ? std::string(t.text(f)) : std::string();
-}
-
 bool is_loop(TSNode n) { return is(n, "for_statement") || is(n, "while_statement") || is(n, "do_statement"); }
 
 enum class Use { Harmless, ElementBefore, Declared, Live };
@@ -55,14 +49,14 @@ Use classify(const CTree& t, TSNode id) {
         TSNode r = field(up, "right");
         while (is(r, "cast_expression") || is(r, "parenthesized_expression")) r = is(r, "cast_expression") ? field(r, "value") : ts_node_named_child(r, 0);
         if (is(r, "call_expression")) {
-            const std::string f = callee(t, r);
+            const std::string f = called_function(t, r);
             if (f == "malloc" || f == "calloc" || f == "aligned_alloc") return Use::Harmless;
         }
         return Use::Live;
     }
     // Freed, or allocated through its address.
     if (is(up, "argument_list")) {
-        const std::string f = callee(t, ts_node_parent(up));
+        const std::string f = called_function(t, ts_node_parent(up));
         if (f == "free" || f == "cudaFreeHost") return Use::Harmless;
         return Use::Live;
     }
@@ -70,7 +64,7 @@ Use classify(const CTree& t, TSNode id) {
         TSNode c2;
         const TSNode args = unwrapped_parent(up, &c2);
         if (is(args, "argument_list")) {
-            const std::string f = callee(t, ts_node_parent(args));
+            const std::string f = called_function(t, ts_node_parent(args));
             if (f == "posix_memalign" || f == "cudaMallocHost" || f == "cudaHostAlloc") return Use::Harmless;
         }
         return Use::Live;
@@ -130,11 +124,7 @@ std::string between_problem(const CTree& tree, TSNode s, const std::set<std::str
     if (is(s, "declaration")) return "declares a variable";
     std::set<std::string> defined;
     for (TSNode d : named_children(tree.root()))
-        if (is(d, "function_definition")) {
-            TSNode decl = field(d, "declarator");
-            while (is(decl, "pointer_declarator")) decl = field(decl, "declarator");
-            if (is(decl, "function_declarator")) defined.insert(std::string(tree.text(field(decl, "declarator"))));
-        }
+        if (is(d, "function_definition")) defined.emplace(tree.text(declared_name(field(d, "declarator"))));
     std::string why;
     walk(s, [&](TSNode n) {
         if (!why.empty()) return;
@@ -142,8 +132,8 @@ std::string between_problem(const CTree& tree, TSNode s, const std::set<std::str
             why = "uses `" + std::string(tree.text(n)) + "`";
         else if (is(n, "return_statement") || is(n, "break_statement") || is(n, "continue_statement") || is(n, "goto_statement"))
             why = "may jump out";
-        else if (is(n, "call_expression") && defined.count(callee(tree, n)))
-            why = "calls `" + callee(tree, n) + "()`, defined in this file";
+        else if (is(n, "call_expression") && defined.count(called_function(tree, n)))
+            why = "calls `" + called_function(tree, n) + "()`, defined in this file";
     });
     return why;
 }

@@ -42,36 +42,14 @@ std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::
                                    const std::vector<analyzer::SourceSpan>& nests) {
     TSNode body = field(loop, "body");
     if (!is(body, "compound_statement")) return "the time loop's body is not a block";
-    std::set<std::string> movable(tl.arrays.begin(), tl.arrays.end());
-    for (TSNode s : named_children(body)) {
-        if (is(s, "comment")) continue;
-        const bool nest = std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
+    const TSNode extra = loop_body_extra(t, body, tl.var, std::set<std::string>(tl.arrays.begin(), tl.arrays.end()), [&](TSNode s) {
+        return std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
             return ts_node_start_byte(s) == n.begin_byte && ts_node_end_byte(s) == n.end_byte;
         });
-        if (nest) continue;
-        if (is(s, "declaration")) {
-            bool plain = true;
-            for (TSNode c : named_children(s)) {
-                if (!is(c, "init_declarator")) continue;
-                const TSNode v = field(c, "value");
-                if (is(v, "identifier") && movable.count(std::string(t.text(v)))) movable.emplace(t.text(declared_name(field(c, "declarator"))));
-                else plain = false;
-            }
-            if (plain) continue;
-        }
-        if (is(s, "expression_statement")) {
-            const TSNode e = ts_node_named_child(s, 0);
-            if (is(e, "assignment_expression") && is(field(e, "left"), "identifier") && is(field(e, "right"), "identifier") &&
-                movable.count(std::string(t.text(field(e, "left")))) && movable.count(std::string(t.text(field(e, "right")))))
-                continue;
-            const bool counts = (is(e, "update_expression") && t.text(field(e, "argument")) == tl.var) ||
-                                (is(e, "assignment_expression") && t.text(field(e, "left")) == tl.var);
-            if (counts) continue;
-        }
-        return "the time loop also runs `" + std::string(t.text(s)).substr(0, 40) + "` (line " +
-               std::to_string(t.user_line(s)) + ") every step";
-    }
-    return "";
+    });
+    if (ts_node_is_null(extra)) return "";
+    return "the time loop also runs `" + std::string(t.text(extra)).substr(0, 40) + "` (line " +
+           std::to_string(t.user_line(extra)) + ") every step";
 }
 
 namespace {
@@ -462,11 +440,7 @@ void convert(const CTree& t, const LoopNest& nest,
                 if (is(d, "init_declarator") || is(d, "identifier") || is(d, "pointer_declarator") || is(d, "array_declarator"))
                     ds.push_back(d);
             if (ds.size() != 1 || !is(ds[0], "init_declarator") || !is(field(ds[0], "declarator"), "identifier")) continue;
-            bool effects = false;
-            walk(field(ds[0], "value"), [&](TSNode n) {
-                effects = effects || is(n, "call_expression") || is(n, "assignment_expression") || is(n, "update_expression");
-            });
-            if (effects) continue;
+            if (has_side_effects(field(ds[0], "value"))) continue;
             const TSNode id = field(ds[0], "declarator");
             const std::string name(t.text(id));
             // Read where an edit leaves it (outside the edits, or in an edit's new text: `in(xp, y)`).

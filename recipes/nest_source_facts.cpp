@@ -84,6 +84,44 @@ bool is_pointer_or_array(const std::string& type) {
 }
 
 // Whether a write at `n` happens only on some paths through the body.
+TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter, std::set<std::string> movable,
+                       const std::function<bool(TSNode)>& allowed, bool* swapped) {
+    for (TSNode s : named_children(block)) {
+        if (is(s, "comment") || allowed(s)) continue;
+        if (is(s, "declaration")) {
+            // Temporaries for the swap: declared bare, or from one of the pointers.
+            bool plain = true;
+            std::vector<std::string> names;
+            for (TSNode d : named_children(s)) {
+                if (is(d, "init_declarator")) {
+                    const TSNode v = field(d, "value");
+                    if (is(v, "identifier") && movable.count(std::string(t.text(v))))
+                        names.emplace_back(t.text(declared_name(field(d, "declarator"))));
+                    else
+                        plain = false;
+                } else if ((is(d, "identifier") || is(d, "pointer_declarator")) && !ts_node_is_null(declared_name(d))) {
+                    names.emplace_back(t.text(declared_name(d)));
+                }
+            }
+            if (plain) {
+                movable.insert(names.begin(), names.end());
+                continue;
+            }
+        }
+        const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
+        if (is(e, "assignment_expression") && t.text(ts_node_child(e, 1)) == "=" && is(field(e, "left"), "identifier") &&
+            is(field(e, "right"), "identifier") && movable.count(std::string(t.text(field(e, "left")))) &&
+            movable.count(std::string(t.text(field(e, "right"))))) {
+            if (swapped) *swapped = true;
+            continue;
+        }
+        const bool counts = !counter.empty() && ((is(e, "update_expression") && t.text(field(e, "argument")) == counter) ||
+                                                 (is(e, "assignment_expression") && t.text(field(e, "left")) == counter));
+        if (!counts) return s;
+    }
+    return TSNode{};
+}
+
 bool conditional_write(TSNode n, TSNode body) {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p)) {
         const std::string_view ty = type_of(p);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -32,6 +33,13 @@ Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& 
 
 std::string without_const(std::string type);
 bool is_pointer_or_array(const std::string& type);
+// The first statement of loop body `block` that does more than what
+// `allowed` accepts (the nests, the calls the caller accounts for), declare
+// or swap the pointers in `movable` (a pointer declared in the body joins
+// them), or count with `counter`; a null node when there is none.
+// `swapped` is set when the body swaps.
+TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter, std::set<std::string> movable,
+                       const std::function<bool(TSNode)>& allowed, bool* swapped = nullptr);
 // Whether a write at `n` happens only on some paths through `body`.
 bool conditional_write(TSNode n, TSNode body);
 // Whether every path through statement `body` runs one of the writes that

@@ -60,24 +60,31 @@ void check_time_loop(const CTree& tree, const std::vector<NestOutcome>& nests, c
     r->last_line = tl.span.end.line;
 }
 
-// `text` with the identifiers `rename` maps replaced (a callee's parameters
-// by its caller's arguments).
-std::string renamed(const std::string& text, const std::map<std::string, std::string>& rename) {
-    if (rename.empty()) return text;
+// `text` with each identifier replaced by what `map_id` makes of it.
+template <class F>
+std::string map_identifiers(const std::string& text, F&& map_id) {
     std::string out;
     for (std::size_t i = 0; i < text.size();) {
         if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
             std::size_t j = i;
             while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
-            const std::string id = text.substr(i, j - i);
-            const auto it = rename.find(id);
-            out += it == rename.end() ? id : it->second;
+            out += map_id(text.substr(i, j - i));
             i = j;
         } else {
             out += text[i++];
         }
     }
     return out;
+}
+
+// `text` with the identifiers `rename` maps replaced (a callee's parameters
+// by its caller's arguments).
+std::string renamed(const std::string& text, const std::map<std::string, std::string>& rename) {
+    if (rename.empty()) return text;
+    return map_identifiers(text, [&](const std::string& id) {
+        const auto it = rename.find(id);
+        return it == rename.end() ? id : it->second;
+    });
 }
 
 // Whether the nest writes every element of the region's arrays (its space is their extents).
@@ -182,22 +189,13 @@ void price(const CTree& tree, const advisor::Platform& platform, const advisor::
 // The names a nest's arrays go by in host code (`g.u` is reached through `g`).
 std::set<std::string> array_names(const NestConversion& c) {
     std::set<std::string> out;
-    auto add = [&](const std::string& text) {
-        for (std::size_t i = 0; i < text.size();) {
-            if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
-                std::size_t j = i;
-                while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
-                out.insert(text.substr(i, j - i));
-                i = j;
-            } else {
-                ++i;
-            }
-        }
-    };
     for (const auto* list : {&c.inputs, &c.outputs})
         for (const auto& role : *list) {
             out.insert(role.name);
-            add(role.host_pointer);
+            map_identifiers(role.host_pointer, [&](const std::string& id) {
+                out.insert(id);
+                return id;
+            });
         }
     return out;
 }
@@ -268,17 +266,6 @@ std::vector<std::vector<std::size_t>> consecutive_runs(const CTree& tree, const 
     return runs;
 }
 
-// Whether `text` names identifier `id`.
-bool names(const std::string& text, const std::string& id) {
-    for (std::size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
-        const bool start = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
-        const std::size_t e = at + id.size();
-        const bool end = e == text.size() || !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_');
-        if (start && end) return true;
-    }
-    return false;
-}
-
 // Regions around the loops that call a function whose body only runs
 // converted nests (the Parboil form). `taken` gets the nests they hold.
 void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, const advisor::Platform& platform,
@@ -300,7 +287,7 @@ void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, co
         for (const std::size_t i : members)
             for (const auto* list : {&nests[i].conversion.inputs, &nests[i].conversion.outputs})
                 for (const auto& role : *list) {
-                    const auto p = std::find_if(params.begin(), params.end(), [&](const std::string& n) { return names(role.host_pointer, n); });
+                    const auto p = std::find_if(params.begin(), params.end(), [&](const std::string& n) { return contains_identifier(role.host_pointer, n); });
                     if (p == params.end()) {
                         if (why.empty()) why = "`" + role.name + "` is not one of " + callee + "()'s parameters";
                         continue;
@@ -347,14 +334,9 @@ void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, co
                             rename[params[k]] = arg;
                             continue;
                         }
-                        if (!loop.counter.empty() && names(arg, loop.counter))
+                        if (!loop.counter.empty() && contains_identifier(arg, loop.counter))
                             throw Refusal{"its calls pass `" + arg + "`, which changes every turn"};
-                        bool effects = false;
-                        walk(args[k], [&](TSNode n) {
-                            effects = effects || is(n, "call_expression") || is(n, "assignment_expression") ||
-                                      is(n, "update_expression");
-                        });
-                        if (effects) throw Refusal{"its calls pass `" + arg + "`, which the region cannot evaluate once for all turns"};
+                        if (has_side_effects(args[k])) throw Refusal{"its calls pass `" + arg + "`, which the region cannot evaluate once for all turns"};
                         if (sizes.count(params[k]) && sizes[params[k]] != arg)
                             throw Refusal{"its calls pass `" + params[k] + "` two values"};
                         sizes[params[k]] = arg;

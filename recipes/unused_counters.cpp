@@ -5,6 +5,7 @@
 
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
+#include "recipes/nest_source_facts.h"
 
 namespace recipe::recipes {
 
@@ -29,13 +30,6 @@ void uses(const CTree& tree, TSNode function, const std::string& name, const Spa
         if (inside(at, replaced)) *in = true;
         else *out = true;
     });
-}
-
-// The start of the line holding `at`, when only blanks precede it there.
-std::uint32_t line_start_if_blank(std::string_view text, std::uint32_t at) {
-    std::uint32_t s = at;
-    while (s > 0 && (text[s - 1] == ' ' || text[s - 1] == '\t')) --s;
-    return s == 0 || text[s - 1] == '\n' ? s : at;
 }
 
 }  // namespace
@@ -69,9 +63,11 @@ std::vector<Edit> unused_declaration_edits(const CTree& tree, const analyzer::So
                 const auto b = map.to_original(ts_node_start_byte(decl), false);
                 const auto e = map.to_original(ts_node_end_byte(decl), true);
                 if (!b || !e || *e < *b) return;
-                std::uint32_t from = line_start_if_blank(original, *b), to = *e;
-                if (from != *b && to < original.size() && original[to] == '\n') ++to;
-                else from = *b;
+                std::uint32_t from = *b, to = *e;
+                if (facts::only_blanks_before(original, *b) && to < original.size() && original[to] == '\n') {
+                    from = facts::line_start(original, *b);
+                    ++to;
+                }
                 edits.push_back({from, to, ""});
                 return;
             }
