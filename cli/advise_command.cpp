@@ -1,12 +1,17 @@
 // recipe advise — the main job: a C file in; a recipe, a .cu, the plan and
 // pictures out. Parses options, calls recipes::advise, writes the files
 // through the output writer, prints a short summary.
+#include <unistd.h>
+
 #include <cerrno>
+#include <functional>
+#include <iostream>
 #include <cxxopts.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/model_options.h"
+#include "cli/progress.h"
 #include "cli/source_options.h"
 #include "recipes/advise.h"
 #include "recipes/output_writer.h"
@@ -246,7 +251,11 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     recipe::recipes::RealFileSystem fs;
     AdviseResult result;
     std::string error;
-    if (!recipe::recipes::advise(fs, options, &result, &error)) {
+    recipe::cli::Progress progress(err, &err == &std::cerr && ::isatty(2));
+    options.progress = std::ref(progress);
+    const bool advised = recipe::recipes::advise(fs, options, &result, &error);
+    progress.finish();
+    if (!advised) {
         err << (error.find(": error: ") != std::string::npos ? "" : "recipe: error: ") << error << "\n";
         return kExitUsage;
     }

@@ -1,13 +1,14 @@
 #include "recipes/advise.h"
 #include "recipes/unused_counters.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,7 @@
 #include "recipes/plan_json.h"
 #include "recipes/recipe_view.h"
 #include "recipes/svg_charts.h"
+#include "recipes/tasks.h"
 #include "recipes/template_store.h"
 
 namespace recipe::recipes {
@@ -384,17 +386,27 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     std::set<std::string> taken;
     r->nests.resize(program.nests.size());
     for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
-    // The searches are independent: several accepted nests are planned on
-    // threads of their own (the results do not depend on the order).
+    auto progress = [&](const char* stage, std::size_t done, std::size_t total) {
+        if (options.progress) options.progress(stage, done, total);
+    };
+    // The searches are independent: the accepted nests are planned on the
+    // cores there are (the results do not depend on the order).
     {
-        std::vector<std::future<void>> searches;
+        std::vector<NestOutcome*> accepted;
         for (auto& out : r->nests)
-            if (out.nest->accepted)
-                searches.push_back(std::async(std::launch::async, plan_nest, std::cref(r->platform), std::cref(options), &out));
-        for (auto& f : searches) f.get();
+            if (out.nest->accepted) accepted.push_back(&out);
+        std::atomic<std::size_t> planned{0};
+        const std::thread::id caller = std::this_thread::get_id();
+        for_each_task(accepted.size(), [&](std::size_t k) {
+            plan_nest(r->platform, options, accepted[k]);
+            const std::size_t done = ++planned;
+            if (std::this_thread::get_id() == caller) progress("planning", done, accepted.size());
+        });
     }
-    for (auto& out : r->nests) {
+    for (std::size_t i = 0; i < r->nests.size(); ++i) {
+        auto& out = r->nests[i];
         const auto& nest = *out.nest;
+        progress("converting", i, r->nests.size());
         if (!nest.accepted) {
             out.verdict = Verdict::Rejected;
             for (const auto& d : nest.reasons) {
@@ -508,15 +520,25 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     r->files.push_back({recipe_file, render_recipe(templates, *r, options)});
     if (r->wrote_cu) r->files.push_back({cu_file, cu});
     r->files.push_back({plan_file, plan_json(*r, options).dump(2) + "\n"});
-    for (const auto& n : r->nests) {
-        if (!n.planned) continue;
+    // Two pictures per planned nest, drawn on the cores there are.
+    std::vector<const NestOutcome*> drawn;
+    for (const auto& n : r->nests)
+        if (n.planned) drawn.push_back(&n);
+    std::vector<OutputFile> pictures(2 * drawn.size());
+    std::atomic<std::size_t> done{0};
+    const std::thread::id caller = std::this_thread::get_id();
+    for_each_task(drawn.size(), [&](std::size_t k) {
+        const NestOutcome& n = *drawn[k];
         const std::string place = r->source_file + ":" + std::to_string(n.nest->span.begin.line) + " " + n.nest->function + "()";
-        r->files.push_back({n.tile_chart, render_tile_chart(templates, n.plan, place + ": predicted run time against tile size on " + r->platform.name)});
+        pictures[2 * k] = {n.tile_chart, render_tile_chart(templates, n.plan, place + ": predicted run time against tile size on " + r->platform.name)};
         const auto& best = n.plan.ranked.front();
-        r->files.push_back({n.timeline_chart, render_timeline_chart(templates, n.timeline, best.tiles,
-                                                                    place + ": " + advisor::to_string(best.config.scheme) +
-                                                                        " pipeline on " + r->platform.name)});
-    }
+        pictures[2 * k + 1] = {n.timeline_chart,
+                               render_timeline_chart(templates, n.timeline, best.tiles,
+                                                     place + ": " + advisor::to_string(best.config.scheme) + " pipeline on " + r->platform.name)};
+        const std::size_t d = ++done;
+        if (std::this_thread::get_id() == caller) progress("drawing", d, drawn.size());
+    });
+    for (auto& f : pictures) r->files.push_back(std::move(f));
     return true;
 }
 

@@ -4,7 +4,9 @@
 // nothing (cli/advise_command.cpp does).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,6 +36,9 @@ struct AdviseOptions {
     std::int64_t gpu_memory_bytes = 0;                         // --gpu-memory (0: the profile's)
     std::int64_t calls = 1;  // --calls: how often the program runs each nest (a time loop's steps come on top)
     bool convert_all = false;  // --convert-all: the comparison with the CPU informs, it does not decide
+    // Called as the per-nest stages go ("planning", "converting", "drawing"),
+    // from the calling thread; the CLI shows it when a run is slow.
+    std::function<void(const char* stage, std::size_t done, std::size_t total)> progress;
 };
 
 enum class Verdict {

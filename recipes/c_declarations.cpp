@@ -37,11 +37,7 @@ std::string abstract_type(const CTree& tree, TSNode decl, TSNode declarator) {
     return type;
 }
 
-TSNode enclosing_function(const CTree& tree, std::uint32_t at) {
-    TSNode n = ts_node_descendant_for_byte_range(tree.root(), at, at);
-    while (!ts_node_is_null(n) && !is(n, "function_definition")) n = ts_node_parent(n);
-    return n;
-}
+TSNode enclosing_function(const CTree& tree, std::uint32_t at) { return tree.function_at(at); }
 
 namespace {
 
@@ -87,9 +83,9 @@ bool find_declaration(const CTree& tree, const std::string& name, std::uint32_t 
         });
         if (found) return true;
     }
-    for (TSNode n : named_children(tree.root())) {
+    for (TSNode n : tree.file_declarations()) {
         if (ts_node_start_byte(n) >= at) break;
-        if (is(n, "declaration") && match(tree, n, name, out)) {
+        if (match(tree, n, name, out)) {
             out->file_scope = true;
             found = true;
         }

@@ -4,7 +4,9 @@
 // allows and C++ does not). The analyzer answers the semantic ones.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,11 +42,36 @@ public:
     // text's own line without a map).
     int user_line(TSNode node) const;
 
+    // Names the text #defines (object- and function-like), and the calls of
+    // each function by plain name in source order: read once when parsed, as
+    // every nest asks (walking the file per nest made advise quadratic).
+    const std::set<std::string>& defined_macros() const { return defined_macros_; }
+    const std::vector<TSNode>& calls_to(const std::string& function) const;
+    // Whether the text names `word` outside comments and literals.
+    bool has_identifier(std::string_view word) const { return identifiers_.count(word) > 0; }
+    // The function definition around byte `at`, or a null node.
+    TSNode function_at(std::uint32_t at) const;
+    // The file-scope function definitions by name, and where each function
+    // is declared or defined at file scope (start bytes, in order).
+    const std::map<std::string, TSNode, std::less<>>& function_definitions() const { return function_definitions_; }
+    std::vector<std::uint32_t> function_declarations(const std::string& name) const;
+    // The declarations at file scope, in source order.
+    const std::vector<TSNode>& file_declarations() const { return file_declarations_; }
+
 private:
+    void index();
+
     std::string source_;
     TSParser* parser_ = nullptr;
     TSTree* tree_ = nullptr;
     const analyzer::SourceMap* map_ = nullptr;
+    std::set<std::string> defined_macros_;
+    std::map<std::string, std::vector<TSNode>, std::less<>> calls_;
+    std::set<std::string, std::less<>> identifiers_;
+    std::vector<TSNode> functions_;  // function definitions, in source order (C does not nest them)
+    std::vector<TSNode> file_declarations_;
+    std::map<std::string, TSNode, std::less<>> function_definitions_;
+    std::map<std::string, std::vector<std::uint32_t>, std::less<>> function_declarations_;
 };
 
 // Small helpers over TSNode.
@@ -58,16 +85,24 @@ std::string called_function(const CTree& tree, TSNode call);
 // an increment.
 bool has_side_effects(TSNode n);
 // Calls `visit` on `n` and every named descendant, parents first, in
-// source order. Iterative: a 100,000-deep expression must not overflow the
-// stack.
+// source order. Iterative (a 100,000-deep expression must not overflow the
+// stack) and linear in the nodes visited: a cursor steps from sibling to
+// sibling.
 template <class F>
 void walk(TSNode n, F&& visit) {
-    std::vector<TSNode> stack{n};
-    while (!stack.empty()) {
-        const TSNode k = stack.back();
-        stack.pop_back();
-        visit(k);
-        for (std::uint32_t i = ts_node_named_child_count(k); i-- > 0;) stack.push_back(ts_node_named_child(k, i));
+    if (ts_node_is_null(n)) return;
+    visit(n);
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    for (;;) {
+        if (!ts_tree_cursor_goto_first_child(&c)) {
+            while (!ts_tree_cursor_goto_next_sibling(&c))
+                if (!ts_tree_cursor_goto_parent(&c)) {
+                    ts_tree_cursor_delete(&c);
+                    return;
+                }
+        }
+        const TSNode k = ts_tree_cursor_current_node(&c);
+        if (ts_node_is_named(k)) visit(k);
     }
 }
 

@@ -101,22 +101,21 @@ std::string callee_body_problem(const CTree& tree, TSNode function, const std::v
 std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& callee, const std::vector<std::size_t>& pointers) {
     std::vector<CallerLoop> out;
     std::set<std::uint32_t> seen;  // loops already read
-    walk(tree.root(), [&](TSNode call) {
-        if (!is(call, "call_expression") || called_function(tree, call) != callee) return;
+    for (const TSNode call : tree.calls_to(callee)) {
         // The call is a statement of a loop's body block.
         const TSNode statement = ts_node_parent(call);
         const TSNode block = ts_node_parent(statement);
         const TSNode loop = ts_node_parent(block);
         if (!is(statement, "expression_statement") || !is(block, "compound_statement") ||
             !(is(loop, "for_statement") || is(loop, "while_statement") || is(loop, "do_statement")))
-            return;
-        if (!seen.insert(ts_node_start_byte(loop)).second) return;
+            continue;
+        if (!seen.insert(ts_node_start_byte(loop)).second) continue;
         const TSNode function = enclosing_function(tree, ts_node_start_byte(loop));
-        if (ts_node_is_null(function)) return;
+        if (ts_node_is_null(function)) continue;
         CallerLoop c;
         c.loop = loop;
         c.caller = std::string(tree.text(declared_name(field(function, "declarator"))));
-        if (c.caller == callee) return;  // recursion
+        if (c.caller == callee) continue;  // recursion
         if (is(loop, "for_statement")) read_for(tree, loop, &c);
         // The pointers the calls pass, which the body may swap.
         std::set<std::string> movable;
@@ -144,7 +143,7 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
                         std::to_string(tree.user_line(extra)) + ") every turn";
         }
         out.push_back(c);
-    });
+    }
     return out;
 }
 

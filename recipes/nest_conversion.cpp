@@ -358,18 +358,7 @@ void convert(const CTree& t, const LoopNest& nest,
     if (c->body_last_line < c->body_first_line) c->body_last_line = c->body_first_line;
     // Calls: math that rounds differently on the GPU, and this file's own
     // functions, which must become __host__ __device__ (with what they call).
-    std::map<std::string, TSNode> defined;
-    std::map<std::string, std::vector<std::uint32_t>> prototypes;
-    for (TSNode top : named_children(t.root())) {
-        const bool def = is(top, "function_definition");
-        if (!def && !is(top, "declaration")) continue;
-        TSNode d = field(top, "declarator");
-        while (is(d, "pointer_declarator")) d = field(d, "declarator");
-        if (!is(d, "function_declarator")) continue;
-        const std::string name(t.text(declared_name(d)));
-        if (def) defined[name] = top;
-        prototypes[name].push_back(ts_node_start_byte(top));
-    }
+    const std::map<std::string, TSNode, std::less<>>& defined = t.function_definitions();
     std::vector<TSNode> scan{body_node};
     std::set<std::string> seen_fns;
     while (!scan.empty()) {
@@ -386,7 +375,7 @@ void convert(const CTree& t, const LoopNest& nest,
             NestConversion::DeviceFunction f;
             f.name = fn;
             f.line = user_line(ts_node_start_point(def->second).row);
-            f.insert_at = prototypes[fn];
+            f.insert_at = t.function_declarations(fn);
             c->device_functions.push_back(f);
             scan.push_back(field(def->second, "body"));
         });
@@ -473,7 +462,7 @@ void convert(const CTree& t, const LoopNest& nest,
     // the nest) becomes a kernel local.
     const std::set<std::string> declared = declared_in(t, body_node);
     const std::set<std::string> assigned = assigned_in(t, body_node);
-    std::set<std::string> macros_defined = object_macros(t);
+    std::set<std::string> macros_defined = t.defined_macros();
     if (map)
         for (const auto& m : map->macros()) macros_defined.insert(m.first);
     std::set<std::string> loop_vars;

@@ -200,7 +200,7 @@ Halo stencil_halo(const analyzer::ArrayProperties& a) {
 
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken) {
     std::string name = want;
-    for (int i = 2; taken->count(name) || contains_identifier(t.source(), name); ++i) name = want + "_" + std::to_string(i);
+    for (int i = 2; taken->count(name) || t.has_identifier(name); ++i) name = want + "_" + std::to_string(i);
     taken->insert(name);
     return name;
 }
@@ -226,14 +226,6 @@ std::set<std::string> assigned_in(const CTree& t, TSNode body) {
         if (is(n, "assignment_expression")) target = field(n, "left");
         if (is(n, "update_expression")) target = field(n, "argument");
         if (is(target, "identifier")) names.emplace(t.text(target));
-    });
-    return names;
-}
-
-std::set<std::string> object_macros(const CTree& t) {
-    std::set<std::string> names;
-    walk(t.root(), [&](TSNode n) {
-        if (is(n, "preproc_def") || is(n, "preproc_function_def")) names.emplace(t.text(field(n, "name")));
     });
     return names;
 }

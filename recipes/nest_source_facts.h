@@ -57,8 +57,6 @@ std::string unique_name(const std::string& want, const CTree& t, std::set<std::s
 std::set<std::string> declared_in(const CTree& t, TSNode body);
 // Names the body assigns or increments.
 std::set<std::string> assigned_in(const CTree& t, TSNode body);
-// The file's #define names.
-std::set<std::string> object_macros(const CTree& t);
 // `expr` as an initialiser of std::int64_t in a braced list: literals,
 // macros and variables of signed integer types stay as written; anything
 // else (size_t, unsigned, unknown names) is cast, or the list would narrow.

@@ -80,7 +80,12 @@ std::string reindent(std::string_view text, std::string_view indent, bool first_
     return out;
 }
 
-bool contains_identifier(std::string_view text, std::string_view word) {
+namespace {
+
+// Calls `found` with each identifier of C text outside comments and string
+// or character literals, in order, until it returns true.
+template <class F>
+bool any_identifier(std::string_view text, F&& found) {
     auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     std::size_t i = 0;
     while (i < text.size()) {
@@ -98,13 +103,28 @@ bool contains_identifier(std::string_view text, std::string_view word) {
         } else if (ident(text[i])) {
             std::size_t j = i;
             while (j < text.size() && ident(text[j])) ++j;
-            if (text.substr(i, j - i) == word) return true;
+            if (found(text.substr(i, j - i))) return true;
             i = j;
         } else {
             ++i;
         }
     }
     return false;
+}
+
+}  // namespace
+
+bool contains_identifier(std::string_view text, std::string_view word) {
+    return any_identifier(text, [&](std::string_view id) { return id == word; });
+}
+
+std::set<std::string, std::less<>> identifiers(std::string_view text) {
+    std::set<std::string, std::less<>> out;
+    any_identifier(text, [&](std::string_view id) {
+        out.emplace(id);
+        return false;
+    });
+    return out;
 }
 
 }  // namespace recipe::recipes

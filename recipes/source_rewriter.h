@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,5 +33,7 @@ std::string reindent(std::string_view text, std::string_view indent, bool first_
 // True when `word` occurs in `text` as a whole C identifier outside comments
 // and string or character literals.
 bool contains_identifier(std::string_view text, std::string_view word);
+// Every identifier of the text that contains_identifier would find.
+std::set<std::string, std::less<>> identifiers(std::string_view text);
 
 }  // namespace recipe::recipes

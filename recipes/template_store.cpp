@@ -73,26 +73,26 @@ std::string join_standalone_tags(const std::string& text) {
     return out;
 }
 
-// Partials are looked up in the context like variables, so they are added to
-// a copy of the view's top level.
-km::data with_partials(const km::data& view, const std::map<std::string, std::string>& texts) {
-    km::data root = view.is_object() ? view : km::data(km::data::type::object);
-    root.set("__newline", "\n");
-    for (const auto& [name, text] : texts) {
-        if (name.find('.') != std::string::npos) continue;
-        const std::string* t = &text;
-        root.set(name, km::partial([t] { return *t; }));
-    }
-    return root;
-}
-
 }  // namespace
 
+TemplateStore::TemplateStore(std::map<std::string, std::string> texts) : texts_(std::move(texts)) {
+    for (const auto& [name, text] : texts_) {
+        joined_[name] = join_standalone_tags(text);
+        if (name.find('.') == std::string::npos) partials_.set(name, km::partial([t = text] { return t; }));
+    }
+    partials_.set("__newline", "\n");
+}
+
 std::string TemplateStore::render(const std::string& name, const km::data& view, Escape escape) const {
-    km::mustache tmpl(join_standalone_tags(text(name)));
+    text(name);  // a missing template is a bug
+    km::mustache tmpl(joined_.at(name));
     if (!tmpl.is_valid()) throw std::logic_error("template '" + name + "': " + tmpl.error_message());
     if (escape == Escape::None) tmpl.set_custom_escape([](const std::string& s) { return s; });
-    std::string out = tmpl.render(with_partials(view, texts_));
+    // Partials are looked up like variables, before the view's own names.
+    static const km::data empty(km::data::type::object);
+    km::context<std::string> context(view.is_object() ? &view : &empty);
+    context.push(&partials_);
+    std::string out = tmpl.render(context);
     if (!tmpl.is_valid()) throw std::logic_error("template '" + name + "': " + tmpl.error_message());
     return out;
 }

@@ -27,7 +27,7 @@ enum class Escape { None, Xml };
 
 class TemplateStore {
 public:
-    explicit TemplateStore(std::map<std::string, std::string> texts) : texts_(std::move(texts)) {}
+    explicit TemplateStore(std::map<std::string, std::string> texts);
 
     // The templates built into the binary.
     static const TemplateStore& embedded();
@@ -44,6 +44,8 @@ public:
 
 private:
     std::map<std::string, std::string> texts_;
+    std::map<std::string, std::string> joined_;  // with standalone tags joined, as rendered
+    kainjow::mustache::data partials_{kainjow::mustache::data::type::object};  // every template usable as {{> name}}
 };
 
 }  // namespace recipe::recipes
