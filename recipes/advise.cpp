@@ -2,6 +2,7 @@
 #include "recipes/unused_counters.h"
 
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +41,17 @@ int AdviseResult::accepted() const {
     int n = 0;
     for (const auto& x : nests) n += x.nest->accepted ? 1 : 0;
     return n;
+}
+
+bool is_output_name(const std::string& stem, const std::string& name) {
+    if (name.size() <= stem.size() + 1 || name.compare(0, stem.size() + 1, stem + ".") != 0) return false;
+    const std::string rest = name.substr(stem.size() + 1);
+    if (rest == "recipe.md" || rest == "cu" || rest == "plan.json") return true;
+    // nest<N>.tile-size.svg, nest<N>.pipeline.svg
+    if (rest.rfind("nest", 0) != 0) return false;
+    std::size_t i = 4;
+    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) ++i;
+    return i > 4 && (rest.substr(i) == ".tile-size.svg" || rest.substr(i) == ".pipeline.svg");
 }
 
 std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,

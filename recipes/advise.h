@@ -100,6 +100,10 @@ struct AdviseResult {
     int accepted() const;
 };
 
+// Whether `name` is one of the files advise writes for an input of this
+// stem (the recipe, .cu, plan and any nest's picture).
+bool is_output_name(const std::string& stem, const std::string& name);
+
 // The nvcc command line for the emitted file (also in the recipe).
 // `flags` are the user's preprocessor flags, each after a blank.
 std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,

@@ -19,6 +19,11 @@ bool RealFileSystem::exists(const std::string& path) const {
     return fs::exists(path, ec);
 }
 
+bool RealFileSystem::is_directory(const std::string& path) const {
+    std::error_code ec;
+    return fs::is_directory(path, ec);
+}
+
 bool RealFileSystem::same_file(const std::string& a, const std::string& b) const {
     std::error_code ec;
     const bool same = fs::equivalent(a, b, ec);
@@ -81,6 +86,35 @@ bool RealFileSystem::write_atomically(const std::string& path, const std::string
     return true;
 }
 
+bool RealFileSystem::make_temporary_directory(const std::string& parent, const std::string& prefix, std::string* path,
+                                              std::string* error) {
+    std::string pattern = (parent.empty() ? std::string(".") : parent) + "/" + prefix + "XXXXXX";
+    if (!::mkdtemp(pattern.data())) {
+        *error = parent + ": cannot create a directory in it: " + std::strerror(errno);
+        return false;
+    }
+    *path = pattern;
+    return true;
+}
+
+bool RealFileSystem::rename(const std::string& from, const std::string& to, std::string* error) {
+    if (std::rename(from.c_str(), to.c_str()) != 0) {
+        *error = to + ": cannot replace: " + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+bool RealFileSystem::remove(const std::string& path) { return std::remove(path.c_str()) == 0; }
+
+std::vector<std::string> RealFileSystem::list(const std::string& directory) const {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(directory.empty() ? "." : directory, ec), end; !ec && it != end; it.increment(ec))
+        names.push_back(it->path().filename().string());
+    return names;
+}
+
 namespace {
 std::string normal(const std::string& path) {
     std::string p = path;
@@ -94,6 +128,8 @@ bool MemoryFileSystem::exists(const std::string& path) const {
     const std::string p = normal(path);
     return files.count(p) > 0 || directories.count(p) > 0;
 }
+
+bool MemoryFileSystem::is_directory(const std::string& path) const { return directories.count(normal(path)) > 0; }
 
 bool MemoryFileSystem::same_file(const std::string& a, const std::string& b) const {
     return exists(a) && normal(a) == normal(b);
@@ -123,7 +159,7 @@ bool MemoryFileSystem::make_directories(const std::string& path, std::string* er
 
 bool MemoryFileSystem::write_atomically(const std::string& path, const std::string& content, std::string* error) {
     const std::string p = normal(path);
-    if (failing_writes.count(p)) {
+    if (failing_writes.count(p) || failing_writes.count(p.substr(p.rfind('/') + 1))) {
         *error = path + ": cannot write: Read-only file system";
         return false;
     }
@@ -135,6 +171,48 @@ bool MemoryFileSystem::write_atomically(const std::string& path, const std::stri
     files[p] = content;
     ++writes;
     return true;
+}
+
+bool MemoryFileSystem::make_temporary_directory(const std::string& parent, const std::string& prefix, std::string* path,
+                                                std::string* error) {
+    for (int i = 1;; ++i) {
+        const std::string p = normal((parent.empty() ? std::string(".") : parent) + "/" + prefix + std::to_string(i));
+        if (exists(p)) continue;
+        return make_directories(p, error) && (*path = p, true);
+    }
+}
+
+bool MemoryFileSystem::rename(const std::string& from, const std::string& to, std::string* error) {
+    const std::string f = normal(from), t = normal(to);
+    if (++renames == failing_rename || !files.count(f)) {
+        *error = to + ": cannot replace: Input/output error";
+        return false;
+    }
+    files[t] = std::move(files[f]);
+    files.erase(f);
+    return true;
+}
+
+bool MemoryFileSystem::remove(const std::string& path) {
+    const std::string p = normal(path);
+    if (files.erase(p)) return true;
+    for (const auto& [name, content] : files)
+        if (name.rfind(p + "/", 0) == 0) return false;  // not empty
+    return directories.erase(p) > 0;
+}
+
+std::vector<std::string> MemoryFileSystem::list(const std::string& directory) const {
+    const std::string d = normal(directory.empty() ? "." : directory);
+    const std::string prefix = d == "." ? "" : d + "/";
+    std::set<std::string> names;
+    auto add = [&](const std::string& path) {
+        if (path.rfind(prefix, 0) != 0 || path.size() == prefix.size()) return;
+        const std::string rest = path.substr(prefix.size());
+        names.insert(rest.substr(0, rest.find('/')));
+    };
+    for (const auto& [name, content] : files) add(name);
+    for (const auto& name : directories) add(name);
+    return {names.begin(), names.end()};
 }
 
 }  // namespace recipe::recipes

@@ -1,5 +1,7 @@
 #include "recipes/output_writer.h"
 
+#include <algorithm>
+
 namespace recipe::recipes {
 
 std::string join_path(const std::string& directory, const std::string& name) {
@@ -8,12 +10,44 @@ std::string join_path(const std::string& directory, const std::string& name) {
     return directory + "/" + name;
 }
 
+namespace {
+
+// The files a run moves into place, and where each one it replaces waits
+// until the run is over.
+struct Move {
+    std::string staged;    // the new file in the staging directory ("" for an earlier output that only goes)
+    std::string target;
+    std::string previous;  // the replaced file, kept in the staging directory until the end
+    bool replaced = false;
+    bool placed = false;
+};
+
+void remove_staging(FileSystem& fs, const std::string& staging) {
+    for (const auto& name : fs.list(staging)) fs.remove(join_path(staging, name));
+    fs.remove(staging);
+}
+
+// Puts back what the moves done so far changed, last first.
+void roll_back(FileSystem& fs, std::vector<Move>& moves) {
+    std::string ignored;
+    for (auto m = moves.rbegin(); m != moves.rend(); ++m) {
+        if (m->placed) fs.rename(m->target, m->staged, &ignored);
+        if (m->replaced) fs.rename(m->previous, m->target, &ignored);
+    }
+}
+
+}  // namespace
+
 bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std::string>* written, std::string* error) {
-    std::vector<std::string> paths;
+    std::vector<std::string> paths, names;
     for (const auto& f : request.files) {
         const std::string path = join_path(request.directory, f.name);
         if (fs.same_file(path, request.input_path)) {
             *error = path + ": would overwrite the input file; choose another output directory with -o";
+            return false;
+        }
+        if (fs.is_directory(path)) {
+            *error = path + ": is a directory; the output cannot be written there";
             return false;
         }
         if (!request.force && fs.exists(path)) {
@@ -21,12 +55,59 @@ bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std:
             return false;
         }
         paths.push_back(path);
+        names.push_back(f.name);
     }
+    // Outputs of an earlier run that this run does not write.
+    std::vector<std::string> earlier;
+    if (request.earlier_output)
+        for (const auto& name : fs.list(request.directory)) {
+            const std::string path = join_path(request.directory, name);
+            if (std::find(names.begin(), names.end(), name) != names.end() || !request.earlier_output(name) ||
+                fs.same_file(path, request.input_path) || fs.is_directory(path))
+                continue;
+            if (!request.force) {
+                *error = path + ": an earlier run's output this run would not replace; use --force to remove it with the rest";
+                return false;
+            }
+            earlier.push_back(path);
+        }
     if (!request.directory.empty() && !fs.make_directories(request.directory, error)) return false;
+
+    std::string staging;
+    if (!fs.make_temporary_directory(request.directory, ".recipe-staging-", &staging, error)) return false;
+    std::vector<Move> moves;
     for (std::size_t i = 0; i < paths.size(); ++i) {
-        if (!fs.write_atomically(paths[i], request.files[i].content, error)) return false;
-        written->push_back(paths[i]);
+        Move m{join_path(staging, names[i]), paths[i], join_path(staging, names[i] + ".previous")};
+        if (!fs.write_atomically(m.staged, request.files[i].content, error)) {
+            // Name the file the user asked for, not its staging place.
+            if (error->rfind(m.staged, 0) == 0) error->replace(0, m.staged.size(), m.target);
+            remove_staging(fs, staging);
+            return false;
+        }
+        moves.push_back(m);
     }
+    for (const auto& path : earlier)
+        moves.push_back({"", path, join_path(staging, path.substr(path.rfind('/') + 1) + ".earlier")});
+    bool failed = false;
+    for (auto& m : moves) {
+        if (fs.exists(m.target)) {
+            if (!fs.rename(m.target, m.previous, error)) {
+                failed = true;
+                break;
+            }
+            m.replaced = true;
+        }
+        if (m.staged.empty()) continue;
+        if (!fs.rename(m.staged, m.target, error)) {
+            failed = true;
+            break;
+        }
+        m.placed = true;
+    }
+    if (failed) roll_back(fs, moves);
+    remove_staging(fs, staging);
+    if (failed) return false;
+    *written = paths;
     return true;
 }
 
