@@ -56,7 +56,8 @@ bool is_output_name(const std::string& stem, const std::string& name) {
 
 std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,
                             const std::string& include_dir) {
-    return "nvcc -O3 -std=c++17 -arch=native -I" + include_dir + flags + " " + cu_file + " -o " + program_name;
+    // --fmad=false: the kernels round as the C program does (recipe caveat).
+    return "nvcc -O3 -std=c++17 -arch=native --fmad=false -I" + include_dir + flags + " " + cu_file + " -o " + program_name;
 }
 
 

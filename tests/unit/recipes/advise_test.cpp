@@ -125,7 +125,7 @@ TEST_CASE("-D reaches the preprocessor, the compile command and the recipe's cav
     const AdviseResult r = run(fs, src, o);
     REQUIRE(!r.nests.empty());
     CHECK(r.nests[0].nest->iteration_space[0].upper.value == 999);
-    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native -I\"$RECIPE_INCLUDE\" -DN=1000 two.cu -o two");
+    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native --fmad=false -I\"$RECIPE_INCLUDE\" -DN=1000 two.cu -o two");
     const std::string& recipe = file(r, "two.recipe.md")->content;
     CHECK(recipe.find("**Build flags.** The plan is for the file as its preprocessor sees it with `-DN=1000`") != std::string::npos);
     CHECK(recipe.find("recipe advise two.c --platform h200 -DN=1000") != std::string::npos);
@@ -190,7 +190,7 @@ int main(void)
     const AdviseResult r = run(fs, src, o);
     REQUIRE(r.nests.size() == 1);
     REQUIRE(r.nests[0].verdict == Verdict::Converted);
-    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native -I\"$RECIPE_INCLUDE\" two.cu -o two");
+    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native --fmad=false -I\"$RECIPE_INCLUDE\" two.cu -o two");
     const std::string& cu = file(r, "two.cu")->content;
     CHECK(cu.find("cfg.space = {{1, 1, 0}, {static_cast<std::int64_t>(w - 1), static_cast<std::int64_t>(h - 1), 1}};") != std::string::npos);
     CHECK(cu.find("    const size_t x = static_cast<size_t>(tile.x());\n") != std::string::npos);
