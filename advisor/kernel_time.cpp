@@ -46,11 +46,43 @@ std::string normalised(const std::string& name) {
 
 }  // namespace
 
-const KernelTable* find_kernel(const Platform& platform, const std::string& name) {
+KernelShape kernel_shape(const Problem& problem) {
+    KernelShape s;
+    s.dims = problem.dims;
+    s.inputs = static_cast<int>(problem.inputs.size() + problem.whole_inputs.size());
+    s.outputs = static_cast<int>(problem.outputs.size());
+    bool first = true;
+    for (const auto* list : {&problem.inputs, &problem.whole_inputs, &problem.outputs})
+        for (const auto& a : *list) {
+            if (first) s.element_bytes = a.elem_bytes;
+            else if (a.elem_bytes != s.element_bytes) s.element_bytes = 0;  // mixed: no table matches
+            first = false;
+        }
+    for (const auto& a : problem.inputs)
+        for (std::size_t d = 0; d < 3; ++d) {
+            s.halo_low[d] = std::max(s.halo_low[d], a.halo.lo[d]);
+            s.halo_high[d] = std::max(s.halo_high[d], a.halo.hi[d]);
+        }
+    // A whole input has no reach of its own, but it is work a table of
+    // tiled inputs does not time: it counts among the inputs above.
+    return s;
+}
+
+const KernelTable* find_kernel(const Platform& platform, const Problem& problem, std::string* why) {
+    const std::string& name = problem.kernel_name;
     if (name.empty()) return nullptr;
-    if (auto it = platform.kernels.find(name); it != platform.kernels.end()) return &it->second;
+    const KernelTable* named = nullptr;
+    if (auto it = platform.kernels.find(name); it != platform.kernels.end()) named = &it->second;
     for (const auto& [key, table] : platform.kernels)
-        if (normalised(key) == normalised(name)) return &table;
+        if (!named && normalised(key) == normalised(name)) named = &table;
+    if (!named) return nullptr;
+    const KernelShape shape = kernel_shape(problem);
+    if (named->shape == shape) return named;
+    if (why)
+        *why = "the profile's '" + named->name + "' table times " +
+               (named->shape.dims ? "other work (" + to_string(named->shape) + "; this nest: " + to_string(shape) + ")"
+                                  : std::string("a kernel whose shape it does not record")) +
+               ", so it is not used";
     return nullptr;
 }
 
@@ -58,14 +90,15 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
     launch_overhead_ms_ = platform.kernel_launch_ns * 1e-6;
     const double points = static_cast<double>(problem.extents[0] * problem.extents[1] * problem.extents[2]);
     std::ostringstream os;
+    std::string unused_table;  // why a table of the nest's name does not price it
     if (options.kernel_ms) {
         source_ = KernelSource::UserGiven;
         ms_per_point_ = *options.kernel_ms / points;
         os << "kernel time " << *options.kernel_ms << " ms for the whole problem (--kernel-ms), scaled by each tile's share";
-    } else if (const KernelTable* t = find_kernel(platform, problem.kernel_name)) {
+    } else if (const KernelTable* t = find_kernel(platform, problem, &unused_table)) {
         source_ = KernelSource::Measured;
         table_ = t;
-        os << "kernel time measured on " << platform.name << " ('" << problem.kernel_name << "' table, "
+        os << "kernel time measured on " << platform.name << " ('" << t->name << "' table, "
            << to_string(table_->interpolation) << " interpolation)";
     } else {
         source_ = KernelSource::Estimate;
@@ -76,6 +109,7 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
         if (const double rate = library_points_per_ns(platform); rate > 0)
             os << ", at most " << static_cast<long long>(std::llround(rate)) << " points per ns as the library's kernels run on this device";
         os << "); measure it and pass --kernel-ms for a better prediction";
+        if (!unused_table.empty()) os << " (" << unused_table << ")";
     }
     description_ = os.str();
 }

@@ -37,8 +37,13 @@ private:
     std::string description_;
 };
 
-// The profile's table for a kernel name, ignoring case and underscores.
-const KernelTable* find_kernel(const Platform& platform, const std::string& name);
+// The shape of the nest's kernel, as kernel tables record theirs.
+KernelShape kernel_shape(const Problem& problem);
+// The profile's table for the nest's kernel: the one named as
+// problem.kernel_name (case and underscores do not count) when it times a
+// kernel of the nest's shape. Null otherwise; when a table of that name
+// exists but times other work, `why` (if given) says so.
+const KernelTable* find_kernel(const Platform& platform, const Problem& problem, std::string* why = nullptr);
 
 // The points per ns the library's kernels sustain on this device (one
 // thread per point, through its views): the median over the profile's

@@ -205,6 +205,21 @@ bool read_occupancy(Reader& r, const nlohmann::json& root, OccupancyLimits* o) {
     return true;
 }
 
+}  // namespace
+
+std::string to_string(const KernelShape& s) {
+    auto list = [&](const std::array<std::int64_t, 3>& a) {
+        std::string out;
+        for (int d = 0; d < s.dims; ++d) out += (d ? " " : "") + std::to_string(a[static_cast<std::size_t>(d)]);
+        return out;
+    };
+    return std::to_string(s.dims) + "-D, " + std::to_string(s.inputs) + (s.inputs == 1 ? " input" : " inputs") + " of " +
+           std::to_string(s.element_bytes) + "-byte elements with reach " + list(s.halo_low) + " | " + list(s.halo_high) +
+           ", " + std::to_string(s.outputs) + (s.outputs == 1 ? " output" : " outputs");
+}
+
+namespace {
+
 bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, KernelTable>* kernels) {
     const nlohmann::json* v = r.member(root, "kernels", "kernels", false);
     if (!v) return true;
@@ -213,9 +228,41 @@ bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, K
         const std::string path = "kernels." + name;
         if (!table.is_object()) return r.fail(path, "must be {\"elements\": [...], \"ns\": [...]}");
         for (const auto& [k, _] : table.items())
-            if (k != "elements" && k != "ns") return r.fail(path + "." + k, "unknown field (expected elements, ns)");
+            if (k != "elements" && k != "ns" && k != "shape")
+                return r.fail(path + "." + k, "unknown field (expected elements, ns, shape)");
         KernelTable t;
         t.name = name;
+        if (const nlohmann::json* sh = r.member(table, "shape", path + ".shape", false)) {
+            const std::string sp = path + ".shape";
+            if (!sh->is_object()) return r.fail(sp, "must be {dims, elementBytes, inputs, outputs, haloLow, haloHigh}");
+            auto positive = [&](const char* key, int* out) {
+                const nlohmann::json* v = r.member(*sh, key, sp + "." + key, true);
+                if (!v) return false;
+                if (!v->is_number_integer() || v->get<long long>() < 1 || v->get<long long>() > 64)
+                    return r.fail(sp + "." + key, "must be a whole number from 1 to 64");
+                *out = v->get<int>();
+                return true;
+            };
+            auto reach = [&](const char* key, std::array<std::int64_t, 3>* out) {
+                const nlohmann::json* v = r.member(*sh, key, sp + "." + key, true);
+                if (!v) return false;
+                if (!v->is_array() || v->size() != 3) return r.fail(sp + "." + key, "must be three whole numbers, x first");
+                for (std::size_t d = 0; d < 3; ++d) {
+                    if (!(*v)[d].is_number_integer() || (*v)[d].get<long long>() < 0)
+                        return r.fail(sp + "." + key + "[" + std::to_string(d) + "]", "must be a whole number, at least 0");
+                    (*out)[d] = (*v)[d].get<std::int64_t>();
+                }
+                return true;
+            };
+            if (!positive("dims", &t.shape.dims) || !positive("elementBytes", &t.shape.element_bytes) ||
+                !positive("inputs", &t.shape.inputs) || !positive("outputs", &t.shape.outputs) ||
+                !reach("haloLow", &t.shape.halo_low) || !reach("haloHigh", &t.shape.halo_high))
+                return false;
+            if (t.shape.dims > 3) return r.fail(sp + ".dims", "must be 1, 2 or 3");
+            for (const auto& [k, _] : sh->items())
+                if (k != "dims" && k != "elementBytes" && k != "inputs" && k != "outputs" && k != "haloLow" && k != "haloHigh")
+                    return r.fail(sp + "." + k, "unknown field (expected dims, elementBytes, inputs, outputs, haloLow, haloHigh)");
+        }
         const nlohmann::json* e = r.member(table, "elements", path + ".elements", true);
         const nlohmann::json* n = r.member(table, "ns", path + ".ns", true);
         if (!e || !n) return false;

@@ -6,6 +6,7 @@
 // JSON schema: docs/model.md ("Platform profiles").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -59,8 +60,27 @@ struct OccupancyLimits {
 
 // A kernel measured on this device (thesis §6.3): ns for one pass over
 // `elements` elements, at several element counts.
+// The work a kernel table times, so that a nest is priced from a table only
+// when its kernel does the same work (a function that happens to share the
+// table's name is not enough). Halo: the inputs' reach below and above the
+// point, x first. dims 0: the table records no shape and prices nothing.
+struct KernelShape {
+    int dims = 0;
+    int element_bytes = 4;
+    int inputs = 1;
+    int outputs = 1;
+    std::array<std::int64_t, 3> halo_low{}, halo_high{};
+    bool operator==(const KernelShape& o) const {
+        return dims == o.dims && element_bytes == o.element_bytes && inputs == o.inputs && outputs == o.outputs &&
+               halo_low == o.halo_low && halo_high == o.halo_high;
+    }
+};
+// "2-D, 1 input of 4-byte elements with reach 1 1 | 1 1, 1 output".
+std::string to_string(const KernelShape& s);
+
 struct KernelTable {
     std::string name;
+    KernelShape shape;
     std::vector<double> elements;  // ascending
     std::vector<double> ns;
     Interpolation interpolation = Interpolation::Linear;

@@ -42,8 +42,14 @@ struct Param {
 json decade_table(std::vector<double> ns) { return json(ns); }
 
 // Kernel table from a naive run's slope: ms per repeat over 64e6 elements.
-json kernel_table(double ms_per_pass) {
-    return {{"elements", {1000.0, 64000000.0}}, {"ns", {ms_per_pass * 1e6 * 1000.0 / 64e6, ms_per_pass * 1e6}}};
+// The thesis's example programs (§3.3) on floats, one input and one output:
+// moving average with radius 4, emboss and Jacobi reaching one point out.
+json kernel_table(double ms_per_pass, int dims) {
+    const int r = dims == 1 ? 4 : 1;
+    const json reach = {r, dims >= 2 ? r : 0, dims >= 3 ? r : 0};
+    return {{"shape", {{"dims", dims}, {"elementBytes", 4}, {"inputs", 1}, {"outputs", 1}, {"haloLow", reach}, {"haloHigh", reach}}},
+            {"elements", {1000.0, 64000000.0}},
+            {"ns", {ms_per_pass * 1e6 * 1000.0 / 64e6, ms_per_pass * 1e6}}};
 }
 
 double slope(double naive_1, double naive_200) { return (naive_200 - naive_1) / 199.0; }
@@ -98,9 +104,9 @@ json tesla_start() {
     p["peakGflops"] = 1030.0;
     p["smCount"] = 14;
     p["deviceMemoryBytes"] = 3221225472LL;
-    p["kernels"] = {{"movingAverage", kernel_table(slope(121, 5057))},
-                    {"emboss", kernel_table(slope(117, 4163))},
-                    {"jacobi", kernel_table(slope(110, 2915))}};
+    p["kernels"] = {{"movingAverage", kernel_table(slope(121, 5057), 1)},
+                    {"emboss", kernel_table(slope(117, 4163), 2)},
+                    {"jacobi", kernel_table(slope(110, 2915), 3)}};
     return p;
 }
 
@@ -116,9 +122,9 @@ json gtx_start() {
     p["peakGflops"] = 907.0;
     p["smCount"] = 7;
     p["deviceMemoryBytes"] = 2147483648LL;
-    p["kernels"] = {{"movingAverage", kernel_table(slope(135, 7291))},
-                    {"emboss", kernel_table(slope(129, 5770))},
-                    {"jacobi", kernel_table(slope(120, 4623))}};
+    p["kernels"] = {{"movingAverage", kernel_table(slope(135, 7291), 1)},
+                    {"emboss", kernel_table(slope(129, 5770), 2)},
+                    {"jacobi", kernel_table(slope(120, 4623), 3)}};
     return p;
 }
 

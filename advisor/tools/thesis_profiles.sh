@@ -12,8 +12,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 ${CXX:-c++} -std=c++20 -O2 -I"$root" -I"$root/library/include" "$root/advisor/tools/thesis_profiles.cpp" \
     "$build/librecipe_core.a" -o "$out/thesis_profiles" \
-    -DRECIPE_SOURCE_DIR="\"$root\""
+    -DRECIPE_SOURCE_DIR="\"$root\"" -ltree-sitter
 "$out/thesis_profiles" "$root/advisor/platforms"
 ${CXX:-c++} -std=c++20 -O2 -I"$root" -I"$root/library/include" "$root/advisor/tools/reproduction_doc.cpp" \
-    "$build/librecipe_core.a" -o "$out/reproduction_doc"
+    "$build/librecipe_core.a" -o "$out/reproduction_doc" -ltree-sitter
 "$out/reproduction_doc" "$root/advisor/platforms" "$root/docs/model-reproduction.md"

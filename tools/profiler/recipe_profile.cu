@@ -186,6 +186,7 @@ std::string fmt(double v, const char* f = "%.4g") {
 struct KernelTable {
     std::string name;
     std::vector<double> elements, ns;
+    std::string shape;  // the work it times, as the profile records it (advisor/platform.h KernelShape)
 };
 
 }  // namespace
@@ -576,7 +577,7 @@ int main(int argc, char** argv) {
         auto view_out = [](float* d, std::int64_t ex, std::int64_t ey) {
             return recipe::OutView<float>{d, {0, 0, 0}, ex, ey};
         };
-        KernelTable ma{"moving_average", {}, {}};
+        KernelTable ma{"moving_average", {}, {}, R"({"dims": 1, "elementBytes": 4, "inputs": 1, "outputs": 1, "haloLow": [4, 0, 0], "haloHigh": [4, 0, 0]})"};
         for (double n : {1e3, 1e4, 1e5, 1e6, 1e7, 6.7108864e7}) {
             const std::int64_t N = static_cast<std::int64_t>(n);
             const auto tile = tile_of(4, N + 4, 0, 1, 0, 1);
@@ -587,7 +588,7 @@ int main(int argc, char** argv) {
             }));
         }
         kernels.push_back(ma);
-        KernelTable em{"emboss", {}, {}};
+        KernelTable em{"emboss", {}, {}, R"({"dims": 2, "elementBytes": 4, "inputs": 1, "outputs": 1, "haloLow": [1, 1, 0], "haloHigh": [1, 1, 0]})"};
         for (double rows : {1.0, 10.0, 100.0, 1000.0, 8000.0}) {
             const std::int64_t W = 8000, H = static_cast<std::int64_t>(rows);
             const auto tile = tile_of(0, W, 0, H, 0, 1);
@@ -599,7 +600,7 @@ int main(int argc, char** argv) {
             }));
         }
         kernels.push_back(em);
-        KernelTable ja{"jacobi_sweep", {}, {}};
+        KernelTable ja{"jacobi_sweep", {}, {}, R"({"dims": 3, "elementBytes": 4, "inputs": 1, "outputs": 1, "haloLow": [1, 1, 1], "haloHigh": [1, 1, 1]})"};
         for (double slabs : {1.0, 4.0, 25.0, 100.0, 398.0}) {
             const std::int64_t X = 400, Y = 400, Z = static_cast<std::int64_t>(slabs);
             const auto tile = tile_of(1, X - 1, 1, Y - 1, 1, Z + 1);
@@ -643,7 +644,7 @@ int main(int argc, char** argv) {
     std::string kernels_json, kernels_source;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const KernelTable& k = kernels[i];
-        kernels_json += std::string(i ? ",\n" : "") + "    \"" + k.name + "\": {\"elements\": " + json_array(k.elements) +
+        kernels_json += std::string(i ? ",\n" : "") + "    \"" + k.name + "\": {\"shape\": " + k.shape + ", \"elements\": " + json_array(k.elements) +
                         ", \"ns\": " + json_array(k.ns) + "}";
         kernels_source += ",\n    \"kernels." + k.name + "\": \"" + how +
                           "; one pass of the sample's kernel (tools/profiler/sample_kernels.cuh), median of 3x10 launches\"";

@@ -363,3 +363,33 @@ TEST_CASE("host packing streams the user's array from memory", "[advisor]") {
     const Prediction b = run(p, pf, cfg(Scheme::Buffered, {250000, 1, 1}));
     CHECK(b.typical_tile.buffer_in == Approx(1e6 * (1e7 - 1) / 9e6 * 1e-6));
 }
+
+TEST_CASE("a kernel table prices a nest only when it times work of the nest's shape", "[advisor]") {
+    const Platform pf = test::unit_platform();  // table "k": 1-D, one float input without halo, one output
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    std::string why;
+    CHECK(find_kernel(pf, p, &why) == &pf.kernels.at("k"));
+    CHECK(why.empty());
+    // Same name, other work: a stencil reaching 2 points out.
+    p = test::unit_problem({1000000, 1, 1}, 1, Halo{{2, 0, 0}, {2, 0, 0}});
+    CHECK(find_kernel(pf, p, &why) == nullptr);
+    CHECK(why == "the profile's 'k' table times other work (1-D, 1 input of 4-byte elements with reach 0 | 0, 1 output; "
+                 "this nest: 1-D, 1 input of 4-byte elements with reach 2 | 2, 1 output), so it is not used");
+    const Prediction n = run(p, pf, cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(n.kernel_source == KernelSource::Estimate);
+    CHECK(n.notes.front().find("the profile's 'k' table times other work") != std::string::npos);
+    // Doubles, two outputs, a second dimension: each is other work too.
+    p = test::unit_problem({1000000, 1, 1}, 1);
+    p.inputs[0].elem_bytes = p.outputs[0].elem_bytes = 8;
+    CHECK(find_kernel(pf, p) == nullptr);
+    p = test::unit_problem({1000000, 1, 1}, 1);
+    p.outputs.push_back(p.outputs[0]);
+    CHECK(find_kernel(pf, p) == nullptr);
+    p = test::unit_problem({1000, 1000, 1}, 2);
+    CHECK(find_kernel(pf, p) == nullptr);
+    // A table that records no shape prices nothing.
+    Platform unshaped = pf;
+    unshaped.kernels.at("k").shape = KernelShape{};
+    CHECK(find_kernel(unshaped, test::unit_problem({1000000, 1, 1}, 1), &why) == nullptr);
+    CHECK(why == "the profile's 'k' table times a kernel whose shape it does not record, so it is not used");
+}

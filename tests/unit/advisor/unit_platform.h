@@ -43,7 +43,11 @@ inline nlohmann::json unit_platform_json(int copy_engines = 2) {
         {"logGP",
          {{"hostToDevice", {{"latencyNs", 10000.0}, {"gapNs", 2000.0}, {"nsPerByte", 1.0}}},
           {"deviceToHost", {{"latencyNs", 10000.0}, {"gapNs", 2000.0}, {"nsPerByte", 1.0}}}}},
-        {"kernels", {{"k", {{"elements", {1000.0, 1e9}}, {"ns", {1000.0, 1e9}}}}}},
+        {"kernels",
+         {{"k",
+           {{"shape", {{"dims", 1}, {"elementBytes", 4}, {"inputs", 1}, {"outputs", 1}, {"haloLow", {0, 0, 0}}, {"haloHigh", {0, 0, 0}}}},
+            {"elements", {1000.0, 1e9}},
+            {"ns", {1000.0, 1e9}}}}}},
     };
     json source = json::object();
     for (const auto& [k, _] : p.items())
@@ -60,7 +64,8 @@ inline advisor::Platform unit_platform(int copy_engines = 2) {
     return pf;
 }
 
-// One input, one output of floats; the kernel table "k" (1 ns per element).
+// One input, one output of floats; the kernel table "k" (1 ns per element)
+// prices it when it is 1-D without halo, the table's shape.
 inline advisor::Problem unit_problem(Index3 extents, int dims, Halo halo = {}) {
     advisor::Problem p;
     p.kernel_name = "k";
