@@ -91,10 +91,10 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
     const double points = static_cast<double>(problem.extents[0] * problem.extents[1] * problem.extents[2]);
     std::ostringstream os;
     std::string unused_table;  // why a table of the nest's name does not price it
-    if (options.kernel_ms) {
+    if (const std::optional<double> given = problem.kernel_ms ? problem.kernel_ms : options.kernel_ms) {
         source_ = KernelSource::UserGiven;
-        ms_per_point_ = *options.kernel_ms / points;
-        os << "kernel time " << *options.kernel_ms << " ms for the whole problem (--kernel-ms), scaled by each tile's share";
+        ms_per_point_ = *given / points;
+        os << "kernel time " << *given << " ms for the whole problem (--kernel-ms), scaled by each tile's share";
     } else if (const KernelTable* t = find_kernel(platform, problem, &unused_table)) {
         source_ = KernelSource::Measured;
         table_ = t;

@@ -85,6 +85,9 @@ struct Problem {
     int math_calls_per_point = 0;  // of the flops: C math library calls (priced apart on the CPU)
     int bytes_per_point = 0;      // reads + writes, in bytes
     bool pinned_host = false;     // the analyzer saw cudaMallocHost/cudaHostAlloc
+    // The user's measured kernel time for this nest's whole problem, one
+    // step (advise's --kernel-ms NEST=MS); before ModelOptions::kernel_ms.
+    std::optional<double> kernel_ms;
 };
 // Fails (with `error`) when an extent or time-loop count is symbolic, the
 // nest was rejected, or its shape is outside what the model covers.

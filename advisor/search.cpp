@@ -357,6 +357,7 @@ bool advise(const analyzer::LoopNest& nest, const Platform& platform, const Sear
             std::string* error) {
     Problem p;
     if (!problem_from(nest, &p, error)) return false;
+    p.kernel_ms = options.model.kernel_ms;  // the nest's own, so that a region of nests prices each with its own
     return advise(p, platform, options, plan, error);
 }
 

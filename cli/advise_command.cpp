@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cctype>
+#include <cmath>
 #include <functional>
 #include <iostream>
 #include <cxxopts.hpp>
@@ -30,12 +32,14 @@ struct OptionSpec {
     const char* help;
     bool takes_value;
     const char* value_name;
+    bool repeatable = false;  // may be given several times
 };
 const OptionSpec kOptions[] = {
     {"platform", "platform profile: a stored name (recipe platforms) or a .json path (default: h200)", true, "NAME|PATH"},
     {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", true, "DIR"},
     {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", true, "pinned|pageable"},
-    {"kernel-ms", "measured kernel time for the whole problem, one step, in ms", true, "X"},
+    {"kernel-ms", "nest NEST's measured kernel time for its whole problem, one step, in ms (repeatable; NEST= may "
+                  "be left out when the file has one accepted nest)", true, "[NEST=]MS", true},
     {"gpu-memory", "device memory the plans may use, e.g. 4GiB for a shared GPU (default: the profile's); arrays "
                    "larger than it are tiled", true, "SIZE"},
     {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "
@@ -161,7 +165,9 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     parser.positional_help("FILE.c");
     auto adder = parser.add_options();
     for (const auto& o : kOptions) {
-        if (o.takes_value) {
+        if (o.repeatable) {
+            adder(o.names, o.help, cxxopts::value<std::vector<std::string>>(), o.value_name);
+        } else if (o.takes_value) {
             adder(o.names, o.help, cxxopts::value<std::string>(), o.value_name);
         } else {
             adder(o.names, o.help);
@@ -208,16 +214,30 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
                 return kExitUsage;
             }
         }
-        if (args.count("kernel-ms")) {
-            const std::string k = args["kernel-ms"].as<std::string>();
-            char* end = nullptr;
-            const double v = std::strtod(k.c_str(), &end);
-            if (k.empty() || *end != '\0' || !(v > 0)) {
-                err << "recipe: error: --kernel-ms " << k << ": expected a positive number of milliseconds\n";
-                return kExitUsage;
+        if (args.count("kernel-ms"))
+            for (const std::string& k : args["kernel-ms"].as<std::vector<std::string>>()) {
+                // [NEST=]MS: NEST a nest's number (as the summary gives it), MS > 0.
+                const auto eq = k.find('=');
+                const std::string nest = eq == std::string::npos ? "" : k.substr(0, eq);
+                const std::string ms = eq == std::string::npos ? k : k.substr(eq + 1);
+                char* end = nullptr;
+                errno = 0;
+                const long id = nest.empty() ? 0 : std::strtol(nest.c_str(), &end, 10);
+                const bool id_ok = eq == std::string::npos || (!nest.empty() && *end == '\0' && errno != ERANGE && id >= 1 && id <= 1000000000 &&
+                                                    std::isdigit(static_cast<unsigned char>(nest[0])));
+                const double v = std::strtod(ms.c_str(), &end);
+                if (!id_ok || ms.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v)) {
+                    err << "recipe: error: --kernel-ms " << k
+                        << ": expected [NEST=]MS, a nest's number and a positive number of milliseconds\n";
+                    return kExitUsage;
+                }
+                if (options.kernel_ms.count(static_cast<int>(id))) {
+                    err << "recipe: error: --kernel-ms " << k << ": "
+                        << (id ? "nest " + nest + " has" : std::string("the file's nest has")) << " a kernel time already\n";
+                    return kExitUsage;
+                }
+                options.kernel_ms[static_cast<int>(id)] = v;
             }
-            options.kernel_ms = v;
-        }
         if (args.count("gpu-memory")) {
             std::string bad;
             if (!recipe::cli::parse_memory_size(args["gpu-memory"].as<std::string>(), &options.gpu_memory_bytes, &bad)) {

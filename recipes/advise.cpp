@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -156,7 +157,7 @@ void index_overflow_warnings(const CTree& tree, const analyzer::LoopNest& nest, 
 void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, NestOutcome* out) {
     advisor::SearchOptions search;
     search.model.host_memory = options.host_memory;
-    search.model.kernel_ms = options.kernel_ms;
+    if (const auto k = options.kernel_ms.find(out->nest->id); k != options.kernel_ms.end()) search.model.kernel_ms = k->second;
     search.model.gpu_memory_bytes = options.gpu_memory_bytes;
     search.keep = kRankedKept;
     std::string error;
@@ -396,6 +397,42 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
         r->nvcc_flags += " -I" + analyzer::shell_quote(slash == std::string::npos ? "." : options.input.substr(0, slash == 0 ? 1 : slash));
     }
     r->compile_command = compile_command(cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"");
+    // --kernel-ms names nests by their ids; a bare value needs a file of one nest.
+    AdviseOptions resolved = options;
+    {
+        auto number = [](double v) {
+            std::ostringstream os;
+            os << v;
+            return os.str();
+        };
+        std::string accepted_ids;
+        int only = 0, count = 0;
+        for (const auto& n : program.nests)
+            if (n.accepted) {
+                accepted_ids += (count++ ? ", " : "") + std::to_string(n.id);
+                only = n.id;
+            }
+        if (const auto bare = resolved.kernel_ms.find(0); bare != resolved.kernel_ms.end()) {
+            if (count != 1) {
+                *error = "--kernel-ms " + number(bare->second) + ": the file has " + std::to_string(count) +
+                         " accepted nests" + (count ? " (" + accepted_ids + ")" : std::string()) +
+                         "; say which nest's kernel it is with --kernel-ms NEST=MS (nests as the summary numbers them)";
+                return false;
+            }
+            const double ms = bare->second;
+            resolved.kernel_ms.erase(bare);
+            resolved.kernel_ms[only] = ms;
+        }
+        for (const auto& [id, ms] : resolved.kernel_ms) {
+            const bool known = std::any_of(program.nests.begin(), program.nests.end(),
+                                           [&](const analyzer::LoopNest& n) { return n.id == id && n.accepted; });
+            if (!known) {
+                *error = "--kernel-ms " + std::to_string(id) + "=" + number(ms) + ": the file has no accepted nest " +
+                         std::to_string(id) + (count ? " (accepted: " + accepted_ids + ")" : std::string(" (none is accepted)"));
+                return false;
+            }
+        }
+    }
     std::set<std::string> taken;
     r->nests.resize(program.nests.size());
     for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
@@ -411,7 +448,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
         std::atomic<std::size_t> planned{0};
         const std::thread::id caller = std::this_thread::get_id();
         for_each_task(accepted.size(), [&](std::size_t k) {
-            plan_nest(r->platform, options, accepted[k]);
+            plan_nest(r->platform, resolved, accepted[k]);
             const std::size_t done = ++planned;
             if (std::this_thread::get_id() == caller) progress("planning", done, accepted.size());
         });
@@ -444,7 +481,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     {
         advisor::ModelOptions model;
         model.host_memory = options.host_memory;
-        model.kernel_ms = options.kernel_ms;
+        // A nest's --kernel-ms travels in its problem (Problem::kernel_ms).
         model.gpu_memory_bytes = options.gpu_memory_bytes;
         std::vector<std::string> step_by_step;
         r->regions = form_regions(tree, r->nests, program, r->platform, model, &step_by_step);
@@ -530,9 +567,9 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
         r->wrote_cu = true;
     }
 
-    r->files.push_back({recipe_file, render_recipe(templates, *r, options)});
+    r->files.push_back({recipe_file, render_recipe(templates, *r, resolved)});
     if (r->wrote_cu) r->files.push_back({cu_file, cu});
-    r->files.push_back({plan_file, plan_json(*r, options).dump(2) + "\n"});
+    r->files.push_back({plan_file, plan_json(*r, resolved).dump(2) + "\n"});
     // Two pictures per planned nest, drawn on the cores there are.
     std::vector<const NestOutcome*> drawn;
     for (const auto& n : r->nests)

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,7 +33,9 @@ struct AdviseOptions {
     std::vector<std::pair<std::string, std::string>> assumptions;  // --assume NAME=VALUE
     bool assume_no_alias = false;
     std::optional<advisor::HostMemory> host_memory;            // --host-memory
-    std::optional<double> kernel_ms;                           // --kernel-ms
+    // --kernel-ms [NEST=]MS: the nest's measured kernel time, by nest id;
+    // id 0 stands for the file's only accepted nest.
+    std::map<int, double> kernel_ms;
     std::int64_t gpu_memory_bytes = 0;                         // --gpu-memory (0: the profile's)
     std::int64_t calls = 1;  // --calls: how often the program runs each nest (a time loop's steps come on top)
     bool convert_all = false;  // --convert-all: the comparison with the CPU informs, it does not decide

@@ -66,7 +66,11 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     opts["cc"] = o.build.cc;  // the compiler whose preprocessor read the file
     if (o.assume_no_alias) opts["assume_no_alias"] = true;
     if (o.host_memory) opts["host_memory"] = advisor::to_string(*o.host_memory);
-    if (o.kernel_ms) opts["kernel_ms"] = *o.kernel_ms;
+    if (!o.kernel_ms.empty()) {
+        nlohmann::json k = nlohmann::json::object();
+        for (const auto& [nest, ms] : o.kernel_ms) k[std::to_string(nest)] = ms;
+        opts["kernel_ms"] = k;  // by nest id
+    }
     if (o.calls != 1) opts["calls"] = o.calls;
     if (o.convert_all) opts["convert_all"] = true;
     j["options"] = opts;

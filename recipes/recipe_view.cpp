@@ -36,7 +36,7 @@ std::string command_line(const AdviseOptions& o, const std::string& source_file,
     for (const auto& [name, value] : o.assumptions) s += " --assume " + name + "=" + value;
     if (o.assume_no_alias) s += " --assume-no-alias";
     if (o.host_memory) s += std::string(" --host-memory ") + advisor::to_string(*o.host_memory);
-    if (o.kernel_ms) s += " --kernel-ms " + fixed(*o.kernel_ms, 3);
+    for (const auto& [nest, ms] : o.kernel_ms) s += " --kernel-ms " + std::to_string(nest) + "=" + fixed(ms, 3);
     return s;
 }
 

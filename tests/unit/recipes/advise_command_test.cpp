@@ -112,3 +112,30 @@ TEST_CASE("recipe advise reports usage errors with exit 2", "[recipes]") {
     CHECK(r.out.find("--host-memory") != std::string::npos);
     CHECK(r.out.find("--force") != std::string::npos);
 }
+
+TEST_CASE("--kernel-ms is one nest's: a bare value only for a file of one accepted nest", "[recipes]") {
+    const fs::path dir = fresh_dir("kernel-ms");
+    fs::copy_file(fs::path(RECIPE_SOURCE_DIR) / "samples/emboss.c", dir / "emboss.c");  // nests 1 and 2 accepted
+    Run r = recipe("advise emboss.c -o out --kernel-ms 3", dir);
+    CHECK(r.status == 2);
+    CHECK(r.err == "recipe: error: --kernel-ms 3: the file has 2 accepted nests (1, 2); say which nest's kernel it is "
+                   "with --kernel-ms NEST=MS (nests as the summary numbers them)\n");
+    CHECK_FALSE(fs::exists(dir / "out"));
+    r = recipe("advise emboss.c -o out --kernel-ms 3=2.5", dir);
+    CHECK(r.status == 2);
+    CHECK(r.err == "recipe: error: --kernel-ms 3=2.5: the file has no accepted nest 3 (accepted: 1, 2)\n");
+    for (const char* bad : {"1=x", "x=1", "0=1", "1=-2", "1=", "=1", "1=inf"}) {
+        r = recipe(std::string("advise emboss.c -o out --kernel-ms ") + bad, dir);
+        CHECK(r.status == 2);
+        CHECK(r.err.find("expected [NEST=]MS") != std::string::npos);
+    }
+    r = recipe("advise emboss.c -o out --kernel-ms 1=7 --kernel-ms 1=8", dir);
+    CHECK(r.status == 2);
+    // Nest 1 gets 7 ms; nest 2 keeps its own pricing.
+    r = recipe("advise emboss.c -o out --kernel-ms 1=7 --format json", dir);
+    REQUIRE(r.status == 0);
+    const auto plan = nlohmann::json::parse(slurp(dir / "out" / "emboss.plan.json"));
+    CHECK(plan["options"]["kernel_ms"] == nlohmann::json{{"1", 7.0}});
+    CHECK(plan["nests"][0]["plan"]["best"]["kernel_source"] == "given");
+    CHECK(plan["nests"][1]["plan"]["best"]["kernel_source"] != "given");
+}
