@@ -108,7 +108,7 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
            << platform.device_bandwidth_gbs << " GB/s";
         if (const double rate = library_points_per_ns(platform); rate > 0)
             os << ", at most " << static_cast<long long>(std::llround(rate)) << " points per ns as the library's kernels run on this device";
-        os << "); measure it and pass --kernel-ms for a better prediction";
+        os << ")";
         if (!unused_table.empty()) os << " (" << unused_table << ")";
     }
     description_ = os.str();

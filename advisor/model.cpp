@@ -387,7 +387,10 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     else pred.problem.dims = p.dims;
     pred.host_strategy = host;
     pred.kernel_source = kernel_.source();
-    if (explain) pred.notes.push_back(kernel_.description());
+    if (explain) {
+        pred.kernel_note = kernel_.description();
+        pred.notes.push_back(pred.kernel_note);
+    }
     pred.occupancy = block_occupancy(pf, config.block, nullptr);
 
     const bool pageable_copies = host == HostStrategy::PageableCopy;

@@ -174,6 +174,7 @@ struct Prediction {
     double occupancy = 0;       // resident threads / max threads per SM for config.block
     TileTimes typical_tile;     // interior tile, for the timeline
     std::vector<std::string> notes;  // assumptions and why (human-readable)
+    std::string kernel_note;         // of the notes, where the kernel time comes from (KernelModel::description)
 };
 
 // Predicts one configuration. Fails (error set) when the configuration is

@@ -347,8 +347,6 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     }
 
     out.candidates_evaluated = searcher.evaluated();
-    if (out.ranked.front().kernel_source == KernelSource::Estimate)
-        out.notes.push_back("kernel times are roofline estimates: measure the kernel and pass --kernel-ms");
     *plan = std::move(out);
     return true;
 }

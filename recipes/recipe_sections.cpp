@@ -266,6 +266,9 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("kernel_measured", best.kernel_source == advisor::KernelSource::Measured);
     d.set("kernel_given", best.kernel_source == advisor::KernelSource::UserGiven);
     d.set("kernel_estimated", best.kernel_source == advisor::KernelSource::Estimate);
+    std::string note = best.kernel_note;  // "kernel time is …", opening the line
+    if (!note.empty()) note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+    d.set("kernel_note", note);
     std::vector<std::string> within;
     for (const auto& t : plan.tiles_within_tolerance) {
         if (within.size() == 8) {
@@ -289,8 +292,8 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
         d.set("break_even", false);
     }
     std::vector<std::string> notes = plan.notes;
-    for (const auto& s : best.notes)
-        if (std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
+    for (const auto& s : best.notes)  // the kernel's note is the "Kernel time" line's
+        if (s != best.kernel_note && std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
     d.set("notes", list_of(notes, [](km::data& v, const std::string& s) { v.set("text", s); }));
     d.set("tile_chart", n.tile_chart);
     d.set("timeline_chart", n.timeline_chart);
