@@ -150,7 +150,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     {
         std::string e;
         if (!command_line.split(argc, argv, &e)) {
-            err << "recipe: error: " << e << "\n";
+            print_error(err, e);
             return kExitUsage;
         }
     }
@@ -197,7 +197,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
         options.input = args["file"].as<std::vector<std::string>>().front();
         std::string e;
         if (!apply_compile_database(options.input, &source, &e)) {
-            err << "recipe: error: " << e << "\n";
+            print_error(err, e);
             return kExitUsage;
         }
         options.build = source.build;
@@ -241,7 +241,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
         if (args.count("gpu-memory")) {
             std::string bad;
             if (!recipe::cli::parse_memory_size(args["gpu-memory"].as<std::string>(), &options.gpu_memory_bytes, &bad)) {
-                err << "recipe: error: " << bad << "\n";
+                print_error(err, bad);
                 return kExitUsage;
             }
         }
@@ -264,7 +264,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
         force = args.count("force") > 0;
         options.convert_all = args.count("convert-all") > 0;
     } catch (const cxxopts::exceptions::exception& e) {
-        err << "recipe: error: " << e.what() << "\n";
+        print_error(err, e.what());
         return kExitUsage;
     }
 
@@ -276,7 +276,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     const bool advised = recipe::recipes::advise(fs, options, &result, &error);
     progress.finish();
     if (!advised) {
-        err << (error.find(": error: ") != std::string::npos ? "" : "recipe: error: ") << error << "\n";
+        print_error(err, error);
         return kExitUsage;
     }
     for (const auto& line : result.diagnostics) err << line << "\n";
@@ -284,7 +284,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                           [&](const std::string& name) { return recipe::recipes::is_output_name(result.stem, name); }};
     std::vector<std::string> written;
     if (!recipe::recipes::write_outputs(fs, request, &written, &error)) {
-        err << "recipe: error: " << error << "\n";
+        print_error(err, error);
         return kExitUsage;
     }
     const std::string compile = recipe::recipes::compile_command(

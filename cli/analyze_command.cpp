@@ -22,6 +22,8 @@
 
 namespace {
 
+using recipe::cli::print_error;
+
 using namespace recipe;
 
 // A large file's syntax tree is some 150 MB of small allocations. glibc
@@ -44,7 +46,7 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
     {
         std::string e;
         if (!command_line.split(argc, argv, &e)) {
-            err << "recipe: error: " << e << "\n";
+            print_error(err, e);
             return cli::kExitUsage;
         }
     }
@@ -72,7 +74,7 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         std::string file = args["file"].as<std::vector<std::string>>().front();
         std::string error;
         if (!cli::apply_compile_database(file, &source_options, &error)) {
-            err << "recipe: error: " << error << "\n";
+            print_error(err, error);
             return cli::kExitUsage;
         }
         analyzer::AnalyzeOptions opts;
@@ -105,7 +107,7 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
             if (n.accepted) return cli::kExitOk;
         return cli::kExitNothingAccepted;
     } catch (const cxxopts::exceptions::exception& e) {
-        err << "recipe: error: " << e.what() << "\n";
+        print_error(err, e.what());
         return cli::kExitUsage;
     }
 }

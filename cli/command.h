@@ -27,6 +27,16 @@ struct Command {
 
 std::vector<Command>& registry();
 
+// Every command's one way to report a user-level error: a message that is
+// already a located diagnostic (`file:line:col: error: ...`, as the
+// analyzer and the preprocessor write them) goes out as it is; any other
+// gets "recipe: error: " in front. One line each.
+inline void print_error(std::ostream& err, const std::string& message) {
+    const auto at = message.find(": error: ");
+    const bool located = at != std::string::npos && message.find('\n') > at;
+    err << (located ? "" : "recipe: error: ") << message << "\n";
+}
+
 struct Registrar {
     explicit Registrar(Command c) { registry().push_back(c); }
 };

@@ -7,6 +7,8 @@
 
 namespace {
 
+using recipe::cli::print_error;
+
 int run_platforms(int argc, char** argv, std::ostream& out, std::ostream& err) {
     cxxopts::Options opts("recipe platforms", "List the stored platform profiles (advisor/platforms, or $RECIPE_PLATFORM_DIR).");
     opts.add_options()("json", "print JSON")("h,help", "show this help");
@@ -14,7 +16,7 @@ int run_platforms(int argc, char** argv, std::ostream& out, std::ostream& err) {
     try {
         args = opts.parse(argc, argv);
     } catch (const cxxopts::exceptions::exception& e) {
-        err << "recipe: error: " << e.what() << "\n";
+        print_error(err, e.what());
         return recipe::cli::kExitUsage;
     }
     if (args.count("help")) {

@@ -15,11 +15,13 @@
 
 namespace {
 
+using recipe::cli::print_error;
+
 using namespace recipe;
 using namespace recipe::advisor;
 
 int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsage) {
-    err << "recipe: error: " << message << "\n";
+    print_error(err, message);
     return code;
 }
 

@@ -1,5 +1,7 @@
 #include "recipes/file_system.h"
 
+#include "analyzer/source_text.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -31,15 +33,7 @@ bool RealFileSystem::same_file(const std::string& a, const std::string& b) const
 }
 
 bool RealFileSystem::read(const std::string& path, std::string* content, std::string* error) const {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        *error = path + ": cannot open: " + std::strerror(errno);
-        return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    *content = ss.str();
-    return true;
+    return analyzer::read_source_file(path, content, error);  // one reader for every command
 }
 
 bool RealFileSystem::make_directories(const std::string& path, std::string* error) {
@@ -138,7 +132,7 @@ bool MemoryFileSystem::same_file(const std::string& a, const std::string& b) con
 bool MemoryFileSystem::read(const std::string& path, std::string* content, std::string* error) const {
     const auto it = files.find(normal(path));
     if (it == files.end()) {
-        *error = path + ": cannot open: No such file or directory";
+        *error = path + ": error: cannot open file: No such file or directory";
         return false;
     }
     *content = it->second;

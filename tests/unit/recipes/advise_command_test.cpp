@@ -100,7 +100,7 @@ TEST_CASE("recipe advise reports usage errors with exit 2", "[recipes]") {
     CHECK(recipe("advise", dir).status == 2);
     Run r = recipe("advise missing.c", dir);
     CHECK(r.status == 2);
-    CHECK(r.err == "recipe: error: missing.c: cannot open: No such file or directory\n");
+    CHECK(r.err == "missing.c: error: cannot open file: No such file or directory\n");
     r = recipe("advise x.c --format yaml", dir);
     CHECK(r.status == 2);
     CHECK(r.err == "recipe: error: --format yaml: expected md or json\n");

@@ -151,7 +151,7 @@ TEST_CASE("advise reports unreadable input and unknown platforms as user errors"
     AdviseResult r;
     std::string error;
     CHECK_FALSE(advise(fs, o, &r, &error));
-    CHECK(error == "missing.c: cannot open: No such file or directory");
+    CHECK(error == "missing.c: error: cannot open file: No such file or directory");
     fs.files["a.c"] = "int main(void) { return 0; }\n";
     o.input = "a.c";
     o.platform = "no-such-gpu";
