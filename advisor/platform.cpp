@@ -487,17 +487,28 @@ bool load_platform_file(const std::string& path, Platform* platform, std::string
     return true;
 }
 
-std::vector<std::string> platform_search_path() {
-    std::vector<std::string> dirs;
-    if (const char* env = std::getenv("RECIPE_PLATFORM_DIR"); env && *env) dirs.emplace_back(env);
-#ifdef RECIPE_SOURCE_DIR
-    dirs.emplace_back(std::string(RECIPE_SOURCE_DIR) + "/advisor/platforms");
-#endif
-#ifdef RECIPE_INSTALL_DATADIR
-    dirs.emplace_back(std::string(RECIPE_INSTALL_DATADIR) + "/platforms");
-#endif
-    return dirs;
+namespace {
+
+// The user's directory of profiles, if any.
+std::string user_platform_dir() {
+    const char* env = std::getenv("RECIPE_PLATFORM_DIR");
+    return env && *env ? env : "";
 }
+
+const detail::EmbeddedProfile* built_in(const std::string& name) {
+    for (const detail::EmbeddedProfile* e = detail::kEmbeddedProfiles; e->name; ++e)
+        if (name == e->name) return e;
+    return nullptr;
+}
+
+bool load_built_in(const detail::EmbeddedProfile& e, Platform* platform, std::string* error) {
+    const std::string text(reinterpret_cast<const char*>(e.text), e.size);
+    if (!parse_platform(text, std::string(e.name) + ".json", platform, error)) return false;
+    platform->path = "built in";
+    return true;
+}
+
+}  // namespace
 
 bool find_platform(const std::string& name_or_path, Platform* platform, std::string* error) {
     if (name_or_path.empty()) {
@@ -505,11 +516,12 @@ bool find_platform(const std::string& name_or_path, Platform* platform, std::str
         return false;
     }
     if (looks_like_path(name_or_path)) return load_platform_file(name_or_path, platform, error);
-    for (const auto& dir : platform_search_path()) {
+    if (const std::string dir = user_platform_dir(); !dir.empty()) {
         const std::string path = dir + "/" + name_or_path + ".json";
         std::error_code ec;
         if (std::filesystem::is_regular_file(path, ec)) return load_platform_file(path, platform, error);
     }
+    if (const detail::EmbeddedProfile* e = built_in(name_or_path)) return load_built_in(*e, platform, error);
     if (error) {
         std::string names;
         for (const auto& e : list_platforms()) names += (names.empty() ? "" : ", ") + e.name;
@@ -520,25 +532,28 @@ bool find_platform(const std::string& name_or_path, Platform* platform, std::str
 
 std::vector<PlatformEntry> list_platforms() {
     std::map<std::string, PlatformEntry> found;
-    for (const auto& dir : platform_search_path()) {
+    if (const std::string dir = user_platform_dir(); !dir.empty()) {
         std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec)) continue;
         std::vector<std::filesystem::path> files;
-        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-            if (entry.path().extension() == ".json") files.push_back(entry.path());
-        std::sort(files.begin(), files.end());
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".json") files.push_back(it->path());
         for (const auto& f : files) {
-            const std::string name = f.stem().string();
-            if (found.count(name)) continue;
             PlatformEntry e;
-            e.name = name;
+            e.name = f.stem().string();
             e.path = f.string();
             Platform p;
-            std::string err;
-            if (load_platform_file(e.path, &p, &err)) e.description = p.description;
-            else e.error = err;
-            found[name] = e;
+            if (load_platform_file(e.path, &p, &e.error)) e.description = p.description;
+            found[e.name] = e;
         }
+    }
+    for (const detail::EmbeddedProfile* b = detail::kEmbeddedProfiles; b->name; ++b) {
+        if (found.count(b->name)) continue;
+        PlatformEntry e;
+        e.name = b->name;
+        Platform p;
+        if (load_built_in(*b, &p, &e.error)) e.description = p.description;
+        e.path = "built in";
+        found[e.name] = e;
     }
     std::vector<PlatformEntry> out;
     for (auto& [_, e] : found) out.push_back(std::move(e));

@@ -192,21 +192,30 @@ struct Platform {
 bool parse_platform(const std::string& json_text, const std::string& origin, Platform* platform, std::string* error);
 bool load_platform_file(const std::string& path, Platform* platform, std::string* error);
 
-// Directories searched for stored profiles, in order: $RECIPE_PLATFORM_DIR,
-// the source tree's advisor/platforms, the install datadir's platforms.
-std::vector<std::string> platform_search_path();
+namespace detail {
+// advisor/platforms/*.json, built into the binary (cmake/embed_files.cmake).
+struct EmbeddedProfile {
+    const char* name;  // file name without ".json"
+    const unsigned char* text;
+    std::size_t size;
+};
+extern const EmbeddedProfile kEmbeddedProfiles[];  // ends with a null name
+}  // namespace detail
 
 // `name_or_path` is a file path (contains '/' or ends in .json) or the name
-// of a stored profile.
+// of a stored profile: one in $RECIPE_PLATFORM_DIR when set, else one of
+// advisor/platforms, which the binary carries (so a copied or installed
+// `recipe` needs no data files).
 bool find_platform(const std::string& name_or_path, Platform* platform, std::string* error);
 
 struct PlatformEntry {
     std::string name;
     std::string description;
-    std::string path;
+    std::string path;   // the file, or "built in"
     std::string error;  // non-empty when the file does not load
 };
-// Every stored profile (first found wins per name), sorted by name.
+// Every stored profile ($RECIPE_PLATFORM_DIR's first, then the built-in
+// ones of other names), sorted by name.
 std::vector<PlatformEntry> list_platforms();
 
 }  // namespace recipe::advisor

@@ -10,7 +10,7 @@ namespace {
 using recipe::cli::print_error;
 
 int run_platforms(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cxxopts::Options opts("recipe platforms", "List the stored platform profiles (advisor/platforms, or $RECIPE_PLATFORM_DIR).");
+    cxxopts::Options opts("recipe platforms", "List the stored platform profiles: those of $RECIPE_PLATFORM_DIR, then those built in (advisor/platforms).");
     opts.add_options()("json", "print JSON")("h,help", "show this help");
     cxxopts::ParseResult args;
     try {

@@ -2,6 +2,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
 #include "tests/unit/advisor/unit_platform.h"
 
 using namespace recipe::advisor;
@@ -113,4 +119,34 @@ TEST_CASE("the stored profiles load and are found by name", "[advisor]") {
     const auto all = list_platforms();
     REQUIRE(all.size() >= 3);
     for (const auto& e : all) CHECK(e.error.empty());
+}
+
+TEST_CASE("the stored profiles are built in; $RECIPE_PLATFORM_DIR's come first", "[advisor]") {
+    Platform p;
+    std::string error;
+    REQUIRE(find_platform("h100", &p, &error));
+    CHECK(p.path == "built in");
+    // A directory of the user's own: its profiles shadow the built-in ones of the same name.
+    const std::string dir = std::string(RECIPE_BINARY) + ".test-platform-dir";
+    std::filesystem::create_directories(dir);
+    {
+        std::ifstream in(std::string(RECIPE_SOURCE_DIR) + "/advisor/platforms/h100.json");
+        std::ostringstream text;
+        text << in.rdbuf();
+        std::ofstream(dir + "/h100.json") << text.str();
+        std::ofstream(dir + "/mine.json") << text.str();
+    }
+    ::setenv("RECIPE_PLATFORM_DIR", dir.c_str(), 1);
+    REQUIRE(find_platform("h100", &p, &error));
+    CHECK(p.path == dir + "/h100.json");
+    REQUIRE(find_platform("mine", &p, &error));
+    REQUIRE(find_platform("h200", &p, &error));
+    CHECK(p.path == "built in");
+    std::set<std::string> names;
+    for (const auto& e : list_platforms()) names.insert(e.name + " " + (e.path == "built in" ? "built in" : "dir"));
+    CHECK(names.count("h100 dir"));
+    CHECK(names.count("mine dir"));
+    CHECK(names.count("h200 built in"));
+    ::unsetenv("RECIPE_PLATFORM_DIR");
+    std::filesystem::remove_all(dir);
 }

@@ -40,7 +40,7 @@ TEST_CASE("every prediction is finite and not negative", "[advisor]") {
     for (const auto& e : list_platforms()) {
         Platform p;
         std::string error;
-        if (e.error.empty() && find_platform(e.path, &p, &error)) platforms.push_back(p);
+        if (e.error.empty() && find_platform(e.name, &p, &error)) platforms.push_back(p);
     }
     REQUIRE_FALSE(platforms.empty());
     std::mt19937_64 rng(20261125);
