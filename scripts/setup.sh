@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian packages, the tree-sitter C grammar from
-# the npm registry), then configures and builds into build/.
+# the npm registry), then configures and builds the `recipe` binary into
+# build/ — only what the main job needs; scripts/test.sh builds the rest.
 # Safe to run again: it installs and fetches only what is not there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,4 +39,4 @@ fi
 
 build_dir=${RECIPE_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release ${RECIPE_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
+cmake --build "$build_dir" --target recipe -j "$(nproc)"

@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+cmake --build "${RECIPE_BUILD_DIR:-build}" -j "$(nproc)"  # the tests, the header checks, the profiler
 ctest --test-dir "${RECIPE_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)"
