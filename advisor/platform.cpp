@@ -461,7 +461,16 @@ bool parse_platform(const std::string& json_text, const std::string& origin, Pla
     try {
         root = nlohmann::json::parse(json_text);
     } catch (const nlohmann::json::parse_error& e) {
-        if (error) *error = origin + ": not valid JSON: " + e.what();
+        if (error) {
+            // nlohmann's words without its tag and the bytes it last read
+            // (a binary file would put them on the user's terminal).
+            std::string what = e.what();
+            if (const auto tag = what.find("] "); tag != std::string::npos) what.erase(0, tag + 2);
+            if (const auto read = what.find("; last read"); read != std::string::npos) what.erase(read);
+            for (char& c : what)
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+            *error = origin + ": not valid JSON: " + what;
+        }
         return false;
     }
     Platform p;

@@ -68,7 +68,8 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return cli::kExitOk;
         }
         if (!args.count("file") || args["file"].as<std::vector<std::string>>().size() != 1) {
-            err << "recipe: error: analyze takes exactly one C file\n" << options.help();
+            err << "recipe: error: analyze takes exactly one C file (got "
+                << (args.count("file") ? args["file"].as<std::vector<std::string>>().size() : 0) << "; see recipe analyze --help)\n";
             return cli::kExitUsage;
         }
         std::string file = args["file"].as<std::vector<std::string>>().front();

@@ -32,16 +32,24 @@ void print_usage(std::ostream& os) {
 int main(int argc, char** argv) {
     using namespace recipe::cli;
     // `recipe help advise` is `recipe advise --help`.
-    if (argc == 3 && !std::strcmp(argv[1], "help"))
+    if (argc == 3 && !std::strcmp(argv[1], "help")) {
         for (const auto& c : registry())
             if (!std::strcmp(c.name, argv[2])) {
                 char help_flag[] = "--help";
                 char* args[] = {argv[2], help_flag, nullptr};
                 return c.run(2, args, std::cout, std::cerr);
             }
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-        print_usage(argc < 2 ? std::cerr : std::cout);
-        return argc < 2 ? kExitUsage : kExitOk;
+        std::cerr << "recipe: error: unknown command '" << argv[2] << "'; run 'recipe --help' for the commands\n";
+        return kExitUsage;
+    }
+    if (argc < 2) {
+        std::cerr << "recipe: error: no command given\n";
+        print_usage(std::cerr);
+        return kExitUsage;
+    }
+    if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        print_usage(std::cout);
+        return kExitOk;
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::cout << "recipe " << RECIPE_VERSION << "\n";
@@ -56,7 +64,6 @@ int main(int argc, char** argv) {
             return kExitInternal;
         }
     }
-    std::cerr << "recipe: error: unknown command '" << argv[1] << "'\n";
-    print_usage(std::cerr);
+    std::cerr << "recipe: error: unknown command '" << argv[1] << "'; run 'recipe --help' for the commands\n";
     return kExitUsage;
 }

@@ -1,5 +1,6 @@
 // recipe predict — one what-if: a scheme and tile for a nest on a platform,
 // with the breakdown of where the time goes.
+#include <algorithm>
 #include <cxxopts.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -68,6 +69,14 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (config.streams < 1) return fail(err, "--streams must be at least 1");
     const bool needs_tile = config.scheme != Scheme::Naive && config.scheme != Scheme::Mapped;
     if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
+    if (needs_tile) {  // its form, before any file is read: 1 to 3 positive sizes
+        const std::string t = args["tile"].as<std::string>();
+        const int parts = 1 + static_cast<int>(std::count(t.begin(), t.end(), 'x'));
+        Index3 ignored;
+        std::string e;
+        if (parts > 3) return fail(err, "--tile " + t + ": at most three sizes, x first (e.g. 400x400x25)");
+        if (!parse_tile(t, parts, &ignored, &e)) return fail(err, "--tile " + t + ": " + e);
+    }
 
     ModelOptions model;
     {
@@ -90,6 +99,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return fail(err, error, error.find("no loop nest the advisor") != std::string::npos ? cli::kExitNothingAccepted : cli::kExitUsage);
 
     nlohmann::json all = nlohmann::json::array();
+    int printed = 0;  // nests predicted
     for (auto& np : nests) {
         if (args.count("kernel")) np.problem.kernel_name = args["kernel"].as<std::string>();
         Config c = config;
@@ -114,6 +124,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
                 have_naive = true;
             }
         }
+        ++printed;
         if (args.count("json")) {
             nlohmann::json j;
             j["file"] = args["file"].as<std::string>();
@@ -131,8 +142,9 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
             out << explain(pred, have_naive ? &naive : nullptr) << "\n";
         }
     }
-    if (args.count("json")) out << all.dump(2) << "\n";
     for (const auto& s : skipped) err << s << "\n";
+    if (printed == 0) return fail(err, "--tile " + args["tile"].as<std::string>() + " fits no nest of the file (see the notes above)");
+    if (args.count("json")) out << all.dump(2) << "\n";
     return cli::kExitOk;
 }
 

@@ -7,6 +7,9 @@
 // Copies, allocations and registrations are timed at 10, 100, ... 10^9 bytes
 // (the thesis's powers of ten). Progress goes to stderr; a full run takes
 // well under three minutes on an H200 host.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,9 +34,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] void die(const std::string& what) {
+// Exit codes as recipe's (README): 2 for a usage error or a machine without
+// a usable GPU, 3 for a CUDA call that failed during the measurements.
+constexpr int kExitUsage = 2, kExitInternal = 3;
+
+[[noreturn]] void die(const std::string& what, int code = kExitInternal) {
     std::fprintf(stderr, "recipe-profile: error: %s\n", what.c_str());
-    std::exit(3);
+    std::exit(code);
 }
 
 void check(cudaError_t e, const char* call) {
@@ -199,7 +206,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
-            if (i + 1 >= argc) die("option " + a + " needs a value");
+            if (i + 1 >= argc) die("option " + a + " needs a value", kExitUsage);
             return argv[++i];
         };
         if (a == "-o" || a == "--output")
@@ -215,7 +222,23 @@ int main(int argc, char** argv) {
                         "Measures the platform profile of the current GPU (thesis §6.3) and writes it as JSON.\n");
             return 0;
         } else
-            die("unknown option " + a + " (see --help)");
+            die("unknown option " + a + " (see --help)", kExitUsage);
+    }
+    // A machine without a usable GPU is the user's situation, not a bug.
+    // (cudaGetDeviceCount initialises the driver only: no context is made,
+    // so the cold start below still meets an idle GPU.)
+    {
+        int devices = 0;
+        const cudaError_t e = cudaGetDeviceCount(&devices);
+        if (e != cudaSuccess || devices == 0)
+            die(std::string("no usable CUDA GPU here (") + (e != cudaSuccess ? cudaGetErrorString(e) : "no device") + ")",
+                kExitUsage);
+    }
+    // Found before minutes of measuring, not after.
+    {
+        const auto slash = out_path.rfind('/');
+        const std::string dir = slash == std::string::npos ? "." : out_path.substr(0, slash == 0 ? 1 : slash);
+        if (::access(dir.c_str(), W_OK) != 0) die("cannot write " + out_path + ": " + std::strerror(errno), kExitUsage);
     }
 
     Progress p;

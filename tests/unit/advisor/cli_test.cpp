@@ -68,7 +68,9 @@ TEST_CASE("recipe predict rejects bad options and impossible tiles with exit 2",
     };
     const std::vector<Case> cases = {
         {base + "--scheme basic --tile 800x400x25", "recipe: error: nest 1: tile 800x400x25 is larger than the arrays (400x400x400) in dimension x"},
-        {base + "--scheme basic --tile 0x400x25", "recipe: error: nest 1: tile '0x400x25': sizes must be at least 1"},
+        {base + "--scheme basic --tile 0x400x25", "recipe: error: --tile 0x400x25: tile '0x400x25': sizes must be at least 1"},
+        {base + "--scheme basic --tile abc", "recipe: error: --tile abc: tile 'abc': expected sizes like 400x400x25"},
+        {base + "--scheme basic --tile 1x2x3x4", "recipe: error: --tile 1x2x3x4: at most three sizes"},
         {base + "--scheme basic --tile 400x400", "recipe: error: nest 1: tile '400x400' has 2 sizes but the nest is 3-dimensional"},
         {base + "--scheme basic", "recipe: error: --tile is required for the basic scheme"},
         {base + "--scheme fastest --tile 4x4x4", "recipe: error: unknown scheme 'fastest' (naive, basic, scalable, buffered, streams, mapped, hybrid)"},
