@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Fuzzes the analyzer: builds tests/fuzz/analyzer_fuzz.cpp with clang's
-# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer into build-fuzz/
-# (or $RECIPE_FUZZ_BUILD_DIR), seeds a corpus from samples/*.c and
-# tests/unit/analyzer/inputs/*.c, and runs it.
+# Fuzzes recipe: builds a libFuzzer target with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-fuzz/ (or $RECIPE_FUZZ_BUILD_DIR),
+# seeds a corpus from samples/*.c and tests/unit/analyzer/inputs/*.c, and
+# runs it. TARGET: advise (the default: preprocessing, analysis, planning,
+# conversion, rendering and writing the outputs; tests/fuzz/advise_fuzz.cpp)
+# or analyzer (the analysis alone, faster; tests/fuzz/analyzer_fuzz.cpp).
 #
-#   scripts/fuzz.sh [SECONDS] [LIBFUZZER-OPTION]...     (default 600 seconds)
+#   scripts/fuzz.sh [SECONDS [TARGET]] [LIBFUZZER-OPTION]...   (default 600 s, advise)
 #
-# Any reproducers kept in tests/fuzz/crashes/ are replayed first. A finding
-# stops the run with exit status 1 and leaves the input in <build>/artifacts/.
+# Any reproducers kept in tests/fuzz/crashes/ (both targets) and
+# tests/fuzz/crashes-TARGET/ are replayed first. A finding stops the run with
+# exit status 1 and leaves the input in <build>/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-600}
 [ $# -gt 0 ] && shift
+target=advise
+case "${1:-}" in advise|analyzer) target=$1; shift ;; esac
 case "$seconds" in
-  ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS] [LIBFUZZER-OPTION]..." >&2; exit 2 ;;
+  ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS [advise|analyzer]] [LIBFUZZER-OPTION]..." >&2; exit 2 ;;
 esac
 build_dir=${RECIPE_FUZZ_BUILD_DIR:-build-fuzz}
 
@@ -40,12 +45,12 @@ cmake -S . -B "$build_dir" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="$instrument" -DCMAKE_CXX_FLAGS="$instrument" \
   -DRECIPE_ENABLE_FUZZ=ON -DBUILD_TESTING=OFF -DRECIPE_ENABLE_CUDA=OFF >/dev/null
-cmake --build "$build_dir" -j 2 --target recipe_analyzer_fuzz
-fuzzer="$build_dir/recipe_analyzer_fuzz"
+cmake --build "$build_dir" -j 2 --target "recipe_${target}_fuzz"
+fuzzer="$build_dir/recipe_${target}_fuzz"
 
 # Seeds are copied afresh each run; the corpus directory keeps what the
 # fuzzer found interesting across runs.
-rm -rf "$build_dir/seeds" && mkdir -p "$build_dir/seeds" "$build_dir/corpus" "$build_dir/artifacts"
+rm -rf "$build_dir/seeds" && mkdir -p "$build_dir/seeds" "$build_dir/corpus-$target" "$build_dir/artifacts"
 for f in samples/*.c tests/unit/analyzer/inputs/*.c; do
   [ -f "$f" ] && cp "$f" "$build_dir/seeds/$(echo "$f" | tr / _)"
 done
@@ -57,7 +62,7 @@ options=(-max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
          -dict=tests/fuzz/c.dict -artifact_prefix="$build_dir/artifacts/")
 
 shopt -s nullglob
-crashes=(tests/fuzz/crashes/*)
+crashes=(tests/fuzz/crashes/* tests/fuzz/crashes-"$target"/*)
 if [ ${#crashes[@]} -gt 0 ]; then
   echo "recipe fuzz: replaying ${#crashes[@]} saved reproducers from tests/fuzz/crashes/"
   if ! "$fuzzer" "${options[@]}" "${crashes[@]}" >"$build_dir/replay.log" 2>&1; then
@@ -72,7 +77,7 @@ echo "recipe fuzz: running for ${seconds}s, log in $log"
 # Progress lines only on the terminal; everything in the log.
 set +e
 "$fuzzer" "${options[@]}" -max_total_time="$seconds" "$@" \
-  "$build_dir/corpus" "$build_dir/seeds" 2>&1 | tee "$log" | grep -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)'
+  "$build_dir/corpus-$target" "$build_dir/seeds" 2>&1 | tee "$log" | grep -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)'
 status=${PIPESTATUS[0]}
 set -e
 
