@@ -82,8 +82,7 @@ private:
 
 std::string diagnostic(const std::string& file, const Lines* lines, const Diagnostic& d) {
     Text os;
-    os << file << ":" << d.pos.line << ":" << d.pos.column << ": " << to_string(d.severity) << ": " << d.message << " ["
-       << d.rule_id << "]\n";
+    os << diagnostic_line(file, d.pos, to_string(d.severity), d.message, d.rule_id) << "\n";
     if (!lines) return os.str();
     std::string_view l = lines->line(d.pos.line);
     if (l.empty()) return os.str();
@@ -176,6 +175,12 @@ std::string format_extent(const Extent& e) {
     std::string v = std::to_string(*e.value);
     if (e.expr.empty() || e.expr == v) return v;
     return e.expr + " = " + v;
+}
+
+std::string diagnostic_line(const std::string& file, const SourcePos& pos, const std::string& severity,
+                            const std::string& message, const std::string& rule) {
+    return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + severity + ": " + message +
+           " [" + rule + "]";
 }
 
 std::string format_diagnostic(const std::string& file, std::string_view source, const Diagnostic& d) {

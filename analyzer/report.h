@@ -11,6 +11,10 @@
 
 namespace recipe::analyzer {
 
+// The first line of a diagnostic, as every command prints it:
+// `file:line:col: severity: message [rule]`.
+std::string diagnostic_line(const std::string& file, const SourcePos& pos, const std::string& severity,
+                            const std::string& message, const std::string& rule);
 // One diagnostic with its source line and caret (no line when `source` does
 // not have it).
 std::string format_diagnostic(const std::string& file, std::string_view source, const Diagnostic& d);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analyzer.h"
+#include "analyzer/report.h"
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 #include "recipes/cu_builder.h"
@@ -106,11 +107,8 @@ std::string stem_of(const std::string& file) {
     return dot == std::string::npos || dot == 0 ? file : file.substr(0, dot);
 }
 
-std::string warning_line(const std::string& file, const analyzer::SourcePos& pos, const std::string& severity,
-                         const std::string& message, const std::string& rule) {
-    return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + severity + ": " + message +
-           " [" + rule + "]";
-}
+// The first line of a diagnostic, as analyze prints it.
+const auto warning_line = analyzer::diagnostic_line;
 
 std::string names_list(const std::vector<std::string>& names) {
     std::string s;

@@ -1,5 +1,7 @@
 #include "recipes/recipe_sections.h"
 
+#include "analyzer/report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cctype>
@@ -398,23 +400,6 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
     return d;
 }
 
-namespace {
-
-// `file:line:col: warning: message [rule]`, the source line and a caret.
-std::string diagnostic_block(const std::string& file, const std::string& source, const analyzer::Diagnostic& dg) {
-    std::string s = file + ":" + std::to_string(dg.pos.line) + ":" + std::to_string(dg.pos.column) + ": " +
-                    analyzer::to_string(dg.severity) + ": " + dg.message + " [" + dg.rule_id + "]";
-    std::size_t at = 0;
-    for (int l = 1; l < dg.pos.line && at != std::string::npos; ++l) at = source.find('\n', at) + 1;
-    if (at == std::string::npos || at > source.size() || dg.pos.line < 1) return s;
-    const std::string line = source.substr(at, source.find('\n', at) - at);
-    const std::string number = std::to_string(dg.pos.line);
-    s += "\n " + number + " | " + line + "\n " + std::string(number.size(), ' ') + " | ";
-    for (int i = 1; i < dg.pos.column && static_cast<std::size_t>(i) <= line.size(); ++i) s += line[static_cast<std::size_t>(i - 1)] == '\t' ? '\t' : ' ';
-    return s + "^";
-}
-
-}  // namespace
 
 km::data rejected_view(const RecipeContext& x, const NestOutcome& n) {
     km::data d;
@@ -422,7 +407,9 @@ km::data rejected_view(const RecipeContext& x, const NestOutcome& n) {
     std::vector<std::string> rules;
     for (const auto& dg : n.nest->reasons) {
         if (dg.severity == analyzer::Severity::Note) continue;
-        blocks.push_back(diagnostic_block(x.result.source_file, x.result.source, dg));
+        std::string block = analyzer::format_diagnostic(x.result.source_file, x.result.source, dg);
+        if (!block.empty() && block.back() == '\n') block.pop_back();
+        blocks.push_back(block);
         if (std::find(rules.begin(), rules.end(), dg.rule_id) == rules.end()) rules.push_back(dg.rule_id);
     }
     d.set("diagnostics", list_of(blocks, [](km::data& v, const std::string& s) { v.set("text", s); }));
