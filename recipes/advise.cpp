@@ -364,155 +364,179 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
 
 }  // namespace
 
-bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r, std::string* error) {
+namespace {
+
+// What every step of one advise run shares.
+struct Run {
+    const AdviseOptions& options;
+    AdviseResult& r;
+    std::string cu_file, recipe_file, plan_file;
+
+    // Diagnostics name the header a nest is in, else the input as given.
+    std::string where(const std::string& file) const { return file.empty() ? options.input : file; }
+    void progress(const char* stage, std::size_t done, std::size_t total) const {
+        if (options.progress) options.progress(stage, done, total);
+    }
+    void warn_not_converted(const NestOutcome& n) {
+        r.diagnostics.push_back(warning_line(where(n.nest->file), n.nest->span.begin, "warning",
+                                             "loop nest not converted into " + cu_file + ": " + n.why, to_string(n.verdict)));
+    }
+};
+
+// The file through the user's preprocessor and the analyzer; the names of
+// the outputs; the file-level diagnostics; the compile command.
+bool analyze_input(const FileSystem& fs, Run& run, std::string* error) {
+    const AdviseOptions& options = run.options;
+    AdviseResult* r = &run.r;
     if (!fs.read(options.input, &r->source, error)) return false;
     if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
     analyzer::AnalyzeOptions ao;
     ao.assumptions = options.assumptions;
     ao.assume_no_alias = options.assume_no_alias;
     if (!analyzer::analyze_translation_unit(options.input, r->source, options.build, ao, &r->unit, error)) return false;
-    const analyzer::Program& program = r->unit.program;
-    const analyzer::SourceMap& map = *r->unit.map;
     r->source_file = base_name(options.input);
     r->stem = stem_of(r->source_file);
-    const std::string cu_file = r->stem + ".cu";
-    const std::string recipe_file = r->stem + ".recipe.md";
-    const std::string plan_file = r->stem + ".plan.json";
-
-    auto where = [&](const std::string& file) { return file.empty() ? options.input : file; };
-    for (const auto& d : program.diagnostics)
-        r->diagnostics.push_back(warning_line(where(d.file), d.pos, analyzer::to_string(d.severity), d.message, d.rule_id));
-
-    // The generator reads the file as the analyzer did, preprocessed; the
-    // .cu is the user's own text with its edits mapped back into it.
-    CTree tree{std::string(r->unit.preprocessed())};
-    tree.set_source_map(&map);
+    run.cu_file = r->stem + ".cu";
+    run.recipe_file = r->stem + ".recipe.md";
+    run.plan_file = r->stem + ".plan.json";
+    for (const auto& d : r->unit.program.diagnostics)
+        r->diagnostics.push_back(warning_line(run.where(d.file), d.pos, analyzer::to_string(d.severity), d.message, d.rule_id));
     // The .cu is compiled where it is written: the file's own headers are
     // found through its directory, as the C compiler found them.
     r->nvcc_flags = flags_for_nvcc(options.build);
-    if (map.lines().has_user_headers()) {
+    if (r->unit.map->lines().has_user_headers()) {
         const auto slash = options.input.rfind('/');
         r->nvcc_flags += " -I" + analyzer::shell_quote(slash == std::string::npos ? "." : options.input.substr(0, slash == 0 ? 1 : slash));
     }
-    r->compile_command = compile_command(cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"");
-    // --kernel-ms names nests by their ids; a bare value needs a file of one nest.
-    AdviseOptions resolved = options;
-    {
-        auto number = [](double v) {
-            std::ostringstream os;
-            os << v;
-            return os.str();
-        };
-        std::string accepted_ids;
-        int only = 0, count = 0;
-        for (const auto& n : program.nests)
-            if (n.accepted) {
-                accepted_ids += (count++ ? ", " : "") + std::to_string(n.id);
-                only = n.id;
-            }
-        if (const auto bare = resolved.kernel_ms.find(0); bare != resolved.kernel_ms.end()) {
-            if (count != 1) {
-                *error = "--kernel-ms " + number(bare->second) + ": the file has " + std::to_string(count) +
-                         " accepted nests" + (count ? " (" + accepted_ids + ")" : std::string()) +
-                         "; say which nest's kernel it is with --kernel-ms NEST=MS (nests as the summary numbers them)";
-                return false;
-            }
-            const double ms = bare->second;
-            resolved.kernel_ms.erase(bare);
-            resolved.kernel_ms[only] = ms;
-        }
-        for (const auto& [id, ms] : resolved.kernel_ms) {
-            const bool known = std::any_of(program.nests.begin(), program.nests.end(),
-                                           [&](const analyzer::LoopNest& n) { return n.id == id && n.accepted; });
-            if (!known) {
-                *error = "--kernel-ms " + std::to_string(id) + "=" + number(ms) + ": the file has no accepted nest " +
-                         std::to_string(id) + (count ? " (accepted: " + accepted_ids + ")" : std::string(" (none is accepted)"));
-                return false;
-            }
-        }
-    }
-    std::set<std::string> taken;
-    r->nests.resize(program.nests.size());
-    for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
-    auto progress = [&](const char* stage, std::size_t done, std::size_t total) {
-        if (options.progress) options.progress(stage, done, total);
+    r->compile_command = compile_command(run.cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"");
+    return true;
+}
+
+// --kernel-ms names nests by their ids; a bare value needs a file of one
+// accepted nest, and takes its id.
+bool resolve_kernel_times(const analyzer::Program& program, AdviseOptions* options, std::string* error) {
+    auto number = [](double v) {
+        std::ostringstream os;
+        os << v;
+        return os.str();
     };
-    // The searches are independent: the accepted nests are planned on the
-    // cores there are (the results do not depend on the order).
-    {
-        std::vector<NestOutcome*> accepted;
-        for (auto& out : r->nests)
-            if (out.nest->accepted) accepted.push_back(&out);
-        std::atomic<std::size_t> planned{0};
-        const std::thread::id caller = std::this_thread::get_id();
-        for_each_task(accepted.size(), [&](std::size_t k) {
-            plan_nest(r->platform, resolved, accepted[k]);
-            const std::size_t done = ++planned;
-            if (std::this_thread::get_id() == caller) progress("planning", done, accepted.size());
-        });
+    std::string accepted_ids;
+    int only = 0, count = 0;
+    for (const auto& n : program.nests)
+        if (n.accepted) {
+            accepted_ids += (count++ ? ", " : "") + std::to_string(n.id);
+            only = n.id;
+        }
+    auto& times = options->kernel_ms;
+    if (const auto bare = times.find(0); bare != times.end()) {
+        if (count != 1) {
+            *error = "--kernel-ms " + number(bare->second) + ": the file has " + std::to_string(count) + " accepted nests" +
+                     (count ? " (" + accepted_ids + ")" : std::string()) +
+                     "; say which nest's kernel it is with --kernel-ms NEST=MS (nests as the summary numbers them)";
+            return false;
+        }
+        const double ms = bare->second;
+        times.erase(bare);
+        times[only] = ms;
     }
+    for (const auto& [id, ms] : times) {
+        const bool known = std::any_of(program.nests.begin(), program.nests.end(),
+                                       [&](const analyzer::LoopNest& n) { return n.id == id && n.accepted; });
+        if (!known) {
+            *error = "--kernel-ms " + std::to_string(id) + "=" + number(ms) + ": the file has no accepted nest " +
+                     std::to_string(id) + (count ? " (accepted: " + accepted_ids + ")" : std::string(" (none is accepted)"));
+            return false;
+        }
+    }
+    return true;
+}
+
+// The searches are independent: the accepted nests are planned on the
+// cores there are (the results do not depend on the order).
+void plan_nests(const Run& run) {
+    std::vector<NestOutcome*> accepted;
+    for (auto& out : run.r.nests)
+        if (out.nest->accepted) accepted.push_back(&out);
+    std::atomic<std::size_t> planned{0};
+    const std::thread::id caller = std::this_thread::get_id();
+    for_each_task(accepted.size(), [&](std::size_t k) {
+        plan_nest(run.r.platform, run.options, accepted[k]);
+        const std::size_t done = ++planned;
+        if (std::this_thread::get_id() == caller) run.progress("planning", done, accepted.size());
+    });
+}
+
+// Rejected nests say why; planned ones are converted (in nest order, so that
+// kernel names are made unique the same way every time).
+void convert_nests(const CTree& tree, Run& run, std::set<std::string>* taken) {
+    AdviseResult* r = &run.r;
     for (std::size_t i = 0; i < r->nests.size(); ++i) {
         auto& out = r->nests[i];
         const auto& nest = *out.nest;
-        progress("converting", i, r->nests.size());
+        run.progress("converting", i, r->nests.size());
         if (!nest.accepted) {
             out.verdict = Verdict::Rejected;
             for (const auto& d : nest.reasons) {
                 if (d.severity == analyzer::Severity::Note) continue;
                 if (out.why.empty()) out.why = d.message;
-                r->diagnostics.push_back(warning_line(where(d.file), d.pos, "warning", d.message, d.rule_id));
+                r->diagnostics.push_back(warning_line(run.where(d.file), d.pos, "warning", d.message, d.rule_id));
             }
             continue;
         }
-        index_overflow_warnings(tree, nest, where(nest.file), &r->diagnostics);
+        index_overflow_warnings(tree, nest, run.where(nest.file), &r->diagnostics);
         if (out.planned && !nest.file.empty()) {
             out.verdict = Verdict::NotConverted;
             out.why = "it is written in the header " + nest.file + "; the .cu is made from " + r->source_file + " alone.";
         } else if (out.planned) {
-            convert_planned(tree, map, &taken, &out);
+            convert_planned(tree, *r->unit.map, taken, &out);
             const std::string base = r->stem + ".nest" + std::to_string(nest.id);
             out.tile_chart = base + ".tile-size.svg";
             out.timeline_chart = base + ".pipeline.svg";
         }
     }
-    // Time loops whose nests can keep their arrays on the GPU between steps.
-    {
-        advisor::ModelOptions model;
-        model.host_memory = options.host_memory;
-        // A nest's --kernel-ms travels in its problem (Problem::kernel_ms).
-        model.gpu_memory_bytes = options.gpu_memory_bytes;
-        std::vector<std::string> step_by_step;
-        r->regions = form_regions(tree, r->nests, program, r->platform, model, &step_by_step);
-        for (std::size_t k = 0; k < r->regions.size(); ++k)
-            for (const std::size_t i : r->regions[k].nests) r->nests[i].region = static_cast<int>(k);
-        for (const auto& why : step_by_step) r->region_notes.push_back(why);
-    }
-    decide_against_cpu(tree, options, r);
-    for (auto& out : r->nests) {
-        const auto& nest = *out.nest;
-        if (nest.accepted && out.verdict != Verdict::Converted)
-            r->diagnostics.push_back(warning_line(where(nest.file), nest.span.begin,
-                                                  out.verdict == Verdict::KeptOnCpu ? "note" : "warning",
-                                                  (out.verdict == Verdict::KeptOnCpu ? "loop nest kept on the CPU: "
-                                                                                     : "loop nest not converted into " + cu_file + ": ") +
-                                                      out.why,
-                                                  to_string(out.verdict)));
-    }
+}
 
-    // The .cu: converted nests, and the C++ fixes outside them. A nest whose
-    // variable-length array parameter the function also uses elsewhere
-    // cannot be passed as C++ allows: it stays on the CPU, and the others
-    // are looked at again without it.
-    std::vector<CuNest> cu_nests;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> replaced;
+// Nests whose arrays can stay on the GPU between them (time loops, caller
+// loops, consecutive nests), then the comparison with the CPU; every nest
+// left out of the .cu says why.
+void plan_regions_and_decide(const CTree& tree, Run& run) {
+    AdviseResult* r = &run.r;
+    advisor::ModelOptions model;
+    model.host_memory = run.options.host_memory;
+    // A nest's --kernel-ms travels in its problem (Problem::kernel_ms).
+    model.gpu_memory_bytes = run.options.gpu_memory_bytes;
+    std::vector<std::string> step_by_step;
+    r->regions = form_regions(tree, r->nests, r->unit.program, r->platform, model, &step_by_step);
+    for (std::size_t k = 0; k < r->regions.size(); ++k)
+        for (const std::size_t i : r->regions[k].nests) r->nests[i].region = static_cast<int>(k);
+    for (const auto& why : step_by_step) r->region_notes.push_back(why);
+    decide_against_cpu(tree, run.options, r);
+    for (auto& out : r->nests) {
+        if (!out.nest->accepted || out.verdict == Verdict::Converted) continue;
+        if (out.verdict != Verdict::KeptOnCpu) {
+            run.warn_not_converted(out);
+            continue;
+        }
+        r->diagnostics.push_back(warning_line(run.where(out.nest->file), out.nest->span.begin, "note",
+                                              "loop nest kept on the CPU: " + out.why, to_string(out.verdict)));
+    }
+}
+
+// The C -> C++ fixes outside the converted nests. A nest whose variable-
+// length array parameter the function also uses elsewhere cannot be passed
+// as C++ allows: it stays on the CPU, and the others are looked at again
+// without it; a parameter still left makes any .cu invalid C++. `replaced`
+// gets the converted nests' spans.
+void settle_cpp_fixes(const CTree& tree, Run& run, std::vector<std::pair<std::uint32_t, std::uint32_t>>* replaced) {
+    AdviseResult* r = &run.r;
     std::vector<std::pair<std::uint32_t, std::string>> unfixable;
     for (bool again = true; again;) {
         again = false;
-        replaced.clear();
+        replaced->clear();
         for (const auto& n : r->nests)
-            if (n.verdict == Verdict::Converted) replaced.emplace_back(n.conversion.replace_begin, n.conversion.replace_end);
+            if (n.verdict == Verdict::Converted) replaced->emplace_back(n.conversion.replace_begin, n.conversion.replace_end);
         unfixable.clear();
-        r->fixes = cpp_compat_fixes(tree, replaced, map, &unfixable);
+        r->fixes = cpp_compat_fixes(tree, *replaced, *r->unit.map, &unfixable);
         for (auto& n : r->nests) {
             if (n.verdict != Verdict::Converted) continue;
             const TSNode fn = enclosing_function(tree, n.nest->span.begin_byte);
@@ -525,27 +549,29 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
                             n.why = "the generator cannot convert it faithfully: `" + name +
                                     "` is a variable-length array parameter, which C++ does not have, and " + n.nest->function +
                                     "() uses it outside the loops the .cu moves to the GPU.";
-                            r->diagnostics.push_back(warning_line(where(n.nest->file), n.nest->span.begin, "warning",
-                                                                  "loop nest not converted into " + cu_file + ": " + n.why,
-                                                                  to_string(n.verdict)));
+                            run.warn_not_converted(n);
                             again = true;
                         }
         }
     }
-    // A variable-length array parameter still left makes any .cu invalid C++.
-    if (!unfixable.empty()) {
-        const auto& [fn_start, name] = unfixable.front();
-        for (auto& n : r->nests) {
-            if (n.verdict != Verdict::Converted) continue;
-            n.verdict = Verdict::NotConverted;
-            n.why = "the generator cannot convert it faithfully: the file's parameter `" + name +
-                    "` is a variable-length array that C++ cannot express (its function hands it on otherwise than "
-                    "by subscripting every dimension), so no .cu of this file would compile.";
-            r->diagnostics.push_back(warning_line(where(n.nest->file), n.nest->span.begin, "warning",
-                                                  "loop nest not converted into " + cu_file + ": " + n.why, to_string(n.verdict)));
-        }
-        (void)fn_start;
+    if (unfixable.empty()) return;
+    const std::string& name = unfixable.front().second;
+    for (auto& n : r->nests) {
+        if (n.verdict != Verdict::Converted) continue;
+        n.verdict = Verdict::NotConverted;
+        n.why = "the generator cannot convert it faithfully: the file's parameter `" + name +
+                "` is a variable-length array that C++ cannot express (its function hands it on otherwise than "
+                "by subscripting every dimension), so no .cu of this file would compile.";
+        run.warn_not_converted(n);
     }
+}
+
+// The .cu (when a nest was converted), the recipe, the plan and two
+// pictures per planned nest (drawn on the cores there are).
+void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& replaced,
+                    std::set<std::string>* taken) {
+    AdviseResult* r = &run.r;
+    std::vector<CuNest> cu_nests;
     for (std::size_t i = 0; i < r->nests.size(); ++i) {
         const NestOutcome& n = r->nests[i];
         if (n.verdict != Verdict::Converted) continue;
@@ -560,15 +586,13 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
     const TemplateStore& templates = TemplateStore::embedded();
     std::string cu;
     if (!cu_nests.empty()) {
-        const CuContext ctx{r->source_file, cu_file, recipe_file, r->platform.name, r->compile_command, options.gpu_memory_bytes};
-        cu = render_cu(templates, map, cu_nests, r->fixes, unused_declaration_edits(tree, map, replaced), ctx, &taken);
+        const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes};
+        cu = render_cu(templates, *r->unit.map, cu_nests, r->fixes, unused_declaration_edits(tree, *r->unit.map, replaced), ctx, taken);
         r->wrote_cu = true;
     }
-
-    r->files.push_back({recipe_file, render_recipe(templates, *r, resolved)});
-    if (r->wrote_cu) r->files.push_back({cu_file, cu});
-    r->files.push_back({plan_file, plan_json(*r, resolved).dump(2) + "\n"});
-    // Two pictures per planned nest, drawn on the cores there are.
+    r->files.push_back({run.recipe_file, render_recipe(templates, *r, run.options)});
+    if (r->wrote_cu) r->files.push_back({run.cu_file, cu});
+    r->files.push_back({run.plan_file, plan_json(*r, run.options).dump(2) + "\n"});
     std::vector<const NestOutcome*> drawn;
     for (const auto& n : r->nests)
         if (n.planned) drawn.push_back(&n);
@@ -584,9 +608,32 @@ bool advise(const FileSystem& fs, const AdviseOptions& options, AdviseResult* r,
                                render_timeline_chart(templates, n.timeline, best.tiles,
                                                      place + ": " + advisor::to_string(best.config.scheme) + " pipeline on " + r->platform.name)};
         const std::size_t d = ++done;
-        if (std::this_thread::get_id() == caller) progress("drawing", d, drawn.size());
+        if (std::this_thread::get_id() == caller) run.progress("drawing", d, drawn.size());
     });
     for (auto& f : pictures) r->files.push_back(std::move(f));
+}
+
+}  // namespace
+
+bool advise(const FileSystem& fs, const AdviseOptions& given, AdviseResult* r, std::string* error) {
+    AdviseOptions options = given;  // with --kernel-ms resolved to nest ids
+    Run run{options, *r, {}, {}, {}};
+    if (!analyze_input(fs, run, error)) return false;
+    const analyzer::Program& program = r->unit.program;
+    if (!resolve_kernel_times(program, &options, error)) return false;
+    // The generator reads the file as the analyzer did, preprocessed; the
+    // .cu is the user's own text with its edits mapped back into it.
+    CTree tree{std::string(r->unit.preprocessed())};
+    tree.set_source_map(r->unit.map.get());
+    r->nests.resize(program.nests.size());
+    for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
+    std::set<std::string> taken;  // names the .cu uses
+    plan_nests(run);
+    convert_nests(tree, run, &taken);
+    plan_regions_and_decide(tree, run);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> replaced;
+    settle_cpp_fixes(tree, run, &replaced);
+    render_outputs(tree, run, replaced, &taken);
     return true;
 }
 
