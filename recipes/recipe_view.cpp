@@ -1,5 +1,7 @@
 #include "recipes/recipe_view.h"
 
+#include "analyzer/report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -40,6 +42,82 @@ std::string command_line(const AdviseOptions& o, const std::string& source_file,
     return s;
 }
 
+namespace {
+
+// One row of the recipe's summary table.
+km::data summary_row(const NestOutcome& n) {
+    const LoopNest& nest = *n.nest;
+    km::data s;
+    s.set("id", std::to_string(nest.id));
+    s.set("function", nest.function);
+    s.set("lines", lines(nest.span.begin.line, nest.span.end.line));
+    std::string verdict = verdict_text(n.verdict);
+    if (n.verdict == Verdict::Rejected) {
+        std::vector<std::string> ids;
+        for (const auto& dg : nest.reasons)
+            if (dg.severity != analyzer::Severity::Note && std::find(ids.begin(), ids.end(), dg.rule_id) == ids.end()) ids.push_back(dg.rule_id);
+        std::string joined;
+        for (std::size_t i = 0; i < ids.size(); ++i) joined += (i ? ", " : "") + ids[i];
+        if (!joined.empty()) verdict += " (" + joined + ")";
+    }
+    s.set("verdict", verdict);
+    const advisor::Prediction* best = n.chosen();
+    s.set("plan", best ? advisor::to_string(best->config.scheme) +
+                             (best->config.scheme == advisor::Scheme::Naive || best->config.scheme == advisor::Scheme::Mapped
+                                  ? std::string()
+                                  : ", tile " + format_tile(best->config.tile, best->problem.dims)) +
+                             ", " + std::to_string(best->config.streams) + " streams"
+                       : "–");
+    s.set("predicted", best ? format_ms(best->total_ms) + " ms" : "–");
+    s.set("naive", best && n.plan.naive_fits ? format_ms(n.plan.naive.total_ms) + " ms" : best ? "does not fit" : "–");
+    s.set("speedup", best && n.plan.naive_fits ? format_speedup(n.plan.speedup) : "–");
+    return s;
+}
+
+// One nest's section: what it is, what became of it and why.
+km::data nest_section(const RecipeContext& x, const NestOutcome& n) {
+    const AdviseResult& r = x.result;
+    const LoopNest& nest = *n.nest;
+    const advisor::Prediction* best = n.chosen();
+    km::data d;
+    d.set("id", std::to_string(nest.id));
+    d.set("function", nest.function);
+    d.set("first_line", std::to_string(nest.span.begin.line));
+    d.set("last_line", std::to_string(nest.span.end.line));
+    d.set("why", n.why);
+    d.set("converted", n.verdict == Verdict::Converted);
+    d.set("recipe_only", n.verdict == Verdict::RecipeOnly);
+    d.set("not_converted", n.verdict == Verdict::NotConverted);
+    d.set("not_planned", n.verdict == Verdict::NotPlanned);
+    d.set("kept_on_cpu", n.verdict == Verdict::KeptOnCpu);
+    km::data described = nest.accepted ? nest_description_view(n) : km::data(false);
+    // A nest that shares its arrays with the nests beside it, or across the calls of its function.
+    if (nest.accepted && n.region >= 0 && n.verdict == Verdict::Converted) {
+        const RegionOutcome& region = r.regions[static_cast<std::size_t>(n.region)];
+        if (region.kind != RegionKind::TimeLoop) {
+            km::data shared;
+            shared.set("first_line", std::to_string(region.first_line));
+            shared.set("last_line", std::to_string(region.last_line));
+            shared.set("called", region.kind == RegionKind::CallerLoop);
+            shared.set("function", nest.function);
+            shared.set("caller", region.function);
+            described.set("shared", shared);
+        }
+    }
+    d.set("described", described);
+    const bool has_steps = (n.verdict == Verdict::Converted || n.verdict == Verdict::RecipeOnly ||
+                            n.verdict == Verdict::KeptOnCpu) && n.conversion.ok && best;
+    d.set("conversion", has_steps ? conversion_view(x, n) : km::data(false));
+    d.set("why", n.why);
+    d.set("caveats", has_steps ? caveats_view(x, n) : km::data(false));
+    km::data whyv = best ? why_view(x, n) : km::data(false);
+    d.set("rejected", n.verdict == Verdict::Rejected ? rejected_view(x, n) : km::data(false));
+    d.set("why_section", best ? whyv : km::data(false));
+    return d;
+}
+
+}  // namespace
+
 std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const AdviseOptions& o) {
     RecipeContext x{t, r, o, r.stem + ".cu", r.stem + ".recipe.md", r.stem + ".plan.json"};
     km::data v;
@@ -57,8 +135,8 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
     v.set("has_cu", r.wrote_cu);
     std::vector<std::string> file_diags;
     for (const auto& dg : r.program().diagnostics)
-        file_diags.push_back((dg.file.empty() ? r.source_file : dg.file) + ":" + std::to_string(dg.pos.line) + ":" + std::to_string(dg.pos.column) + ": " +
-                             analyzer::to_string(dg.severity) + ": " + dg.message + " [" + dg.rule_id + "]");
+        file_diags.push_back(analyzer::diagnostic_line(dg.file.empty() ? r.source_file : dg.file, dg.pos,
+                                                       analyzer::to_string(dg.severity), dg.message, dg.rule_id));
     v.set("has_file_diagnostics", !file_diags.empty());
     v.set("file_diagnostics", list_of(file_diags, [](km::data& d, const std::string& s) { d.set("text", s); }));
     v.set("cu_file", x.cu_file);
@@ -77,68 +155,8 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
     km::data summary{km::data::type::list};
     km::data nests{km::data::type::list};
     for (const auto& n : r.nests) {
-        const LoopNest& nest = *n.nest;
-        km::data s;
-        s.set("id", std::to_string(nest.id));
-        s.set("function", nest.function);
-        s.set("lines", lines(nest.span.begin.line, nest.span.end.line));
-        std::string verdict = verdict_text(n.verdict);
-        if (n.verdict == Verdict::Rejected) {
-            std::vector<std::string> ids;
-            for (const auto& dg : nest.reasons)
-                if (dg.severity != analyzer::Severity::Note && std::find(ids.begin(), ids.end(), dg.rule_id) == ids.end()) ids.push_back(dg.rule_id);
-            std::string joined;
-            for (std::size_t i = 0; i < ids.size(); ++i) joined += (i ? ", " : "") + ids[i];
-            if (!joined.empty()) verdict += " (" + joined + ")";
-        }
-        s.set("verdict", verdict);
-        const advisor::Prediction* best = n.chosen();
-        s.set("plan", best ? advisor::to_string(best->config.scheme) +
-                                 (best->config.scheme == advisor::Scheme::Naive || best->config.scheme == advisor::Scheme::Mapped
-                                      ? std::string()
-                                      : ", tile " + format_tile(best->config.tile, best->problem.dims)) +
-                                 ", " + std::to_string(best->config.streams) + " streams"
-                           : "–");
-        s.set("predicted", best ? format_ms(best->total_ms) + " ms" : "–");
-        s.set("naive", best && n.plan.naive_fits ? format_ms(n.plan.naive.total_ms) + " ms" : best ? "does not fit" : "–");
-        s.set("speedup", best && n.plan.naive_fits ? format_speedup(n.plan.speedup) : "–");
-        summary.push_back(s);
-
-        km::data d;
-        d.set("id", std::to_string(nest.id));
-        d.set("function", nest.function);
-        d.set("first_line", std::to_string(nest.span.begin.line));
-        d.set("last_line", std::to_string(nest.span.end.line));
-        d.set("why", n.why);
-        d.set("converted", n.verdict == Verdict::Converted);
-        d.set("recipe_only", n.verdict == Verdict::RecipeOnly);
-        d.set("not_converted", n.verdict == Verdict::NotConverted);
-        d.set("not_planned", n.verdict == Verdict::NotPlanned);
-        d.set("kept_on_cpu", n.verdict == Verdict::KeptOnCpu);
-        km::data described = nest.accepted ? nest_description_view(n) : km::data(false);
-        // A nest that shares its arrays with the nests beside it, or across the calls of its function.
-        if (nest.accepted && n.region >= 0 && n.verdict == Verdict::Converted) {
-            const RegionOutcome& region = r.regions[static_cast<std::size_t>(n.region)];
-            if (region.kind != RegionKind::TimeLoop) {
-                km::data shared;
-                shared.set("first_line", std::to_string(region.first_line));
-                shared.set("last_line", std::to_string(region.last_line));
-                shared.set("called", region.kind == RegionKind::CallerLoop);
-                shared.set("function", nest.function);
-                shared.set("caller", region.function);
-                described.set("shared", shared);
-            }
-        }
-        d.set("described", described);
-        const bool has_steps = (n.verdict == Verdict::Converted || n.verdict == Verdict::RecipeOnly ||
-                                n.verdict == Verdict::KeptOnCpu) && n.conversion.ok && best;
-        d.set("conversion", has_steps ? conversion_view(x, n) : km::data(false));
-        d.set("why", n.why);
-        d.set("caveats", has_steps ? caveats_view(x, n) : km::data(false));
-        km::data whyv = best ? why_view(x, n) : km::data(false);
-        d.set("rejected", n.verdict == Verdict::Rejected ? rejected_view(x, n) : km::data(false));
-        d.set("why_section", best ? whyv : km::data(false));
-        nests.push_back(d);
+        summary.push_back(summary_row(n));
+        nests.push_back(nest_section(x, n));
     }
     v.set("summary", summary);
     v.set("nests", nests);
