@@ -112,22 +112,45 @@ std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, s
     return apply_edits(std::string_view(map.original()).substr(*ob, *oe - *ob), moved);
 }
 
-void convert(const CTree& t, const LoopNest& nest, 
-             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
-             const analyzer::SourceMap* map, NestConversion* c) {
-    const std::string_view src = t.source();
+// What the steps of convert() share: the nest and its file, the conversion
+// they fill in, and what one step finds for the later ones.
+struct Converting {
+    const CTree& t;
+    const LoopNest& nest;
+    const std::vector<std::pair<std::string, Halo>>& halos;
+    std::set<std::string>* taken;
+    const analyzer::SourceMap* map;
+    NestConversion* c;
+    std::string_view src{};
+    bool iterate = false;                           // the time loop becomes one recipe::iterate call
+    std::vector<const ArrayProperties*> all{};      // the arrays the kernel views: inputs, then outputs
+    std::vector<const ArrayProperties*> wholes{};   // inputs read whole (advisor::whole_input)
+    std::set<std::string> output_names{};
+    std::map<std::string, std::string> view_name{}, element_of{};
+    TSNode body_node{};
+};
+
+// The nest's id and function, its time loop's kind and its dimensions.
+void read_nest(Converting& conv) {
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
     c->nest_id = nest.id;
     c->function = nest.function;
     // A time loop that swaps two pointers becomes one recipe::iterate call;
     // any other (PolyBench's B = f(A); A = f(B) with fixed arrays, several
     // nests per step) keeps its loop, and the nest runs on the GPU each step.
-    const bool iterate = nest.time_loop && nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap;
-    c->step_by_step = nest.time_loop && !iterate;
+    conv.iterate = nest.time_loop && nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap;
+    c->step_by_step = nest.time_loop && !conv.iterate;
     c->dims = nest.dimensionality;
     if (c->dims < 1 || c->dims > 3 || static_cast<int>(nest.iteration_space.size()) != c->dims)
         throw Failure{"the nest has " + std::to_string(nest.dimensionality) + " dimensions; the library runs 1 to 3"};
+}
 
-    // Loops, x first: counters and bounds.
+// Loops, x first: counters and bounds.
+void read_loops(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
     static const char kAxes[] = {'x', 'y', 'z'};
     for (int d = 0; d < c->dims; ++d) {
         const auto& lp = nest.iteration_space[static_cast<std::size_t>(d)];
@@ -140,20 +163,26 @@ void convert(const CTree& t, const LoopNest& nest,
         c->space_begin[static_cast<std::size_t>(d)] = b.lower;
         c->space_end[static_cast<std::size_t>(d)] = b.upper;
     }
+}
 
-    // Arrays: roles, shared extents, halos.
-    std::vector<const ArrayProperties*> all;
-    std::set<std::string> output_names;
-    for (const auto& a : nest.output_arrays) output_names.insert(a.name);
-    std::vector<const ArrayProperties*> wholes;  // read whole (advisor::whole_input)
+// Arrays: the inputs read whole apart, the others (inputs, then outputs)
+// the kernel's views.
+void sort_arrays(Converting& conv) {
+    const LoopNest& nest = conv.nest;
+    for (const auto& a : nest.output_arrays) conv.output_names.insert(a.name);
     for (const auto& a : nest.input_arrays) {
-        if (output_names.count(a.name)) continue;
-        if (advisor::whole_input(a, nest)) wholes.push_back(&a);
-        else all.push_back(&a);
+        if (conv.output_names.count(a.name)) continue;
+        if (advisor::whole_input(a, nest)) conv.wholes.push_back(&a);
+        else conv.all.push_back(&a);
     }
-    for (const auto& a : nest.output_arrays) all.push_back(&a);
+    for (const auto& a : nest.output_arrays) conv.all.push_back(&a);
     if (nest.output_arrays.empty()) throw Failure{"the nest writes no array"};
-    for (const auto* w : wholes) {
+}
+
+// Inputs read whole reach the kernel as pointers, passed through recipe::whole.
+void pass_whole_inputs(Converting& conv) {
+    NestConversion* c = conv.c;
+    for (const auto* w : conv.wholes) {
         if (w->layout != ArrayLayout::Flat && w->layout != ArrayLayout::MultiDim)
             throw Failure{"`" + w->name + "` is reached through pointers; only arrays can be read whole"};
         const std::string count = extent_text(w->size.front());
@@ -164,11 +193,14 @@ void convert(const CTree& t, const LoopNest& nest,
                               "recipe::whole(" + pointer + ", static_cast<std::size_t>(" + count + "))"});
         c->wholes.push_back(w->name);
     }
-    const ArrayProperties& shape = *all.front();
-    // Arrays held in structs (`in->u`, `g.u`): the kernel's view gets a
-    // name of its own (`in_u`), the element type comes from the struct.
-    std::map<std::string, std::string> view_name, element_of;
-    for (const auto* a : all) {
+}
+
+// Arrays held in structs (`in->u`, `g.u`): the kernel's view gets a
+// name of its own (`in_u`), the element type comes from the struct.
+void name_views(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    for (const auto* a : conv.all) {
         const bool member = a->name.find("->") != std::string::npos || a->name.find('.') != std::string::npos;
         std::string element = a->element_type;
         if (member && element.empty()) {
@@ -179,64 +211,88 @@ void convert(const CTree& t, const LoopNest& nest,
                 element = type;
             }
         }
-        element_of[a->name] = element;
+        conv.element_of[a->name] = element;
         std::string view = a->name;
         if (member) {
             for (auto at = view.find("->"); at != std::string::npos; at = view.find("->")) view.replace(at, 2, "_");
             for (auto& ch : view)
                 if (ch == '.') ch = '_';
-            view = unique_name(view, t, taken);
+            view = unique_name(view, t, conv.taken);
         }
-        view_name[a->name] = view;
+        conv.view_name[a->name] = view;
     }
-    for (const auto* a : all) {
+}
+
+// Arrays: every one has the nest's shape and a known element type; the
+// first one's extents are the call's.
+void check_shapes(Converting& conv) {
+    NestConversion* c = conv.c;
+    const ArrayProperties& shape = *conv.all.front();
+    for (const auto* a : conv.all) {
         if (static_cast<int>(a->size.size()) != c->dims)
             throw Failure{"array `" + a->name + "` has " + std::to_string(a->size.size()) + " dimensions in a " +
                           std::to_string(c->dims) + "-dimensional nest; the library gives every array the nest's shape"};
         for (int d = 0; d < c->dims; ++d)
             if (!same_extent(a->size[static_cast<std::size_t>(d)], shape.size[static_cast<std::size_t>(d)]))
                 throw Failure{"arrays `" + shape.name + "` and `" + a->name + "` differ in extent; the library needs one shape for all"};
-        if (element_of[a->name].empty()) throw Failure{"the element type of `" + a->name + "` is unknown"};
+        if (conv.element_of[a->name].empty()) throw Failure{"the element type of `" + a->name + "` is unknown"};
     }
     for (int d = 0; d < c->dims; ++d) {
         c->extents[static_cast<std::size_t>(d)] = extent_text(shape.size[static_cast<std::size_t>(d)]);
         if (c->extents[static_cast<std::size_t>(d)].empty()) throw Failure{"the extent of `" + shape.name + "` is unknown"};
     }
+}
 
-    const TSNode body_node = node_for(t, nest.body_span);
-    if (ts_node_is_null(body_node)) throw Failure{"the loop body's span does not match the source"};
+// The loop body in the syntax tree.
+void find_body(Converting& conv) {
+    conv.body_node = node_for(conv.t, conv.nest.body_span);
+    if (ts_node_is_null(conv.body_node)) throw Failure{"the loop body's span does not match the source"};
+}
 
-    auto make_role = [&](const ArrayProperties& a) {
-        ArrayRole r;
-        r.name = view_name.at(a.name);
-        r.element_type = without_const(element_of.at(a.name));
-        r.layout = a.layout;
-        r.pinned = a.pinned_host;
-        switch (a.layout) {
-            case ArrayLayout::Flat: r.host_pointer = a.name; break;
-            case ArrayLayout::MultiDim: {
-                VlaParameter vla;
-                if (vla_parameter(t, a.name, nest.span.begin_byte, &vla)) {
-                    r.host_pointer = a.name;  // `float A[ni][nj]` becomes `float *A` in the .cu (cpp_compat)
-                    r.vla_parameter = true;
-                    break;
-                }
-                r.host_pointer = "&" + a.name;
-                for (int d = 0; d < c->dims; ++d) r.host_pointer += "[0]";
+// An array's role, either way: its view's name and element type, and what
+// the library is given (rows reached through pointers are gathered first).
+ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
+    ArrayRole r;
+    r.name = conv.view_name.at(a.name);
+    r.element_type = without_const(conv.element_of.at(a.name));
+    r.layout = a.layout;
+    r.pinned = a.pinned_host;
+    switch (a.layout) {
+        case ArrayLayout::Flat: r.host_pointer = a.name; break;
+        case ArrayLayout::MultiDim: {
+            VlaParameter vla;
+            if (vla_parameter(t, a.name, nest.span.begin_byte, &vla)) {
+                r.host_pointer = a.name;  // `float A[ni][nj]` becomes `float *A` in the .cu (cpp_compat)
+                r.vla_parameter = true;
                 break;
             }
-            case ArrayLayout::PointerToPointer:
-                if (c->dims != 2) throw Failure{"`" + a.name + "` is reached through pointers in " + std::to_string(c->dims) + " dimensions; only rows of a 2D array can be gathered"};
-                r.flatten = true;
-                r.flat_name = unique_name(a.name + "_block", t, taken);
-                r.host_pointer = r.flat_name + ".data()";
-                break;
+            r.host_pointer = "&" + a.name;
+            for (int d = 0; d < c->dims; ++d) r.host_pointer += "[0]";
+            break;
         }
-        return r;
-    };
-    for (const auto* a : all) {
-        ArrayRole r = make_role(*a);
-        if (!output_names.count(a->name)) {
+        case ArrayLayout::PointerToPointer:
+            if (c->dims != 2) throw Failure{"`" + a.name + "` is reached through pointers in " + std::to_string(c->dims) + " dimensions; only rows of a 2D array can be gathered"};
+            r.flatten = true;
+            r.flat_name = unique_name(a.name + "_block", t, conv.taken);
+            r.host_pointer = r.flat_name + ".data()";
+            break;
+    }
+    return r;
+}
+
+// Arrays: inputs with their halos, outputs with whether the kernel must
+// also read them (inout).
+void assign_roles(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    const auto& halos = conv.halos;
+    NestConversion* c = conv.c;
+    for (const auto* a : conv.all) {
+        ArrayRole r = make_role(conv, *a);
+        if (!conv.output_names.count(a->name)) {
             const auto h = std::find_if(halos.begin(), halos.end(), [&](const auto& p) { return p.first == a->name; });
             r.halo = h != halos.end() ? h->second : stencil_halo(*a);
             c->inputs.push_back(r);
@@ -255,17 +311,38 @@ void convert(const CTree& t, const LoopNest& nest,
             if (acc.write && acc.window_offsets.empty() &&
                 std::all_of(acc.offset.begin(), acc.offset.end(), [](int o) { return o == 0; }))
                 own_writes.insert(acc.span.begin_byte);
-        const bool every_point = writes_on_every_path(body_node, own_writes);
+        const bool every_point = writes_on_every_path(conv.body_node, own_writes);
         for (const auto& acc : a->accesses) {
             if (!acc.write || r.inout || every_point) continue;
             const TSNode n = t.node_at(acc.span.begin_byte, acc.span.end_byte);
-            if (!ts_node_is_null(n) && conditional_write(n, body_node)) {
+            if (!ts_node_is_null(n) && conditional_write(n, conv.body_node)) {
                 r.inout = true;
                 r.inout_reason = "the body writes `" + a->name + "` on some points only (line " + std::to_string(acc.span.begin.line) + ")";
             }
         }
         c->outputs.push_back(r);
     }
+}
+
+void convert(const CTree& t, const LoopNest& nest, 
+             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+             const analyzer::SourceMap* map, NestConversion* c) {
+    Converting conv{t, nest, halos, taken, map, c, t.source()};
+    read_nest(conv);
+    read_loops(conv);
+    sort_arrays(conv);
+    pass_whole_inputs(conv);
+    name_views(conv);
+    check_shapes(conv);
+    find_body(conv);
+    assign_roles(conv);
+
+    const std::string_view src = conv.src;
+    const bool iterate = conv.iterate;
+    const std::vector<const ArrayProperties*>& all = conv.all;
+    const std::vector<const ArrayProperties*>& wholes = conv.wholes;
+    const std::map<std::string, std::string>& view_name = conv.view_name;
+    const TSNode body_node = conv.body_node;
 
     // Accesses: split into coordinates and rewritten as view calls.
     std::vector<Edit> body_edits;
