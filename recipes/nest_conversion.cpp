@@ -128,6 +128,18 @@ struct Converting {
     std::set<std::string> output_names{};
     std::map<std::string, std::string> view_name{}, element_of{};
     TSNode body_node{};
+    std::uint32_t body_begin = 0, body_end = 0;  // the body's text (trim_body)
+    std::string body_text{};
+    std::set<std::string> array_names{};
+    std::vector<const analyzer::ArrayAccess*> accesses{};  // in the order of the text
+    std::vector<Edit> body_edits{};
+
+    // Lines of the preprocessed text, as the user's file numbers them.
+    int user_line(std::uint32_t row) const {
+        const int line = static_cast<int>(row) + 1;
+        const int mapped = map ? map->lines().origin(line).line : line;
+        return mapped > 0 ? mapped : line;
+    }
 };
 
 // The nest's id and function, its time loop's kind and its dimensions.
@@ -324,6 +336,240 @@ void assign_roles(Converting& conv) {
     }
 }
 
+// The body's text: inside its braces, without the blanks around it, from
+// the start of its first line.
+void trim_body(Converting& conv) {
+    const std::string_view src = conv.src;
+    std::uint32_t& body_begin = conv.body_begin;
+    std::uint32_t& body_end = conv.body_end;
+    body_begin = conv.nest.body_span.begin_byte;
+    body_end = conv.nest.body_span.end_byte;
+    if (is(conv.body_node, "compound_statement")) {
+        ++body_begin;  // inside the braces
+        --body_end;
+    }
+    while (body_begin < body_end && (src[body_begin] == ' ' || src[body_begin] == '\t' || src[body_begin] == '\n' || src[body_begin] == '\r')) ++body_begin;
+    while (body_end > body_begin && (src[body_end - 1] == ' ' || src[body_end - 1] == '\t' || src[body_end - 1] == '\n' || src[body_end - 1] == '\r')) --body_end;
+    if (only_blanks_before(src, body_begin)) body_begin = line_start(src, body_begin);
+    conv.body_text = std::string(src.substr(body_begin, body_end - body_begin));
+}
+
+// The nest's arrays by name, and all their accesses in the order of the text.
+void collect_accesses(Converting& conv) {
+    const LoopNest& nest = conv.nest;
+    for (const auto& a : nest.input_arrays) {
+        conv.array_names.insert(a.name);
+        for (const auto& acc : a.accesses) conv.accesses.push_back(&acc);
+    }
+    for (const auto& a : nest.output_arrays) {
+        conv.array_names.insert(a.name);
+        for (const auto& acc : a.accesses) conv.accesses.push_back(&acc);
+    }
+    std::sort(conv.accesses.begin(), conv.accesses.end(), [](auto* x, auto* y) { return x->span.begin_byte < y->span.begin_byte; });
+}
+
+// An index the text does not show (a temporary `c = i * n + j`, a helper):
+// the analyzer's offset from the iteration point gives the coordinates,
+// where the array follows the loops one to one. The array it rewrote, or null.
+const ArrayProperties* rewrite_by_offset(Converting& conv, const analyzer::ArrayAccess* acc) {
+    NestConversion* c = conv.c;
+    const ArrayProperties* owner = nullptr;
+    for (const auto* a : conv.all) {
+        const bool mine = std::any_of(a->accesses.begin(), a->accesses.end(), [&](const auto& x) { return &x == acc; });
+        if (!mine || !identity_mapping(*a, c->dims) || acc->clamped || !acc->window_offsets.empty() ||
+            static_cast<int>(acc->offset.size()) != c->dims)
+            continue;
+        owner = a;
+        AccessChange ch;
+        ch.pos = acc->span.begin;
+        ch.before = acc->text;
+        ch.after = conv.view_name.at(a->name) + "(";
+        for (int d = 0; d < c->dims; ++d) {
+            const int off = acc->offset[static_cast<std::size_t>(d)];
+            ch.after += (d ? ", " : "") + c->index_vars[static_cast<std::size_t>(d)].name +
+                        (off > 0 ? " + " + std::to_string(off) : off < 0 ? " - " + std::to_string(-off) : "");
+        }
+        ch.after += ")";
+        ch.begin = acc->span.begin_byte;
+        ch.end = acc->span.end_byte;
+        c->accesses.push_back(ch);
+        conv.body_edits.push_back({ch.begin - conv.body_begin, ch.end - conv.body_begin, ch.after});
+    }
+    return owner;
+}
+
+// Accesses: split into coordinates and rewritten as view calls.
+void rewrite_accesses(Converting& conv) {
+    const std::string_view src = conv.src;
+    NestConversion* c = conv.c;
+    const std::uint32_t body_begin = conv.body_begin, body_end = conv.body_end;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+    std::set<const analyzer::ArrayAccess*> whole_accesses;
+    for (const auto* w : conv.wholes)
+        for (const auto& acc : w->accesses) whole_accesses.insert(&acc);
+    for (const auto* acc : conv.accesses) {
+        if (whole_accesses.count(acc)) continue;  // read as the C code does, through a device pointer
+        if (!seen.insert({acc->span.begin_byte, acc->span.end_byte}).second) continue;  // listed as read and write
+        if (acc->span.begin_byte < body_begin || acc->span.end_byte > body_end)
+            throw Failure{"the access `" + acc->text + "` (line " + std::to_string(acc->span.begin.line) + ") is outside the loop body"};
+        const std::string text(src.substr(acc->span.begin_byte, acc->span.end_byte - acc->span.begin_byte));
+        const ArrayProperties* owner = nullptr;
+        std::string why;
+        for (const auto* a : conv.all) {
+            AccessShape s;
+            if (!access_coordinates(text, a->size, &s, &why) || s.array != a->name) continue;
+            owner = a;
+            AccessChange ch;
+            ch.pos = acc->span.begin;
+            ch.before = acc->text;  // as the user wrote it
+            ch.after = conv.view_name.at(a->name) + "(";
+            for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
+            ch.after += ")";
+            ch.begin = acc->span.begin_byte;
+            ch.end = acc->span.end_byte;
+            c->accesses.push_back(ch);
+            conv.body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
+            break;
+        }
+        if (!owner) owner = rewrite_by_offset(conv, acc);
+        if (!owner && !why.empty()) throw Failure{"cannot split the index of `" + text + "` into coordinates: " + why};
+        if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
+    }
+}
+
+// The body's first and last lines, as the user's file numbers them.
+void number_body_lines(Converting& conv) {
+    NestConversion* c = conv.c;
+    const TSNode body_node = conv.body_node;
+    c->body_first_line = conv.user_line(ts_node_start_point(body_node).row) + (is(body_node, "compound_statement") ? 1 : 0);
+    c->body_last_line = conv.user_line(ts_node_end_point(body_node).row) - (is(body_node, "compound_statement") ? 1 : 0);
+    if (c->body_last_line < c->body_first_line) c->body_last_line = c->body_first_line;
+}
+
+// Calls: math that rounds differently on the GPU, and this file's own
+// functions, which must become __host__ __device__ (with what they call).
+void find_calls(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
+    const std::map<std::string, TSNode, std::less<>>& defined = t.function_definitions();
+    std::vector<TSNode> scan{conv.body_node};
+    std::set<std::string> seen_fns;
+    while (!scan.empty()) {
+        const TSNode node = scan.back();
+        scan.pop_back();
+        walk(node, [&](TSNode n) {
+            if (!is(n, "call_expression")) return;
+            const std::string fn(t.text(field(n, "function")));
+            if (kInexactMath.count(fn) && std::find(c->inexact_calls.begin(), c->inexact_calls.end(), fn) == c->inexact_calls.end())
+                c->inexact_calls.push_back(fn);
+            const auto def = defined.find(fn);
+            if (def == defined.end() || !seen_fns.insert(fn).second) return;
+            if (fn == nest.function) throw Failure{"the body calls `" + fn + "`, the function the nest is in"};
+            NestConversion::DeviceFunction f;
+            f.name = fn;
+            f.line = conv.user_line(ts_node_start_point(def->second).row);
+            f.insert_at = t.function_declarations(fn);
+            c->device_functions.push_back(f);
+            scan.push_back(field(def->second, "body"));
+        });
+    }
+}
+
+// Struct fields the body reads outside the rewritten accesses (`in->nx`
+// in `int c = j * in->nx + i`): the kernel cannot reach the host's
+// struct, so each becomes a parameter passed by value (`in_nx`).
+void pass_struct_fields(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> access_spans;
+    for (const auto* acc : conv.accesses) access_spans.emplace_back(acc->span.begin_byte, acc->span.end_byte);
+    std::map<std::string, std::string> field_param;
+    walk(conv.body_node, [&](TSNode n) {
+        if (!is(n, "field_expression") || is(ts_node_parent(n), "field_expression")) return;
+        const std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+        for (const auto& [ab, ae] : access_spans)
+            if (b >= ab && e <= ae) return;
+        std::string path;
+        for (char ch : t.text(n))
+            if (ch != ' ' && ch != '\t' && ch != '\n') path += ch;
+        auto it = field_param.find(path);
+        if (it == field_param.end()) {
+            const std::string type = field_type(t, path, nest.span.begin_byte);
+            if (type.empty() || is_pointer_or_array(type))
+                throw Failure{"the body reads `" + path + "`, a struct field the kernel cannot reach" +
+                              (type.empty() ? std::string() : " (" + type + ")")};
+            std::string name = path;
+            for (auto at = name.find("->"); at != std::string::npos; at = name.find("->")) name.replace(at, 2, "_");
+            for (auto& ch : name)
+                if (ch == '.') ch = '_';
+            name = unique_name(name, t, conv.taken);
+            c->scalars.push_back({name, without_const(type), path});
+            it = field_param.emplace(path, name).first;
+        }
+        conv.body_edits.push_back({b - conv.body_begin, e - conv.body_begin, it->second});
+    });
+}
+
+// Index temporaries the rewritten accesses no longer read (`size_t c =
+// y * W + x;` once every `in[c]` became `in(x, y)`) are dropped, or the
+// kernel would declare a variable it never uses.
+void drop_index_temporaries(Converting& conv) {
+    const CTree& t = conv.t;
+    const TSNode body_node = conv.body_node;
+    const std::uint32_t body_begin = conv.body_begin;
+    std::vector<Edit>& body_edits = conv.body_edits;
+    if (!is(body_node, "compound_statement")) return;
+    auto edited = [&](std::uint32_t b, std::uint32_t e) {
+        for (const auto& x : body_edits)
+            if (b < x.end + body_begin && x.begin + body_begin < e) return true;
+        return false;
+    };
+    std::vector<Edit> dropped;
+    for (TSNode s : named_children(body_node)) {
+        if (!is(s, "declaration") || edited(ts_node_start_byte(s), ts_node_end_byte(s))) continue;
+        std::vector<TSNode> ds;
+        for (TSNode d : named_children(s))
+            if (is(d, "init_declarator") || is(d, "identifier") || is(d, "pointer_declarator") || is(d, "array_declarator"))
+                ds.push_back(d);
+        if (ds.size() != 1 || !is(ds[0], "init_declarator") || !is(field(ds[0], "declarator"), "identifier")) continue;
+        if (has_side_effects(field(ds[0], "value"))) continue;
+        const TSNode id = field(ds[0], "declarator");
+        const std::string name(t.text(id));
+        // Read where an edit leaves it (outside the edits, or in an edit's new text: `in(xp, y)`).
+        bool read = false;
+        for (const auto& x : body_edits) read = read || contains_identifier(x.replacement, name);
+        walk(body_node, [&](TSNode n) {
+            if (read || !is(n, "identifier") || ts_node_eq(n, id) || t.text(n) != name) return;
+            read = !edited(ts_node_start_byte(n), ts_node_end_byte(n));
+        });
+        if (read) continue;
+        // A mark where it was: its line goes too when nothing else is on it.
+        dropped.push_back({ts_node_start_byte(s) - body_begin, ts_node_end_byte(s) - body_begin, std::string(1, kDroppedMark)});
+    }
+    body_edits.insert(body_edits.end(), dropped.begin(), dropped.end());
+}
+
+// The kernel's body: the user's text (the preprocessed one where it does
+// not map back) with the edits made. A `continue` in it may skip a write,
+// so every output becomes inout.
+void write_body(Converting& conv) {
+    NestConversion* c = conv.c;
+    const std::string& body_text = conv.body_text;
+    std::string body = conv.map ? original_body(*conv.map, conv.body_begin, conv.body_end, conv.body_edits) : "";
+    if (body.empty()) body = apply_edits(body_text, conv.body_edits);
+    body = without_dropped_lines(body);
+    c->body = reindent(body, "    ", true);
+    c->wraps_continue = contains_identifier(body_text, "continue");
+    if (c->wraps_continue)
+        for (auto& o : c->outputs)
+            if (!o.inout) {
+                o.inout = true;
+                o.inout_reason = "a `continue` in the body can skip the write to `" + o.name + "`";
+            }
+}
+
 void convert(const CTree& t, const LoopNest& nest, 
              const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
              const analyzer::SourceMap* map, NestConversion* c) {
@@ -339,200 +585,19 @@ void convert(const CTree& t, const LoopNest& nest,
 
     const std::string_view src = conv.src;
     const bool iterate = conv.iterate;
-    const std::vector<const ArrayProperties*>& all = conv.all;
-    const std::vector<const ArrayProperties*>& wholes = conv.wholes;
-    const std::map<std::string, std::string>& view_name = conv.view_name;
     const TSNode body_node = conv.body_node;
 
-    // Accesses: split into coordinates and rewritten as view calls.
-    std::vector<Edit> body_edits;
-    std::uint32_t body_begin = nest.body_span.begin_byte, body_end = nest.body_span.end_byte;
-    if (is(body_node, "compound_statement")) {
-        ++body_begin;  // inside the braces
-        --body_end;
-    }
-    while (body_begin < body_end && (src[body_begin] == ' ' || src[body_begin] == '\t' || src[body_begin] == '\n' || src[body_begin] == '\r')) ++body_begin;
-    while (body_end > body_begin && (src[body_end - 1] == ' ' || src[body_end - 1] == '\t' || src[body_end - 1] == '\n' || src[body_end - 1] == '\r')) --body_end;
-    if (only_blanks_before(src, body_begin)) body_begin = line_start(src, body_begin);
+    trim_body(conv);
+    collect_accesses(conv);
+    rewrite_accesses(conv);
+    number_body_lines(conv);
+    find_calls(conv);
+    pass_struct_fields(conv);
+    drop_index_temporaries(conv);
+    write_body(conv);
 
-    std::set<std::string> array_names;
-    std::vector<const analyzer::ArrayAccess*> accesses;
-    for (const auto& a : nest.input_arrays) {
-        array_names.insert(a.name);
-        for (const auto& acc : a.accesses) accesses.push_back(&acc);
-    }
-    for (const auto& a : nest.output_arrays) {
-        array_names.insert(a.name);
-        for (const auto& acc : a.accesses) accesses.push_back(&acc);
-    }
-    std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
-    std::sort(accesses.begin(), accesses.end(), [](auto* x, auto* y) { return x->span.begin_byte < y->span.begin_byte; });
-    std::set<const analyzer::ArrayAccess*> whole_accesses;
-    for (const auto* w : wholes)
-        for (const auto& acc : w->accesses) whole_accesses.insert(&acc);
-    for (const auto* acc : accesses) {
-        if (whole_accesses.count(acc)) continue;  // read as the C code does, through a device pointer
-        if (!seen.insert({acc->span.begin_byte, acc->span.end_byte}).second) continue;  // listed as read and write
-        if (acc->span.begin_byte < body_begin || acc->span.end_byte > body_end)
-            throw Failure{"the access `" + acc->text + "` (line " + std::to_string(acc->span.begin.line) + ") is outside the loop body"};
-        const std::string text(src.substr(acc->span.begin_byte, acc->span.end_byte - acc->span.begin_byte));
-        const ArrayProperties* owner = nullptr;
-        std::string why;
-        for (const auto* a : all) {
-            AccessShape s;
-            if (!access_coordinates(text, a->size, &s, &why) || s.array != a->name) continue;
-            owner = a;
-            AccessChange ch;
-            ch.pos = acc->span.begin;
-            ch.before = acc->text;  // as the user wrote it
-            ch.after = view_name.at(a->name) + "(";
-            for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
-            ch.after += ")";
-            ch.begin = acc->span.begin_byte;
-            ch.end = acc->span.end_byte;
-            c->accesses.push_back(ch);
-            body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
-            break;
-        }
-        if (!owner) {
-            // An index the text does not show (a temporary `c = i * n + j`, a
-            // helper): the analyzer's offset from the iteration point gives
-            // the coordinates, where the array follows the loops one to one.
-            for (const auto* a : all) {
-                const bool mine = std::any_of(a->accesses.begin(), a->accesses.end(), [&](const auto& x) { return &x == acc; });
-                if (!mine || !identity_mapping(*a, c->dims) || acc->clamped || !acc->window_offsets.empty() ||
-                    static_cast<int>(acc->offset.size()) != c->dims)
-                    continue;
-                owner = a;
-                AccessChange ch;
-                ch.pos = acc->span.begin;
-                ch.before = acc->text;
-                ch.after = view_name.at(a->name) + "(";
-                for (int d = 0; d < c->dims; ++d) {
-                    const int off = acc->offset[static_cast<std::size_t>(d)];
-                    ch.after += (d ? ", " : "") + c->index_vars[static_cast<std::size_t>(d)].name +
-                                (off > 0 ? " + " + std::to_string(off) : off < 0 ? " - " + std::to_string(-off) : "");
-                }
-                ch.after += ")";
-                ch.begin = acc->span.begin_byte;
-                ch.end = acc->span.end_byte;
-                c->accesses.push_back(ch);
-                body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
-            }
-        }
-        if (!owner && !why.empty()) throw Failure{"cannot split the index of `" + text + "` into coordinates: " + why};
-        if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
-    }
-    const std::string body_text(src.substr(body_begin, body_end - body_begin));
-    // Lines of the preprocessed text, as the user's file numbers them.
-    auto user_line = [&](std::uint32_t row) {
-        const int line = static_cast<int>(row) + 1;
-        const int mapped = map ? map->lines().origin(line).line : line;
-        return mapped > 0 ? mapped : line;
-    };
-    c->body_first_line = user_line(ts_node_start_point(body_node).row) + (is(body_node, "compound_statement") ? 1 : 0);
-    c->body_last_line = user_line(ts_node_end_point(body_node).row) - (is(body_node, "compound_statement") ? 1 : 0);
-    if (c->body_last_line < c->body_first_line) c->body_last_line = c->body_first_line;
-    // Calls: math that rounds differently on the GPU, and this file's own
-    // functions, which must become __host__ __device__ (with what they call).
-    const std::map<std::string, TSNode, std::less<>>& defined = t.function_definitions();
-    std::vector<TSNode> scan{body_node};
-    std::set<std::string> seen_fns;
-    while (!scan.empty()) {
-        const TSNode node = scan.back();
-        scan.pop_back();
-        walk(node, [&](TSNode n) {
-            if (!is(n, "call_expression")) return;
-            const std::string fn(t.text(field(n, "function")));
-            if (kInexactMath.count(fn) && std::find(c->inexact_calls.begin(), c->inexact_calls.end(), fn) == c->inexact_calls.end())
-                c->inexact_calls.push_back(fn);
-            const auto def = defined.find(fn);
-            if (def == defined.end() || !seen_fns.insert(fn).second) return;
-            if (fn == nest.function) throw Failure{"the body calls `" + fn + "`, the function the nest is in"};
-            NestConversion::DeviceFunction f;
-            f.name = fn;
-            f.line = user_line(ts_node_start_point(def->second).row);
-            f.insert_at = t.function_declarations(fn);
-            c->device_functions.push_back(f);
-            scan.push_back(field(def->second, "body"));
-        });
-    }
-    // Struct fields the body reads outside the rewritten accesses (`in->nx`
-    // in `int c = j * in->nx + i`): the kernel cannot reach the host's
-    // struct, so each becomes a parameter passed by value (`in_nx`).
-    {
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> access_spans;
-        for (const auto* acc : accesses) access_spans.emplace_back(acc->span.begin_byte, acc->span.end_byte);
-        std::map<std::string, std::string> field_param;
-        walk(body_node, [&](TSNode n) {
-            if (!is(n, "field_expression") || is(ts_node_parent(n), "field_expression")) return;
-            const std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
-            for (const auto& [ab, ae] : access_spans)
-                if (b >= ab && e <= ae) return;
-            std::string path;
-            for (char ch : t.text(n))
-                if (ch != ' ' && ch != '\t' && ch != '\n') path += ch;
-            auto it = field_param.find(path);
-            if (it == field_param.end()) {
-                const std::string type = field_type(t, path, nest.span.begin_byte);
-                if (type.empty() || is_pointer_or_array(type))
-                    throw Failure{"the body reads `" + path + "`, a struct field the kernel cannot reach" +
-                                  (type.empty() ? std::string() : " (" + type + ")")};
-                std::string name = path;
-                for (auto at = name.find("->"); at != std::string::npos; at = name.find("->")) name.replace(at, 2, "_");
-                for (auto& ch : name)
-                    if (ch == '.') ch = '_';
-                name = unique_name(name, t, taken);
-                c->scalars.push_back({name, without_const(type), path});
-                it = field_param.emplace(path, name).first;
-            }
-            body_edits.push_back({b - body_begin, e - body_begin, it->second});
-        });
-    }
-    // Index temporaries the rewritten accesses no longer read (`size_t c =
-    // y * W + x;` once every `in[c]` became `in(x, y)`) are dropped, or the
-    // kernel would declare a variable it never uses.
-    if (is(body_node, "compound_statement")) {
-        auto edited = [&](std::uint32_t b, std::uint32_t e) {
-            for (const auto& x : body_edits)
-                if (b < x.end + body_begin && x.begin + body_begin < e) return true;
-            return false;
-        };
-        std::vector<Edit> dropped;
-        for (TSNode s : named_children(body_node)) {
-            if (!is(s, "declaration") || edited(ts_node_start_byte(s), ts_node_end_byte(s))) continue;
-            std::vector<TSNode> ds;
-            for (TSNode d : named_children(s))
-                if (is(d, "init_declarator") || is(d, "identifier") || is(d, "pointer_declarator") || is(d, "array_declarator"))
-                    ds.push_back(d);
-            if (ds.size() != 1 || !is(ds[0], "init_declarator") || !is(field(ds[0], "declarator"), "identifier")) continue;
-            if (has_side_effects(field(ds[0], "value"))) continue;
-            const TSNode id = field(ds[0], "declarator");
-            const std::string name(t.text(id));
-            // Read where an edit leaves it (outside the edits, or in an edit's new text: `in(xp, y)`).
-            bool read = false;
-            for (const auto& x : body_edits) read = read || contains_identifier(x.replacement, name);
-            walk(body_node, [&](TSNode n) {
-                if (read || !is(n, "identifier") || ts_node_eq(n, id) || t.text(n) != name) return;
-                read = !edited(ts_node_start_byte(n), ts_node_end_byte(n));
-            });
-            if (read) continue;
-            // A mark where it was: its line goes too when nothing else is on it.
-            dropped.push_back({ts_node_start_byte(s) - body_begin, ts_node_end_byte(s) - body_begin, std::string(1, kDroppedMark)});
-        }
-        body_edits.insert(body_edits.end(), dropped.begin(), dropped.end());
-    }
-    std::string body = map ? original_body(*map, body_begin, body_end, body_edits) : "";
-    if (body.empty()) body = apply_edits(body_text, body_edits);
-    body = without_dropped_lines(body);
-    c->body = reindent(body, "    ", true);
-    c->wraps_continue = contains_identifier(body_text, "continue");
-    if (c->wraps_continue)
-        for (auto& o : c->outputs)
-            if (!o.inout) {
-                o.inout = true;
-                o.inout_reason = "a `continue` in the body can skip the write to `" + o.name + "`";
-            }
+    const std::set<std::string>& array_names = conv.array_names;
+    auto user_line = [&](std::uint32_t row) { return conv.user_line(row); };
 
     // Scalars: what the body reads from outside itself becomes a kernel
     // parameter; what it assigns (an inner loop's counter declared outside
