@@ -113,7 +113,8 @@ std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, s
 }
 
 // What the steps of convert() share: the nest and its file, the conversion
-// they fill in, and what one step finds for the later ones.
+// they fill in, and what one step finds for the later ones. Every field
+// after `c` has an initialiser, so convert() names only the first seven.
 struct Converting {
     const CTree& t;
     const LoopNest& nest;
@@ -121,18 +122,19 @@ struct Converting {
     std::set<std::string>* taken;
     const analyzer::SourceMap* map;
     NestConversion* c;
-    std::string_view src{};
-    bool iterate = false;                           // the time loop becomes one recipe::iterate call
-    std::vector<const ArrayProperties*> all{};      // the arrays the kernel views: inputs, then outputs
-    std::vector<const ArrayProperties*> wholes{};   // inputs read whole (advisor::whole_input)
+    std::string_view src{};  // t's text
+    bool iterate = false;    // the time loop becomes one recipe::iterate call
+    std::vector<const ArrayProperties*> all{};     // the arrays the kernel views: inputs, then outputs
+    std::vector<const ArrayProperties*> wholes{};  // inputs read whole (advisor::whole_input)
     std::set<std::string> output_names{};
-    std::map<std::string, std::string> view_name{}, element_of{};
+    std::map<std::string, std::string> view_name{}, element_of{};  // by array
     TSNode body_node{};
     std::uint32_t body_begin = 0, body_end = 0;  // the body's text (trim_body)
     std::string body_text{};
     std::set<std::string> array_names{};
     std::vector<const analyzer::ArrayAccess*> accesses{};  // in the order of the text
-    std::vector<Edit> body_edits{};
+    std::vector<Edit> body_edits{};                        // offsets from body_begin
+    std::set<std::string> macros_defined{};                // by the file or its preprocessing
 
     // Lines of the preprocessed text, as the user's file numbers them.
     int user_line(std::uint32_t row) const {
@@ -235,8 +237,8 @@ void name_views(Converting& conv) {
     }
 }
 
-// Arrays: every one has the nest's shape and a known element type; the
-// first one's extents are the call's.
+// Arrays: one shape shared by all (the first one's extents are the
+// call's), and a known element type for each.
 void check_shapes(Converting& conv) {
     NestConversion* c = conv.c;
     const ArrayProperties& shape = *conv.all.front();
@@ -570,48 +572,14 @@ void write_body(Converting& conv) {
             }
 }
 
-void convert(const CTree& t, const LoopNest& nest, 
-             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
-             const analyzer::SourceMap* map, NestConversion* c) {
-    Converting conv{t, nest, halos, taken, map, c, t.source()};
-    read_nest(conv);
-    read_loops(conv);
-    sort_arrays(conv);
-    pass_whole_inputs(conv);
-    name_views(conv);
-    check_shapes(conv);
-    find_body(conv);
-    assign_roles(conv);
-
-    const std::string_view src = conv.src;
-    const bool iterate = conv.iterate;
-    const TSNode body_node = conv.body_node;
-
-    trim_body(conv);
-    collect_accesses(conv);
-    rewrite_accesses(conv);
-    number_body_lines(conv);
-    find_calls(conv);
-    pass_struct_fields(conv);
-    drop_index_temporaries(conv);
-    write_body(conv);
-
-    const std::set<std::string>& array_names = conv.array_names;
-    auto user_line = [&](std::uint32_t row) { return conv.user_line(row); };
-
-    // Scalars: what the body reads from outside itself becomes a kernel
-    // parameter; what it assigns (an inner loop's counter declared outside
-    // the nest) becomes a kernel local.
-    const std::set<std::string> declared = declared_in(t, body_node);
-    const std::set<std::string> assigned = assigned_in(t, body_node);
-    std::set<std::string> macros_defined = t.defined_macros();
-    if (map)
-        for (const auto& m : map->macros()) macros_defined.insert(m.first);
-    std::set<std::string> loop_vars;
-    for (const auto& v : c->index_vars) loop_vars.insert(v.name);
+// The names the body reads, in the order it first reads them: its
+// identifiers (not a call's function, not a variable it reaches only
+// through its fields, passed above), then the scalars the analyzer saw it read.
+std::vector<std::string> names_read(const Converting& conv) {
+    const CTree& t = conv.t;
     std::set<std::string> field_bases;  // variables the body reaches only through their fields
     std::vector<std::string> names;
-    walk(body_node, [&](TSNode n) {
+    walk(conv.body_node, [&](TSNode n) {
         if (!is(n, "identifier")) return;
         const TSNode parent = ts_node_parent(n);
         if (is(parent, "call_expression") && ts_node_eq(field(parent, "function"), n)) return;
@@ -622,10 +590,28 @@ void convert(const CTree& t, const LoopNest& nest,
         const std::string name(t.text(n));
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     });
-    for (const auto& s : nest.scalars_read)
+    for (const auto& s : conv.nest.scalars_read)
         if (std::find(names.begin(), names.end(), s.name) == names.end() && !field_bases.count(s.name)) names.push_back(s.name);
-    for (const auto& name : names) {
-        if (declared.count(name) || loop_vars.count(name) || array_names.count(name) || macros_defined.count(name)) continue;
+    return names;
+}
+
+// Scalars: what the body reads from outside itself becomes a kernel
+// parameter; what it assigns (an inner loop's counter declared outside
+// the nest) becomes a kernel local.
+void pass_scalars(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
+    const std::set<std::string> declared = declared_in(t, conv.body_node);
+    const std::set<std::string> assigned = assigned_in(t, conv.body_node);
+    std::set<std::string>& macros_defined = conv.macros_defined;
+    macros_defined = t.defined_macros();
+    if (conv.map)
+        for (const auto& m : conv.map->macros()) macros_defined.insert(m.first);
+    std::set<std::string> loop_vars;
+    for (const auto& v : c->index_vars) loop_vars.insert(v.name);
+    for (const auto& name : names_read(conv)) {
+        if (declared.count(name) || loop_vars.count(name) || conv.array_names.count(name) || macros_defined.count(name)) continue;
         Declaration d;
         std::string type;
         bool file_scope = false;
@@ -637,7 +623,7 @@ void convert(const CTree& t, const LoopNest& nest,
             if (s == nest.scalars_read.end()) continue;  // an enumerator or a header's macro
             type = s->type;
         }
-        if (iterate) {
+        if (conv.iterate) {
             if (name == nest.time_loop->var)
                 throw Failure{"the body reads the time loop's counter `" + name + "`, which changes every step"};
         }
@@ -651,53 +637,75 @@ void convert(const CTree& t, const LoopNest& nest,
             throw Failure{"the body reads `" + name + "` (" + type + "), memory that is not one of the nest's arrays"};
         c->scalars.push_back({name, type, ""});
     }
+}
 
+// The extents and bounds as the call's std::int64_t initialisers.
+void spell_sizes(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
     for (std::size_t d = 0; d < 3; ++d) {
-        c->extents_code[d] = int64_code(t, c->extents[d], macros_defined, nest.span.begin_byte);
-        c->space_begin_code[d] = int64_code(t, c->space_begin[d], macros_defined, nest.span.begin_byte);
-        c->space_end_code[d] = int64_code(t, c->space_end[d], macros_defined, nest.span.begin_byte);
+        c->extents_code[d] = int64_code(t, c->extents[d], conv.macros_defined, nest.span.begin_byte);
+        c->space_begin_code[d] = int64_code(t, c->space_begin[d], conv.macros_defined, nest.span.begin_byte);
+        c->space_end_code[d] = int64_code(t, c->space_end[d], conv.macros_defined, nest.span.begin_byte);
     }
+}
 
-    // Numbers the call would hold where the user's code names macros.
-    if (map) {
-        const auto values = analyzer::macro_values(map->macros());
-        std::set<std::int64_t> baked;
-        for (std::size_t d = 0; d < 3; ++d)
-            for (const std::string* e : {&c->extents[d], &c->space_begin[d], &c->space_end[d]})
-                if (auto v = analyzer::integer_value(*e); v && *v > 1) baked.insert(*v);
-        if (iterate)
-            if (auto v = analyzer::integer_value(extent_text(nest.time_loop->iterations)); v && *v > 1) baked.insert(*v);
-        for (const auto& [name, value] : values)
-            if (baked.count(value)) c->size_guards.emplace_back(name, value);
+// Numbers the call would hold where the user's code names macros.
+void guard_macro_sizes(Converting& conv) {
+    NestConversion* c = conv.c;
+    if (!conv.map) return;
+    const auto values = analyzer::macro_values(conv.map->macros());
+    std::set<std::int64_t> baked;
+    for (std::size_t d = 0; d < 3; ++d)
+        for (const std::string* e : {&c->extents[d], &c->space_begin[d], &c->space_end[d]})
+            if (auto v = analyzer::integer_value(*e); v && *v > 1) baked.insert(*v);
+    if (conv.iterate)
+        if (auto v = analyzer::integer_value(extent_text(conv.nest.time_loop->iterations)); v && *v > 1) baked.insert(*v);
+    for (const auto& [name, value] : values)
+        if (baked.count(value)) c->size_guards.emplace_back(name, value);
+}
+
+// An OpenMP pragma right above the loop would land before the library
+// call: it goes with the loop (the GPU runs its iterations in parallel).
+void take_omp_pragma(Converting& conv) {
+    const std::string_view src = conv.src;
+    NestConversion* c = conv.c;
+    const std::uint32_t line_begin = line_start(src, c->replace_begin);
+    if (line_begin == 0 || !only_blanks_before(src, c->replace_begin)) return;
+    const std::uint32_t prev_begin = line_start(src, line_begin - 1);
+    const std::string_view prev = src.substr(prev_begin, line_begin - 1 - prev_begin);
+    const auto first = prev.find_first_not_of(" \t");
+    if (first == std::string_view::npos || prev.substr(first, 1) != "#") return;
+    const auto tokens = analyzer::c_tokens(prev.substr(first + 1));
+    auto tok = [&](std::size_t i) { return prev.substr(first + 1 + tokens[i].first, tokens[i].second - tokens[i].first); };
+    if (tokens.size() >= 2 && tok(0) == "pragma" && tok(1) == "omp" && prev.back() != '\\') {
+        c->dropped_pragma = std::string(prev.substr(first));
+        c->replace_begin = prev_begin + static_cast<std::uint32_t>(first);
     }
+}
 
-    // Where the call goes and where the kernel goes.
-    const analyzer::SourceSpan& replaced = iterate ? nest.time_loop->span : nest.span;
+// Where the call goes: over the nest, or over its time loop when iterated.
+void place_call(Converting& conv) {
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
+    const analyzer::SourceSpan& replaced = conv.iterate ? nest.time_loop->span : nest.span;
     c->replace_begin = replaced.begin_byte;
     c->replace_end = replaced.end_byte;
-    // An OpenMP pragma right above the loop would land before the library
-    // call: it goes with the loop (the GPU runs its iterations in parallel).
-    {
-        const std::uint32_t line_begin = line_start(src, c->replace_begin);
-        if (line_begin > 0 && only_blanks_before(src, c->replace_begin)) {
-            const std::uint32_t prev_begin = line_start(src, line_begin - 1);
-            const std::string_view prev = src.substr(prev_begin, line_begin - 1 - prev_begin);
-            const auto first = prev.find_first_not_of(" \t");
-            if (first != std::string_view::npos && prev.substr(first, 1) == "#") {
-                const auto tokens = analyzer::c_tokens(prev.substr(first + 1));
-                auto tok = [&](std::size_t i) { return prev.substr(first + 1 + tokens[i].first, tokens[i].second - tokens[i].first); };
-                if (tokens.size() >= 2 && tok(0) == "pragma" && tok(1) == "omp" && prev.back() != '\\') {
-                    c->dropped_pragma = std::string(prev.substr(first));
-                    c->replace_begin = prev_begin + static_cast<std::uint32_t>(first);
-                }
-            }
-        }
-    }
+    take_omp_pragma(conv);
     c->first_line = replaced.begin.line;
     c->last_line = replaced.end.line;
     c->nest_first_line = nest.span.begin.line;
     c->nest_last_line = nest.span.end.line;
-    c->indent = line_indent(src, replaced.begin_byte);
+    c->indent = line_indent(conv.src, replaced.begin_byte);
+}
+
+// Where the kernel goes (above the nest's function and a comment that
+// introduces it), the function's line and the kernel's name.
+void place_kernel(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
     TSNode fn = enclosing_function(t, nest.span.begin_byte);
     if (ts_node_is_null(fn)) throw Failure{"the nest is not inside a function"};
     // Keep a comment that introduces the function with it.
@@ -706,42 +714,86 @@ void convert(const CTree& t, const LoopNest& nest,
                                                          ts_node_end_point(prev).row + 1 >= ts_node_start_point(above).row;
          prev = ts_node_prev_named_sibling(above))
         above = prev;
-    c->kernel_at = line_start(src, ts_node_start_byte(above));
-    c->function_line = user_line(ts_node_start_point(fn).row);
-    c->kernel_name = unique_name(nest.function + "_kernel", t, taken);
-    if (map) {
-        if (!map->to_original(c->replace_begin, false) || !map->to_original(c->replace_end, true))
-            throw Failure{"the code it replaces begins or ends inside a macro's expansion, which the .cu cannot rewrite"};
-        if (!map->to_original(c->kernel_at, false)) throw Failure{"its function does not begin on a line of its own in " + map->lines().file_name(map->lines().main_file)};
-        for (const auto& f : c->device_functions)
-            for (const std::uint32_t at : f.insert_at)
-                if (!map->to_original(at, false))
-                    throw Failure{"it calls `" + f.name + "`, which is declared where the .cu cannot mark it __device__ (a header or a macro)"};
-    }
+    c->kernel_at = line_start(conv.src, ts_node_start_byte(above));
+    c->function_line = conv.user_line(ts_node_start_point(fn).row);
+    c->kernel_name = unique_name(nest.function + "_kernel", t, conv.taken);
+}
 
-    if (iterate) {
-        const auto& tl = *nest.time_loop;
-        if (tl.arrays.size() != 2) throw Failure{"the time loop swaps more than two pointers"};
-        if (c->outputs.size() != 1 || c->outputs[0].inout || c->outputs[0].flatten)
-            throw Failure{"an iterated nest must write exactly one array at every point"};
-        const std::string& written = c->outputs[0].name;
-        const std::string& read = tl.arrays[0] == written ? tl.arrays[1] : tl.arrays[0];
-        if (written != tl.arrays[0] && written != tl.arrays[1])
-            throw Failure{"the nest writes `" + written + "`, which the time loop does not swap"};
-        const auto r = std::find_if(c->inputs.begin(), c->inputs.end(), [&](const ArrayRole& a) { return a.name == read; });
-        if (r == c->inputs.end()) throw Failure{"the nest does not read `" + read + "`, which the time loop swaps"};
-        if (r->flatten) throw Failure{"`" + read + "` is reached through row pointers; iterating needs flat arrays"};
-        std::rotate(c->inputs.begin(), r, r + 1);  // the array read goes first (ping_pong's a)
-        const TSNode loop = node_for(t, tl.span);
-        if (ts_node_is_null(loop)) throw Failure{"the time loop's span does not match the source"};
-        check_time_loop_body(t, loop, nest);
-        c->iterative = true;
-        c->read_array = read;
-        c->written_array = written;
-        c->time_var = tl.var;
-        c->steps = extent_text(tl.iterations);
-        if (c->steps.empty()) throw Failure{"the number of time steps is unknown"};
-    }
+// The .cu rewrites the user's own file: the code the call replaces, the
+// line the kernel goes on and the device functions' declarations must all
+// lie in it, outside any macro's expansion.
+void check_rewritable(Converting& conv) {
+    const analyzer::SourceMap* map = conv.map;
+    NestConversion* c = conv.c;
+    if (!map) return;
+    if (!map->to_original(c->replace_begin, false) || !map->to_original(c->replace_end, true))
+        throw Failure{"the code it replaces begins or ends inside a macro's expansion, which the .cu cannot rewrite"};
+    if (!map->to_original(c->kernel_at, false)) throw Failure{"its function does not begin on a line of its own in " + map->lines().file_name(map->lines().main_file)};
+    for (const auto& f : c->device_functions)
+        for (const std::uint32_t at : f.insert_at)
+            if (!map->to_original(at, false))
+                throw Failure{"it calls `" + f.name + "`, which is declared where the .cu cannot mark it __device__ (a header or a macro)"};
+}
+
+// A time loop that swaps two pointers: one recipe::iterate call, reading
+// one of the two arrays and writing the other in its first step.
+void set_up_iteration(Converting& conv) {
+    const CTree& t = conv.t;
+    const LoopNest& nest = conv.nest;
+    NestConversion* c = conv.c;
+    if (!conv.iterate) return;
+    const auto& tl = *nest.time_loop;
+    if (tl.arrays.size() != 2) throw Failure{"the time loop swaps more than two pointers"};
+    if (c->outputs.size() != 1 || c->outputs[0].inout || c->outputs[0].flatten)
+        throw Failure{"an iterated nest must write exactly one array at every point"};
+    const std::string& written = c->outputs[0].name;
+    const std::string& read = tl.arrays[0] == written ? tl.arrays[1] : tl.arrays[0];
+    if (written != tl.arrays[0] && written != tl.arrays[1])
+        throw Failure{"the nest writes `" + written + "`, which the time loop does not swap"};
+    const auto r = std::find_if(c->inputs.begin(), c->inputs.end(), [&](const ArrayRole& a) { return a.name == read; });
+    if (r == c->inputs.end()) throw Failure{"the nest does not read `" + read + "`, which the time loop swaps"};
+    if (r->flatten) throw Failure{"`" + read + "` is reached through row pointers; iterating needs flat arrays"};
+    std::rotate(c->inputs.begin(), r, r + 1);  // the array read goes first (ping_pong's a)
+    const TSNode loop = node_for(t, tl.span);
+    if (ts_node_is_null(loop)) throw Failure{"the time loop's span does not match the source"};
+    check_time_loop_body(t, loop, nest);
+    c->iterative = true;
+    c->read_array = read;
+    c->written_array = written;
+    c->time_var = tl.var;
+    c->steps = extent_text(tl.iterations);
+    if (c->steps.empty()) throw Failure{"the number of time steps is unknown"};
+}
+
+// One accepted nest into a kernel and a library call, step by step; a
+// step that finds something the .cu cannot express throws Failure.
+void convert(const CTree& t, const LoopNest& nest, 
+             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+             const analyzer::SourceMap* map, NestConversion* c) {
+    Converting conv{t, nest, halos, taken, map, c, t.source()};
+    read_nest(conv);
+    read_loops(conv);
+    sort_arrays(conv);
+    pass_whole_inputs(conv);
+    name_views(conv);
+    check_shapes(conv);
+    find_body(conv);
+    assign_roles(conv);
+    trim_body(conv);
+    collect_accesses(conv);
+    rewrite_accesses(conv);
+    number_body_lines(conv);
+    find_calls(conv);
+    pass_struct_fields(conv);
+    drop_index_temporaries(conv);
+    write_body(conv);
+    pass_scalars(conv);
+    spell_sizes(conv);
+    guard_macro_sizes(conv);
+    place_call(conv);
+    place_kernel(conv);
+    check_rewritable(conv);
+    set_up_iteration(conv);
 }
 
 }  // namespace
