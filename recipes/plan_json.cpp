@@ -54,10 +54,10 @@ nlohmann::json conversion_json(const NestConversion& c, const advisor::Predictio
 
 }  // namespace
 
-nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
-    nlohmann::json j;
-    j["file"] = r.source_file;
-    j["platform"] = r.platform.name;
+namespace {
+
+// The options the plan was made with.
+nlohmann::json options_json(const AdviseOptions& o) {
     nlohmann::json opts = nlohmann::json::object();
     nlohmann::json assumptions = nlohmann::json::object();
     for (const auto& [name, value] : o.assumptions) assumptions[name] = value;
@@ -73,7 +73,80 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     }
     if (o.calls != 1) opts["calls"] = o.calls;
     if (o.convert_all) opts["convert_all"] = true;
-    j["options"] = opts;
+    return opts;
+}
+
+// One nest: what became of it, its plan, and its times in the program.
+nlohmann::json nest_json(const NestOutcome& n) {
+    nlohmann::json x;
+    x["id"] = n.nest->id;
+    x["function"] = n.nest->function;
+    x["lines"] = {n.nest->span.begin.line, n.nest->span.end.line};
+    x["verdict"] = to_string(n.verdict);
+    if (!n.why.empty()) x["why"] = n.why;
+    if (n.planned) {
+        x["plan"] = advisor::to_json(n.plan);
+        x["timeline"] = advisor::to_json(n.timeline);
+        x["pictures"] = {n.tile_chart, n.timeline_chart};
+    }
+    if (n.conversion.ok && n.chosen()) x["conversion"] = conversion_json(n.conversion, *n.chosen());
+    if (n.cpu) {
+        const auto& t = n.in_program;
+        x["in_program"] = {{"calls", t.calls},
+                           {"cpu_first_ms", t.cpu_first_ms},
+                           {"cpu_ms", t.cpu_ms},
+                           {"gpu_first_ms", t.gpu_first_ms},
+                           {"gpu_warm_ms", t.gpu_warm_ms},
+                           {"cpu_total_ms", t.cpu_total_ms()},
+                           {"gpu_total_ms", t.gpu_total_ms()},
+                           {"runs_on", n.verdict == Verdict::Converted ? "gpu" : "cpu"},
+                           {"cpu_estimate", {{"bytes", n.cpu->bytes}, {"flops", n.cpu->flops},
+                                             {"memory_ms", n.cpu->memory_ms}, {"compute_ms", n.cpu->compute_ms}}}};
+    }
+    return x;
+}
+
+// A region: nests that run with their arrays resident on the GPU.
+nlohmann::json region_json(const AdviseResult& r, const RegionOutcome& region) {
+    nlohmann::json x;
+    x["kind"] = to_string(region.kind);
+    if (region.kind == RegionKind::CallerLoop) {
+        x["callee"] = region.callee;
+        x["calls_per_step"] = region.calls_per_step;
+        x["swaps"] = region.swaps;
+    }
+    x["function"] = region.function;
+    x["lines"] = {region.first_line, region.last_line};
+    x["steps"] = region.problem.steps;
+    x["nests"] = nlohmann::json::array();
+    for (const std::size_t i : region.nests) x["nests"].push_back(r.nests[i].nest->id);
+    x["converted"] = region.converted;
+    x["arrays"] = nlohmann::json::array();
+    for (const auto& a : region.arrays)
+        x["arrays"].push_back({{"name", a.name}, {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
+                               {"copy_in", a.copy_in}, {"copy_out", a.copy_out}, {"dead_after", a.dead_after}});
+    x["prediction"] = advisor::to_json(region.prediction.total);
+    x["chunks"] = region.prediction.chunks;
+    x["launches"] = nlohmann::json::array();
+    for (const auto& l : region.prediction.launches)
+        x["launches"].push_back({{"block", l.block}, {"kernel_ms", l.kernel_ms}, {"kernel_source", advisor::to_string(l.source)}});
+    x["step_by_step_ms"] = region.step_by_step_ms;
+    if (region.compared) {
+        const auto& t = region.in_program;
+        x["in_program"] = {{"calls", t.calls},           {"cpu_first_ms", t.cpu_first_ms}, {"cpu_ms", t.cpu_ms},
+                           {"gpu_first_ms", t.gpu_first_ms}, {"gpu_warm_ms", t.gpu_warm_ms},
+                           {"runs_on", region.converted ? "gpu" : "cpu"}};
+    }
+    return x;
+}
+
+}  // namespace
+
+nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
+    nlohmann::json j;
+    j["file"] = r.source_file;
+    j["platform"] = r.platform.name;
+    j["options"] = options_json(o);
     if (r.wrote_cu) j["compile_command"] = r.compile_command;  // $RECIPE_INCLUDE: the library's include directory
     // The planned nests in the user's program (advisor/program_time.h).
     const auto& ps = r.program_summary;
@@ -83,68 +156,10 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
                         {"runs_on_gpu", ps.runs_on_gpu}};
     if (!ps.note.empty()) j["program_note"] = ps.note;
     j["nests"] = nlohmann::json::array();
-    for (const auto& n : r.nests) {
-        nlohmann::json x;
-        x["id"] = n.nest->id;
-        x["function"] = n.nest->function;
-        x["lines"] = {n.nest->span.begin.line, n.nest->span.end.line};
-        x["verdict"] = to_string(n.verdict);
-        if (!n.why.empty()) x["why"] = n.why;
-        if (n.planned) {
-            x["plan"] = advisor::to_json(n.plan);
-            x["timeline"] = advisor::to_json(n.timeline);
-            x["pictures"] = {n.tile_chart, n.timeline_chart};
-        }
-        if (n.conversion.ok && n.chosen()) x["conversion"] = conversion_json(n.conversion, *n.chosen());
-        if (n.cpu) {
-            const auto& t = n.in_program;
-            x["in_program"] = {{"calls", t.calls},
-                               {"cpu_first_ms", t.cpu_first_ms},
-                               {"cpu_ms", t.cpu_ms},
-                               {"gpu_first_ms", t.gpu_first_ms},
-                               {"gpu_warm_ms", t.gpu_warm_ms},
-                               {"cpu_total_ms", t.cpu_total_ms()},
-                               {"gpu_total_ms", t.gpu_total_ms()},
-                               {"runs_on", n.verdict == Verdict::Converted ? "gpu" : "cpu"},
-                               {"cpu_estimate", {{"bytes", n.cpu->bytes}, {"flops", n.cpu->flops},
-                                                 {"memory_ms", n.cpu->memory_ms}, {"compute_ms", n.cpu->compute_ms}}}};
-        }
-        j["nests"].push_back(x);
-    }
+    for (const auto& n : r.nests) j["nests"].push_back(nest_json(n));
     // Nests that run with their arrays resident: time loops and consecutive nests (recipes/region_plan.h).
     j["regions"] = nlohmann::json::array();
-    for (const auto& region : r.regions) {
-        nlohmann::json x;
-        x["kind"] = to_string(region.kind);
-        if (region.kind == RegionKind::CallerLoop) {
-            x["callee"] = region.callee;
-            x["calls_per_step"] = region.calls_per_step;
-            x["swaps"] = region.swaps;
-        }
-        x["function"] = region.function;
-        x["lines"] = {region.first_line, region.last_line};
-        x["steps"] = region.problem.steps;
-        x["nests"] = nlohmann::json::array();
-        for (const std::size_t i : region.nests) x["nests"].push_back(r.nests[i].nest->id);
-        x["converted"] = region.converted;
-        x["arrays"] = nlohmann::json::array();
-        for (const auto& a : region.arrays)
-            x["arrays"].push_back({{"name", a.name}, {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
-                                   {"copy_in", a.copy_in}, {"copy_out", a.copy_out}, {"dead_after", a.dead_after}});
-        x["prediction"] = advisor::to_json(region.prediction.total);
-        x["chunks"] = region.prediction.chunks;
-        x["launches"] = nlohmann::json::array();
-        for (const auto& l : region.prediction.launches)
-            x["launches"].push_back({{"block", l.block}, {"kernel_ms", l.kernel_ms}, {"kernel_source", advisor::to_string(l.source)}});
-        x["step_by_step_ms"] = region.step_by_step_ms;
-        if (region.compared) {
-            const auto& t = region.in_program;
-            x["in_program"] = {{"calls", t.calls},           {"cpu_first_ms", t.cpu_first_ms}, {"cpu_ms", t.cpu_ms},
-                               {"gpu_first_ms", t.gpu_first_ms}, {"gpu_warm_ms", t.gpu_warm_ms},
-                               {"runs_on", region.converted ? "gpu" : "cpu"}};
-        }
-        j["regions"].push_back(x);
-    }
+    for (const auto& region : r.regions) j["regions"].push_back(region_json(r, region));
     if (!r.region_notes.empty()) j["step_by_step_time_loops"] = r.region_notes;
     round_numbers(&j, 6);
     return j;
