@@ -259,28 +259,30 @@ struct Unit {
     }
 };
 
-// The decision against the CPU (advisor/program_time.h): each converted nest
-// or region stays on the GPU when it saves time there, and the ones that do
-// must together save more than CUDA's start-up, which the program pays once.
-void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseResult* r) {
+// Each converted nest's CPU time and its time in the program on the GPU;
+// false (with the summary's note) when the profile cannot price the CPU.
+bool price_nests(const AdviseOptions& options, AdviseResult* r) {
     auto& summary = r->program_summary;
-    const advisor::Platform& platform = r->platform;
-    summary.cuda_startup_ms = advisor::cuda_startup_ms(platform);
     std::string error;
     for (auto& n : r->nests) {
         if (n.verdict != Verdict::Converted) continue;
         advisor::CpuEstimate cpu;
-        if (!advisor::cpu_time(n.chosen()->problem, platform, &cpu, &error)) {
+        if (!advisor::cpu_time(n.chosen()->problem, r->platform, &cpu, &error)) {
             summary.note = error + "; every convertible nest is converted without comparing with the CPU";
-            return;
+            return false;
         }
         bool steps_unknown = false;
         n.cpu = cpu;
-        n.in_program = advisor::program_time(*n.chosen(), cpu, platform, calls_of(n, options, &steps_unknown));
+        n.in_program = advisor::program_time(*n.chosen(), cpu, r->platform, calls_of(n, options, &steps_unknown));
         if (steps_unknown)
             summary.note = "a time loop's step count is unknown: its nest is priced as one call per --calls";
     }
-    summary.compared = true;
+    return true;
+}
+
+// What is decided as one: each region, and each priced nest outside one.
+std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) {
+    const advisor::Platform& platform = r->platform;
     std::vector<Unit> units;
     for (auto& region : r->regions) {
         Unit u;
@@ -317,13 +319,26 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
             u.hidden_ms = advisor::hidden_startup_ms(n.chosen()->problem, platform);
             units.push_back(u);
         }
-    auto keep_on_cpu = [](Unit& u, const std::string& why) {
-        if (u.region) u.region->converted = false;
-        for (NestOutcome* n : u.nests) {
-            n->verdict = Verdict::KeptOnCpu;
-            n->why = u.region ? u.what() + " is kept on the CPU: " + why : why;
-        }
-    };
+    return units;
+}
+
+void keep_on_cpu(Unit& u, const std::string& why) {
+    if (u.region) u.region->converted = false;
+    for (NestOutcome* n : u.nests) {
+        n->verdict = Verdict::KeptOnCpu;
+        n->why = u.region ? u.what() + " is kept on the CPU: " + why : why;
+    }
+}
+
+// The decision against the CPU (advisor/program_time.h): each converted nest
+// or region stays on the GPU when it saves time there, and the ones that do
+// must together save more than CUDA's start-up, which the program pays once.
+void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseResult* r) {
+    auto& summary = r->program_summary;
+    summary.cuda_startup_ms = advisor::cuda_startup_ms(r->platform);
+    if (!price_nests(options, r)) return;
+    summary.compared = true;
+    std::vector<Unit> units = decision_units(options, r);
     double saving = 0;
     std::vector<Unit*> on_gpu;
     for (auto& u : units) {
@@ -343,9 +358,9 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     // the file shows them.
     double hidden = -1;
     for (const Unit* u : on_gpu) hidden = hidden < 0 ? u->hidden_ms : std::min(hidden, u->hidden_ms);
-    hidden = std::max({0.0, hidden, work_before_first_call(tree, *r, platform)});
+    hidden = std::max({0.0, hidden, work_before_first_call(tree, *r, r->platform)});
     summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms - hidden);
-    summary.teardown_ms = advisor::cuda_teardown_ms(platform);
+    summary.teardown_ms = advisor::cuda_teardown_ms(r->platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
         for (Unit* u : on_gpu)
