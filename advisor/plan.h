@@ -14,23 +14,17 @@
 
 #include "advisor/platform.h"
 #include "analyzer/program.h"
+#include "recipe/scheme.h"
 #include "recipe/tile_geometry.h"
 
 namespace recipe::advisor {
 
-// thesis §6.2 (naive, basic, scalable, buffered) and seed 003 §5.6.1
-// (streams, mapped, hybrid).
-enum class Scheme {
-    Naive,     // copy everything in, one kernel, copy everything out
-    Basic,     // full-size device arrays, tiles pipelined
-    Scalable,  // `streams` tile-sized device buffers reused round-robin
-    Buffered,  // scalable plus pinned host tile buffers (host staging)
-    Streams,   // seed 003: the problem split over n streams, eqs. 5.1-5.5
-    Mapped,    // seed 003: kernel reads/writes host memory directly, eq. 5.6
-    Hybrid,    // seed 003: streamed input, mapped output, eq. 5.5
-};
-const char* to_string(Scheme s);
-bool parse_scheme(const std::string& text, Scheme* scheme);
+// The schemes, their names and their traits: recipe/scheme.h, shared with
+// the library and the generator.
+using recipe::Scheme;
+using recipe::parse_scheme;
+using recipe::scheme_traits;
+using recipe::to_string;
 bool parse_copy_method(const std::string& text, CopyMethod* method);
 
 enum class HostMemory { Pageable, Pinned };

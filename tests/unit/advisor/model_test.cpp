@@ -151,7 +151,7 @@ TEST_CASE("pageable host memory: the cheapest of registering, staging and pageab
     CHECK(best.host_strategy == HostStrategy::Stage);
     // Pinned by the user's own allocation: nothing to do.
     ModelOptions pinned;
-    pinned.host_memory = HostMemory::Pinned;
+    pinned.host_memory = advisor::HostMemory::Pinned;
     CHECK(run(p, pf, c, pinned).host_strategy == HostStrategy::AlreadyPinned);
 }
 
