@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "advisor/pipeline.h"
 #include "advisor/tile_classes.h"
@@ -56,8 +57,17 @@ LinkCost link(const LogGP& p, double contention = 1, double mapped_ns_per_byte =
     return c;
 }
 
-bool full_device_arrays(Scheme s) {
-    return s == Scheme::Naive || s == Scheme::Basic || s == Scheme::Streams || s == Scheme::Hybrid;
+bool full_device_arrays(Scheme s) { return scheme_traits(s).inputs == recipe::Residence::WholeArray; }
+
+// The advisor's name for a library host mode (recipe/scheme.h) of pageable arrays.
+HostStrategy strategy_for(recipe::HostMemory m) {
+    switch (m) {
+        case recipe::HostMemory::Pinned: return HostStrategy::AlreadyPinned;
+        case recipe::HostMemory::Register: return HostStrategy::Register;
+        case recipe::HostMemory::Staged: return HostStrategy::Stage;
+        case recipe::HostMemory::Pageable: return HostStrategy::PageableCopy;
+    }
+    throw std::logic_error("host memory mode without a host strategy");
 }
 
 std::string mb(std::int64_t bytes) {
@@ -105,40 +115,35 @@ bool Model::normalise(Config* c, std::string* error) const {
     };
     if (c->streams < 1 || c->streams > 1024) return fail("streams must be between 1 and 1024");
     if (p.time_steps > 1) {
-        if (c->scheme == Scheme::Scalable || c->scheme == Scheme::Buffered) {
+        if (scheme_traits(c->scheme).time_loop == recipe::TimeLoop::AsBasic) {
             // The library keeps both arrays whole on the device in a time loop.
             c->scheme = Scheme::Basic;
-        } else if (c->scheme != Scheme::Naive && c->scheme != Scheme::Basic) {
+        } else if (scheme_traits(c->scheme).time_loop == recipe::TimeLoop::Refused) {
             return fail(std::string("the ") + to_string(c->scheme) +
                         " scheme does not keep the arrays on the device between the time steps of an iterative "
                         "stencil; use basic or naive");
         }
     }
-    if (c->scheme == Scheme::Mapped && p.reads_twice)
+    if (recipe::reads_inputs_over_the_bus(c->scheme) && p.reads_twice)
         return fail("mapped memory fetches an element over PCIe every time it is read; this nest reads elements "
                     "more than once (a stencil of more than one point)");
-    switch (c->scheme) {
-        case Scheme::Naive:
-            c->tile = space;  // one tile; its copies follow config.copy, as in the library
-            break;
-        case Scheme::Mapped:
-            c->tile = space;
-            c->copy = CopyMethod::Merged;
-            break;
-        default:
-            for (int d = 0; d < 3; ++d) {
-                if (c->tile[d] < 1) return fail("tile size must be at least 1 in every dimension");
-                if (d >= p.dims && c->tile[d] != 1)
-                    return fail("a " + std::to_string(p.dims) + "-dimensional nest takes a tile of " +
-                                std::to_string(p.dims) + " size" + (p.dims > 1 ? "s" : ""));
-                if (c->tile[d] > p.extents[d])
-                    return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the arrays (" +
-                                format_tile(p.extents, p.dims) + ") in dimension " + "xyz"[d]);
-                // Like the library: a tile wider than the loops' space covers all of it.
-                c->tile[d] = std::min(c->tile[d], space[d]);
-            }
+    if (!scheme_traits(c->scheme).tiled) {
+        c->tile = space;  // one tile; its copies follow config.copy, as in the library
+        if (!recipe::copies_tiles(c->scheme)) c->copy = CopyMethod::Merged;
+    } else {
+        for (int d = 0; d < 3; ++d) {
+            if (c->tile[d] < 1) return fail("tile size must be at least 1 in every dimension");
+            if (d >= p.dims && c->tile[d] != 1)
+                return fail("a " + std::to_string(p.dims) + "-dimensional nest takes a tile of " +
+                            std::to_string(p.dims) + " size" + (p.dims > 1 ? "s" : ""));
+            if (c->tile[d] > p.extents[d])
+                return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the arrays (" +
+                            format_tile(p.extents, p.dims) + ") in dimension " + "xyz"[d]);
+            // Like the library: a tile wider than the loops' space covers all of it.
+            c->tile[d] = std::min(c->tile[d], space[d]);
+        }
     }
-    if (c->scheme == Scheme::Streams || c->scheme == Scheme::Hybrid) {
+    if (scheme_traits(c->scheme).stream_per_tile) {
         // seed 003 §5.6.1 and the library: every tile has a stream of its own.
         const TileGrid grid(p.extents, c->tile, p.space);
         if (grid.tile_count() > 1024)
@@ -161,16 +166,14 @@ bool Model::predict(const Config& given, Prediction* out, std::string* error, bo
     if (!normalise(&config, error)) return false;
     // The library's host memory modes (library/README.md): pinned arrays are
     // used as they are; pageable ones are registered, staged through pinned
-    // buffers, or copied pageable. Streams and mapped memory need pinned.
+    // buffers, or copied pageable, as the scheme's row allows
+    // (recipe/scheme.h: streams and mapped memory need pinned).
     std::vector<HostStrategy> allowed;
     if (pinned_) {
         allowed = {HostStrategy::AlreadyPinned};
-    } else if (config.scheme == Scheme::Buffered) {
-        allowed = {HostStrategy::Stage, HostStrategy::Register};
-    } else if (config.scheme == Scheme::Naive || config.scheme == Scheme::Basic || config.scheme == Scheme::Scalable) {
-        allowed = {HostStrategy::Register, HostStrategy::Stage, HostStrategy::PageableCopy};
     } else {
-        allowed = {HostStrategy::Register};
+        const recipe::SchemeTraits& t = scheme_traits(config.scheme);
+        for (int i = 0; i < t.pageable_mode_count; ++i) allowed.push_back(strategy_for(t.pageable_modes[i]));
     }
     if (config.host) {
         if (std::find(allowed.begin(), allowed.end(), *config.host) == allowed.end()) {
@@ -297,7 +300,8 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     const Scheme scheme = config.scheme;
     const bool thesis = options_.thesis_library;
     const bool pageable_copies = host == HostStrategy::PageableCopy;
-    const bool staging = scheme == Scheme::Buffered || host == HostStrategy::Stage;
+    const bool packs = scheme_traits(scheme).packs_tiles;
+    const bool staging = packs || host == HostStrategy::Stage;
     const Measurements& h2d_table = pageable_copies ? pf.pageable_host_to_device : pf.pinned_host_to_device;
     const Measurements& d2h_table = pageable_copies ? pf.device_to_pageable_host : pf.device_to_pinned_host;
     // Packing reads or writes the user's array: pinned (or registered) or pageable.
@@ -307,9 +311,10 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     const TileClasses& tc = classes(config.tile);
     // Full-size device arrays send halo shared with earlier tiles once.
     const bool full_layout = full_device_arrays(scheme);
-    const bool sends_fresh = full_layout && scheme != Scheme::Naive && !(thesis && scheme == Scheme::Basic);
+    const bool sends_fresh =
+        full_layout && scheme_traits(scheme).pipelined && !(thesis && scheme_traits(scheme).in_thesis_library);
     // thesis §6.2.3: buffered packs so that the device copy is one piece.
-    const CopyMethod device_method = scheme == Scheme::Buffered ? CopyMethod::Merged : config.copy;
+    const CopyMethod device_method = packs ? CopyMethod::Merged : config.copy;
 
     // Per tile class: its copies (as copy_groups_for decides), staging and kernel.
     std::vector<ClassCost>& costs = entry.costs;
@@ -337,7 +342,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
                 !thesis && !pf.staging_tile.empty()
                     ? library_staging_ms(host_groups, pf, &cc.staged)
                     : host_copy_ms(host_groups, stage_table, pack_speedup, thesis ? 0.0 : pf.host_copy_row_ns, &cc.staged);
-            const Index3 device_extents = scheme == Scheme::Buffered ? box : placement;
+            const Index3 device_extents = packs ? box : placement;
             device_ms += price(copy_groups_for(box_of(box), box, DeviceLayout{{0, 0, 0}, device_extents}, a.elem_bytes,
                                                device_method),
                                table, pf.strided_copy, stats);
@@ -349,7 +354,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
         for (const ArrayUse& a : p.outputs) {
             const Index3 placement = full_layout ? a.extents : tc.tile;
             if (a.copy_in) move(a, c.core, placement, true);  // inout: its own points come in first
-            if (scheme == Scheme::Hybrid) {
+            if (recipe::maps_host_memory(scheme)) {
                 // Written through mapped memory by the kernel: the tile's
                 // bytes cross the link at the mapped rate (seed 003 §5.6.1).
                 if (!thesis) {
@@ -394,11 +399,12 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     pred.occupancy = block_occupancy(pf, config.block, nullptr);
 
     const bool pageable_copies = host == HostStrategy::PageableCopy;
-    const bool staging = config.scheme == Scheme::Buffered || host == HostStrategy::Stage;
+    const bool staging = scheme_traits(scheme).packs_tiles || host == HostStrategy::Stage;
     const TileClasses& tc = classes(config.tile);
     pred.tiles = tc.tiles;
-    const std::int64_t streams_used =
-        scheme == Scheme::Naive ? 1 : (thesis ? config.streams : std::min<std::int64_t>(config.streams, tc.tiles));
+    const std::int64_t streams_used = !scheme_traits(scheme).pipelined
+                                          ? 1
+                                          : (thesis ? config.streams : std::min<std::int64_t>(config.streams, tc.tiles));
 
     const std::vector<ClassCost>& costs = class_costs(config, host, pred.occupancy);
 
@@ -496,7 +502,7 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
                 // hybrid's total is the copies in plus the mapped writes,
                 // docs/results-h200.md), as on one copy engine.
                 PipelineShape ps = shape;
-                if (scheme == Scheme::Hybrid) ps.copy_engines = 1;
+                if (recipe::maps_host_memory(scheme)) ps.copy_engines = 1;
                 pipeline = thesis_pipeline(weighted, first, last, ps);
                 pred.startup_steps = 2;
                 if (explain)
@@ -513,11 +519,11 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             si.max_kernel = max_kernel;
             si.streams = static_cast<int>(tc.tiles);
             // Both directions overlap in eq. 5.5 (two engines, or mapped output).
-            const bool both = scheme == Scheme::Hybrid || (!pf.implicit_synchronization && pf.copy_engines >= 2);
+            const bool both = recipe::maps_host_memory(scheme) || (!pf.implicit_synchronization && pf.copy_engines >= 2);
             const double contention = both ? 1 + pf.duplex_factor : 1;
             si.hd = link(pf.loggp_host_to_device, contention);
             StreamsEquation eq;
-            if (scheme == Scheme::Streams) {
+            if (!recipe::maps_host_memory(scheme)) {
                 si.bytes_out = static_cast<double>(pred.d2h.bytes);
                 si.max_bytes_out = max_out;
                 si.dh = link(pf.loggp_device_to_host, contention);
@@ -553,8 +559,9 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     }
 
     // An iterative stencil's written array needs its boundary frame (inside
-    // the halo, outside the space) on the device before step 2.
-    if (steps > 1 && scheme != Scheme::Mapped) {
+    // the halo, outside the space) on the device before step 2 (only
+    // schemes that run in a time loop get here: normalise()).
+    if (steps > 1) {
         for (const ArrayUse& o : p.outputs) {
             if (!o.exchanged) continue;
             Box reach = p.space;
@@ -593,11 +600,12 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
             for (const auto& a : p.outputs) into->push_back(volume(tc.tile) * a.elem_bytes);
         }
     };
-    if (scheme == Scheme::Naive || scheme == Scheme::Basic || scheme == Scheme::Streams) {
+    const recipe::SchemeTraits& traits = scheme_traits(scheme);
+    if (traits.inputs == recipe::Residence::WholeArray && traits.outputs == recipe::Residence::WholeArray) {
         for (const auto& a : arrays) device_allocs.push_back(a.bytes);
-    } else if (scheme == Scheme::Hybrid) {
+    } else if (traits.inputs == recipe::Residence::WholeArray) {
         for (const auto& a : p.inputs) device_allocs.push_back(volume(a.extents) * a.elem_bytes);
-    } else if (scheme == Scheme::Scalable || scheme == Scheme::Buffered) {
+    } else if (traits.inputs == recipe::Residence::TileBuffers) {
         tile_buffers(&device_allocs);  // per stream, padded for inputs
     }
     if (staging) tile_buffers(&host_allocs);
@@ -681,8 +689,9 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
                              " in all");
 
     pred.typical_tile = {typical->t.buffer_in, typical->t.in, typical->t.kernel, typical->t.out, typical->t.buffer_out};
-    if (scheme == Scheme::Hybrid) pred.typical_tile.transfer_out = pred.phases.d2h / static_cast<double>(tc.tiles);
-    if (scheme == Scheme::Mapped) pred.typical_tile = {0, pred.phases.h2d, pred.phases.kernel, pred.phases.d2h, 0};
+    if (recipe::maps_host_memory(scheme))
+        pred.typical_tile.transfer_out = pred.phases.d2h / static_cast<double>(tc.tiles);
+    if (!recipe::copies_tiles(scheme)) pred.typical_tile = {0, pred.phases.h2d, pred.phases.kernel, pred.phases.d2h, 0};
 
     *out = std::move(pred);
     return true;

@@ -58,12 +58,14 @@ bool same_choice(const Config& a, const Config& b) {
 std::vector<Scheme> schemes_for(const Problem& p, const SearchOptions& o) {
     std::vector<Scheme> all = o.schemes;
     if (all.empty())
-        all = {Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams, Scheme::Mapped, Scheme::Hybrid};
+        for (const recipe::SchemeTraits& t : recipe::kSchemes) all.push_back(t.scheme);
     std::vector<Scheme> out;
     for (Scheme s : all) {
-        if (s == Scheme::Naive) continue;  // the baseline, priced separately
-        if (p.time_steps > 1 && s != Scheme::Basic) continue;
-        if (s == Scheme::Mapped && p.reads_twice) continue;
+        const recipe::SchemeTraits& t = scheme_traits(s);
+        if (!t.pipelined) continue;  // the baseline, priced separately
+        // In a time loop the others run as basic (or not at all).
+        if (p.time_steps > 1 && t.time_loop != recipe::TimeLoop::Runs) continue;
+        if (recipe::reads_inputs_over_the_bus(s) && p.reads_twice) continue;
         out.push_back(s);
     }
     return out;
@@ -94,11 +96,11 @@ public:
         const auto shapes = tile_shapes(p.space.extents(), p.dims);
         std::vector<Scheme> tiled;
         for (Scheme s : schemes_for(p, opt_)) {
-            if (s == Scheme::Mapped) {
+            if (!scheme_traits(s).tiled) {
                 Config c;
                 c.scheme = s;
                 try_config(c, &results);
-            } else if (s == Scheme::Streams || s == Scheme::Hybrid) {
+            } else if (scheme_traits(s).stream_per_tile) {
                 // seed 003 §5.6.1: the space split into one slab per stream
                 // along the outermost dimension.
                 const int d = p.dims - 1;
@@ -124,9 +126,11 @@ public:
                     // Where every copy is contiguous the methods coincide.
                     if (m != CopyMethod::Merged && contiguous(t, p)) continue;
                     for (int b : buffers) {
-                        // Basic keeps whole arrays: beyond three streams its
+                        // Whole arrays on the device: beyond three streams the
                         // prediction cannot change (thesis §6.4.4 has three stages).
-                        if (s == Scheme::Basic && b > 3 && opt_.stream_counts.empty()) continue;
+                        if (scheme_traits(s).inputs == recipe::Residence::WholeArray && b > 3 &&
+                            opt_.stream_counts.empty())
+                            continue;
                         Config c;
                         c.scheme = s;
                         c.tile = t;
@@ -237,12 +241,12 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     for (const Result& r : results)
         if (!best_of.count(r.config.scheme)) best_of[r.config.scheme] = &r;
     for (const auto& [scheme, r] : best_of) {
-        if (scheme == Scheme::Mapped) continue;
+        if (!scheme_traits(scheme).tiled) continue;
         SchemeCurve curve;
         curve.scheme = scheme;
         curve.copy = r->config.copy;
         curve.streams = r->config.streams;
-        if (scheme == Scheme::Streams || scheme == Scheme::Hybrid) {
+        if (scheme_traits(scheme).stream_per_tile) {
             curve.dimension = problem.dims - 1;
             for (const Result& x : results)
                 if (x.config.scheme == scheme) curve.points.push_back({x.config.tile, x.total_ms});

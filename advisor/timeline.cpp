@@ -14,10 +14,10 @@ std::vector<TimelineEvent> timeline(const Prediction& p, const Platform& platfor
     if (setup > 0) ev.push_back({"host", -1, 0, setup});
     const std::int64_t n = max_tiles > 0 ? std::min(p.tiles, max_tiles) : p.tiles;
     const TileTimes& t = p.typical_tile;
-    const bool mapped = p.config.scheme == Scheme::Mapped;
+    const bool mapped = !recipe::copies_tiles(p.config.scheme);
     const bool one_engine = platform.copy_engines < 2 || p.host_strategy == HostStrategy::PageableCopy;
     const std::int64_t buffers =
-        (p.config.scheme == Scheme::Scalable || p.config.scheme == Scheme::Buffered) ? std::max(1, p.config.streams) : n;
+        scheme_traits(p.config.scheme).inputs == recipe::Residence::TileBuffers ? std::max(1, p.config.streams) : n;
     // Two copy engines working at once share the link (thesis §6.4.4): the
     // picture stretches both copies of a steady-state step by the factor
     // the duplex formula gives.

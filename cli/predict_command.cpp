@@ -67,7 +67,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return fail(err, "unknown copy method '" + args["copy"].as<std::string>() + "' (row-by-row, merged, strided)");
     config.streams = args["streams"].as<int>();
     if (config.streams < 1) return fail(err, "--streams must be at least 1");
-    const bool needs_tile = config.scheme != Scheme::Naive && config.scheme != Scheme::Mapped;
+    const bool needs_tile = scheme_traits(config.scheme).tiled;
     if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
     if (needs_tile) {  // its form, before any file is read: 1 to 3 positive sizes
         const std::string t = args["tile"].as<std::string>();

@@ -128,11 +128,14 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
             std::string name;
         };
         std::vector<Column> columns;
-        for (Scheme s : {Scheme::Basic, Scheme::Scalable, Scheme::Buffered})
+        // The schemes whose tile and streams are the sweep's (thesis Table A.3: basic, scalable, buffered).
+        for (const SchemeTraits& t : kSchemes) {
+            if (!t.tiled || t.stream_per_tile) continue;
             for (CopyMethod m : {CopyMethod::RowByRow, CopyMethod::Merged, CopyMethod::Strided}) {
                 if (p.dims == 1 && m != CopyMethod::Merged) continue;  // 1D tiles are contiguous
-                columns.push_back({s, m, std::string(to_string(s)) + (p.dims == 1 ? "" : std::string("/") + recipe::to_string(m))});
+                columns.push_back({t.scheme, m, std::string(t.name) + (p.dims == 1 ? "" : std::string("/") + recipe::to_string(m))});
             }
+        }
         Prediction naive;
         double naive_ms = -1;
         for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
