@@ -204,6 +204,23 @@ bool Model::predict(const Config& given, Prediction* out, std::string* error, bo
     return any;
 }
 
+bool Model::naive_baseline(Prediction* naive, std::string* error) const {
+    bool any = false;
+    for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}) {
+        Config c;
+        c.scheme = Scheme::Naive;
+        c.copy = m;
+        Prediction p;
+        // Until one fits, each failure's reason is kept (they agree: the copy
+        // method changes no limit).
+        if (predict(c, &p, any ? nullptr : error) && (!any || p.total_ms < naive->total_ms)) {
+            *naive = std::move(p);
+            any = true;
+        }
+    }
+    return any;
+}
+
 namespace {
 
 // Host-side packing: every row is a memcpy (a strided descriptor is split

@@ -29,6 +29,9 @@ public:
     // (the search prices thousands of candidates and keeps few).
     bool predict(const Config& config, Prediction* out, std::string* error, bool explain = true) const;
 
+    // naive_baseline() (plan.h) with this model's problem, platform and options.
+    bool naive_baseline(Prediction* naive, std::string* error) const;
+
     const Problem& problem() const { return problem_; }
     const Platform& platform() const { return platform_; }
     bool host_pinned() const { return pinned_; }

@@ -178,6 +178,13 @@ struct Prediction {
 bool predict(const Problem& problem, const Platform& platform, const Config& config, const ModelOptions& options,
              Prediction* prediction, std::string* error);
 
+// The baseline every plan is measured against (advise, predict, sweep and
+// the break-even search): the naive scheme with its cheapest copy method
+// (whole arrays in one piece where the space allows). Fails (error set) when
+// it cannot run, e.g. when the arrays do not fit in the device memory.
+bool naive_baseline(const Problem& problem, const Platform& platform, const ModelOptions& options,
+                    Prediction* naive, std::string* error);
+
 // The thread block for tiles of this shape with the highest occupancy
 // (seed 001 Table 1 limits; 32 registers per thread assumed), preferring
 // blocks that waste fewer threads at the tile's edge. Sets *occupancy.

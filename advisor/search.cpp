@@ -19,6 +19,11 @@ bool predict(const Problem& problem, const Platform& platform, const Config& con
     return model.predict(config, prediction, error);
 }
 
+bool naive_baseline(const Problem& problem, const Platform& platform, const ModelOptions& options, Prediction* naive,
+                    std::string* error) {
+    return Model(problem, platform, options).naive_baseline(naive, error);
+}
+
 namespace {
 
 // A candidate's result, kept small: full Predictions only for the best.
@@ -185,21 +190,8 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     out.tolerance = options.tolerance;
     Searcher searcher(problem, platform, options);
     {
-        // The baseline: naive with its cheapest copies (whole arrays in
-        // one piece where the space allows).
-        bool any = false;
         std::string e;
-        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}) {
-            Config naive;
-            naive.scheme = Scheme::Naive;
-            naive.copy = m;
-            Prediction p;
-            if (searcher.model().predict(naive, &p, any ? nullptr : &e) && (!any || p.total_ms < out.naive.total_ms)) {
-                out.naive = std::move(p);
-                any = true;
-            }
-        }
-        if (!any) {
+        if (!searcher.model().naive_baseline(&out.naive, &e)) {
             // Arrays larger than the device (or --gpu-memory): only the
             // schemes that keep a few tiles there are candidates (thesis
             // §6.2.2); the search below finds them or fails.
@@ -283,15 +275,9 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
             if (so.model.kernel_ms)
                 so.model.kernel_ms = *so.model.kernel_ms * points(q.space.extents()) / points(problem.space.extents());
             const Model m(q, platform, so.model);
-            double naive_ms = -1;
-            for (CopyMethod cm : {CopyMethod::Merged, CopyMethod::Strided}) {
-                Config naive;
-                naive.scheme = Scheme::Naive;
-                naive.copy = cm;
-                Prediction pn;
-                if (m.predict(naive, &pn, nullptr) && (naive_ms < 0 || pn.total_ms < naive_ms)) naive_ms = pn.total_ms;
-            }
-            if (naive_ms < 0) return 0.0;
+            Prediction naive;
+            if (!m.naive_baseline(&naive, nullptr)) return 0.0;
+            const double naive_ms = naive.total_ms;
             double best_ms = -1;
             const Index3 qs = q.space.extents();
             for (auto size : sizes_along(qs[d])) {

@@ -113,17 +113,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         Prediction pred, naive;
         if (!predict(np.problem, platform, c, model, &pred, &error))
             return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
-        bool have_naive = false;
-        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
-            Config nc;
-            nc.scheme = Scheme::Naive;
-            nc.copy = m;
-            Prediction pn;
-            if (predict(np.problem, platform, nc, model, &pn, nullptr) && (!have_naive || pn.total_ms < naive.total_ms)) {
-                naive = pn;
-                have_naive = true;
-            }
-        }
+        const bool have_naive = naive_baseline(np.problem, platform, model, &naive, nullptr);
         ++printed;
         if (args.count("json")) {
             nlohmann::json j;

@@ -137,17 +137,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
             }
         }
         Prediction naive;
-        double naive_ms = -1;
-        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
-            Config nc;
-            nc.scheme = Scheme::Naive;
-            nc.copy = m;
-            Prediction pn;
-            if (predict(p, platform, nc, model, &pn, nullptr) && (naive_ms < 0 || pn.total_ms < naive_ms)) {
-                naive = pn;
-                naive_ms = pn.total_ms;
-            }
-        }
+        const double naive_ms = naive_baseline(p, platform, model, &naive, nullptr) ? naive.total_ms : -1;
         std::string pattern = format_tile(base, p.dims);
         {
             // Show the varying size as '*'.
