@@ -19,6 +19,8 @@
 
 namespace recipe::advisor {
 
+class LibraryPricing;
+
 // The schemes, their names and their traits: recipe/scheme.h, shared with
 // the library and the generator.
 using recipe::Scheme;
@@ -107,12 +109,11 @@ struct Config {
 struct ModelOptions {
     std::optional<HostMemory> host_memory;  // unset: pinned if Problem::pinned_host, else pageable
     std::optional<double> kernel_ms;        // whole problem, one step; overrides the profile's table
-    // Price the thesis's 2012 library instead of ours (to reproduce its
-    // Appendix A): basic re-sends halo shared by neighbouring tiles (ours
-    // sends it once, TileGrid::fresh_input), every buffer is its own
-    // cudaMalloc (ours: one cudaMalloc for all), and scalable/buffered
-    // always allocate `streams` buffers (ours: no more than there are tiles).
-    bool thesis_library = false;
+    // The library whose buffers, copies and allocations are priced
+    // (advisor/library_pricing.h). Null: ours (library/include/recipe);
+    // &thesis_library() (advisor/thesis_library.h): the thesis's 2012 library,
+    // to reproduce its Appendix A.
+    const LibraryPricing* library = nullptr;
     // --gpu-memory: the device memory a plan may use, bytes (0: the profile's
     // deviceMemoryBytes). Plans that need more are not candidates.
     std::int64_t gpu_memory_bytes = 0;

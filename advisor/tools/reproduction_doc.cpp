@@ -11,6 +11,7 @@
 #include <string>
 
 #include "advisor/plan.h"
+#include "advisor/thesis_library.h"
 #include "tests/unit/advisor/thesis_appendix_a.h"
 
 using namespace recipe;
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     advisor::ModelOptions thesis_mode;
-    thesis_mode.thesis_library = true;
+    thesis_mode.library = &advisor::thesis_library();
 
     std::ostringstream md;
     md << "# Reproducing the thesis's performance model\n\n"
