@@ -1,14 +1,17 @@
-// The performance model of every scheme. Sources per formula in
-// pipeline.h; which copies a tile makes comes from recipe/tile_geometry.h
-// (copy_groups_for, the same decisions copies_for makes for the library).
+// The performance model of every scheme (model.h): the configuration
+// normalised, its host strategy chosen, then priced in named steps. Sources
+// per formula in pipeline.h and copy_costs.h; which copies a tile makes comes
+// from recipe/tile_geometry.h (copy_groups_for, the same decisions
+// copies_for makes for the library); what the library does its own way from
+// library_pricing.h.
 #include "advisor/model.h"
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
+#include "advisor/copy_costs.h"
 #include "advisor/pipeline.h"
 #include "advisor/tile_classes.h"
 
@@ -24,40 +27,17 @@ Box box_of(const Index3& extents) {
     return b;
 }
 
-// Price copy groups with one table: rank-1 copies straight from the table,
-// rank-2/3 copies as a contiguous copy of the same bytes plus the
-// profile's per-row and per-call extra (MEASURED.md: one cudaMemcpy2DAsync
-// of 10,000 rows costs what one contiguous copy does, plus 0.8 ns a row).
-double price(const std::vector<CopyGroup>& groups, const Measurements& table, const StridedCopyCost& strided,
-             TransferStats* stats) {
-    double ms = 0;
-    for (const CopyGroup& g : groups) {
-        double one = table.ms(static_cast<double>(g.bytes()));
-        if (g.rank() > 1)
-            one += (strided.per_row_ns * static_cast<double>(g.height * g.depth) + strided.per_call_ns) * 1e-6;
-        ms += static_cast<double>(g.count) * one;
-        if (stats) {
-            stats->bytes += g.count * g.bytes();
-            stats->copies += g.count;
-        }
+bool full_device_arrays(Scheme s) { return scheme_traits(s).inputs == recipe::Residence::WholeArray; }
+
+// The advisor's name for a library host mode (recipe/scheme.h) of pageable arrays.
+HostStrategy strategy_for(recipe::HostMemory m) {
+    switch (m) {
+        case recipe::HostMemory::Pinned: return HostStrategy::AlreadyPinned;
+        case recipe::HostMemory::Register: return HostStrategy::Register;
+        case recipe::HostMemory::Staged: return HostStrategy::Stage;
+        case recipe::HostMemory::Pageable: return HostStrategy::PageableCopy;
     }
-    return ms;
-}
-
-// seed 003 §5.4. `contention` > 1 slows the bytes when both directions run
-// at once: seed 003 Table 5.2 measured G under opposite traffic (1.4x
-// slower on PCIe 2.0); without such a figure the profile's duplex factor
-// gives it (thesis §6.4.4: two copies at once take (1 + d) times one).
-LinkCost link(const LogGP& p, double contention = 1, double mapped_ns_per_byte = 0) {
-    LinkCost c;
-    c.latency = p.latency_ns * 1e-6;
-    c.gap = p.gap_ns * 1e-6;
-    c.per_byte = (mapped_ns_per_byte > 0 ? mapped_ns_per_byte : p.ns_per_byte * contention) * 1e-6;
-    return c;
-}
-
-bool full_device_arrays(Scheme s) {
-    return s == Scheme::Naive || s == Scheme::Basic || s == Scheme::Streams || s == Scheme::Hybrid;
+    throw std::logic_error("host memory mode without a host strategy");
 }
 
 std::string mb(std::int64_t bytes) {
@@ -81,7 +61,6 @@ std::vector<Model::HostArray> host_arrays(const Problem& p) {
     return out;
 }
 
-
 }  // namespace
 
 std::int64_t device_budget(const Platform& platform, const ModelOptions& options) {
@@ -91,7 +70,8 @@ std::int64_t device_budget(const Platform& platform, const ModelOptions& options
 }
 
 Model::Model(const Problem& problem, const Platform& platform, const ModelOptions& options)
-    : problem_(problem), platform_(platform), options_(options), kernel_(problem, platform, options),
+    : problem_(problem), platform_(platform), options_(options),
+      library_(options.library ? *options.library : our_library()), kernel_(problem, platform, options),
       host_arrays_(host_arrays(problem)) {
     pinned_ = options.host_memory ? *options.host_memory == HostMemory::Pinned : problem.pinned_host;
 }
@@ -105,40 +85,35 @@ bool Model::normalise(Config* c, std::string* error) const {
     };
     if (c->streams < 1 || c->streams > 1024) return fail("streams must be between 1 and 1024");
     if (p.time_steps > 1) {
-        if (c->scheme == Scheme::Scalable || c->scheme == Scheme::Buffered) {
+        if (scheme_traits(c->scheme).time_loop == recipe::TimeLoop::AsBasic) {
             // The library keeps both arrays whole on the device in a time loop.
             c->scheme = Scheme::Basic;
-        } else if (c->scheme != Scheme::Naive && c->scheme != Scheme::Basic) {
+        } else if (scheme_traits(c->scheme).time_loop == recipe::TimeLoop::Refused) {
             return fail(std::string("the ") + to_string(c->scheme) +
                         " scheme does not keep the arrays on the device between the time steps of an iterative "
                         "stencil; use basic or naive");
         }
     }
-    if (c->scheme == Scheme::Mapped && p.reads_twice)
+    if (recipe::reads_inputs_over_the_bus(c->scheme) && p.reads_twice)
         return fail("mapped memory fetches an element over PCIe every time it is read; this nest reads elements "
                     "more than once (a stencil of more than one point)");
-    switch (c->scheme) {
-        case Scheme::Naive:
-            c->tile = space;  // one tile; its copies follow config.copy, as in the library
-            break;
-        case Scheme::Mapped:
-            c->tile = space;
-            c->copy = CopyMethod::Merged;
-            break;
-        default:
-            for (int d = 0; d < 3; ++d) {
-                if (c->tile[d] < 1) return fail("tile size must be at least 1 in every dimension");
-                if (d >= p.dims && c->tile[d] != 1)
-                    return fail("a " + std::to_string(p.dims) + "-dimensional nest takes a tile of " +
-                                std::to_string(p.dims) + " size" + (p.dims > 1 ? "s" : ""));
-                if (c->tile[d] > p.extents[d])
-                    return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the arrays (" +
-                                format_tile(p.extents, p.dims) + ") in dimension " + "xyz"[d]);
-                // Like the library: a tile wider than the loops' space covers all of it.
-                c->tile[d] = std::min(c->tile[d], space[d]);
-            }
+    if (!scheme_traits(c->scheme).tiled) {
+        c->tile = space;  // one tile; its copies follow config.copy, as in the library
+        if (!recipe::copies_tiles(c->scheme)) c->copy = CopyMethod::Merged;
+    } else {
+        for (int d = 0; d < 3; ++d) {
+            if (c->tile[d] < 1) return fail("tile size must be at least 1 in every dimension");
+            if (d >= p.dims && c->tile[d] != 1)
+                return fail("a " + std::to_string(p.dims) + "-dimensional nest takes a tile of " +
+                            std::to_string(p.dims) + " size" + (p.dims > 1 ? "s" : ""));
+            if (c->tile[d] > p.extents[d])
+                return fail("tile " + format_tile(c->tile, p.dims) + " is larger than the arrays (" +
+                            format_tile(p.extents, p.dims) + ") in dimension " + "xyz"[d]);
+            // Like the library: a tile wider than the loops' space covers all of it.
+            c->tile[d] = std::min(c->tile[d], space[d]);
+        }
     }
-    if (c->scheme == Scheme::Streams || c->scheme == Scheme::Hybrid) {
+    if (scheme_traits(c->scheme).stream_per_tile) {
         // seed 003 §5.6.1 and the library: every tile has a stream of its own.
         const TileGrid grid(p.extents, c->tile, p.space);
         if (grid.tile_count() > 1024)
@@ -156,22 +131,22 @@ bool Model::normalise(Config* c, std::string* error) const {
     return true;
 }
 
+// The library's host memory modes (library/README.md): pinned arrays are
+// used as they are; pageable ones are registered, staged through pinned
+// buffers, or copied pageable, as the scheme's row allows (recipe/scheme.h:
+// streams and mapped memory need pinned), in the row's order.
+std::vector<HostStrategy> Model::host_strategies(const Config& config) const {
+    if (pinned_) return {HostStrategy::AlreadyPinned};
+    std::vector<HostStrategy> allowed;
+    const recipe::SchemeTraits& t = scheme_traits(config.scheme);
+    for (int i = 0; i < t.pageable_mode_count; ++i) allowed.push_back(strategy_for(t.pageable_modes[i]));
+    return allowed;
+}
+
 bool Model::predict(const Config& given, Prediction* out, std::string* error, bool explain) const {
     Config config = given;
     if (!normalise(&config, error)) return false;
-    // The library's host memory modes (library/README.md): pinned arrays are
-    // used as they are; pageable ones are registered, staged through pinned
-    // buffers, or copied pageable. Streams and mapped memory need pinned.
-    std::vector<HostStrategy> allowed;
-    if (pinned_) {
-        allowed = {HostStrategy::AlreadyPinned};
-    } else if (config.scheme == Scheme::Buffered) {
-        allowed = {HostStrategy::Stage, HostStrategy::Register};
-    } else if (config.scheme == Scheme::Naive || config.scheme == Scheme::Basic || config.scheme == Scheme::Scalable) {
-        allowed = {HostStrategy::Register, HostStrategy::Stage, HostStrategy::PageableCopy};
-    } else {
-        allowed = {HostStrategy::Register};
-    }
+    std::vector<HostStrategy> allowed = host_strategies(config);
     if (config.host) {
         if (std::find(allowed.begin(), allowed.end(), *config.host) == allowed.end()) {
             if (error)
@@ -201,80 +176,22 @@ bool Model::predict(const Config& given, Prediction* out, std::string* error, bo
     return any;
 }
 
-namespace {
-
-// Host-side packing: every row is a memcpy (a strided descriptor is split
-// into its rows), at the staging table's rate times the threads' speed-up.
-// The user's arrays are larger than any cache, so packing streams from
-// memory: no faster than the table's largest copies (its last segment's
-// ns per byte), whatever a small, cache-warm measurement says.
-double host_copy_ms(const std::vector<CopyGroup>& groups, const Measurements& table, double speedup,
-                    double row_ns, TransferStats* stats) {
-    double ms = 0;
-    std::int64_t bytes = 0;
-    for (const CopyGroup& g : groups) {
-        const std::int64_t rows = g.count * g.height * g.depth;
-        ms += static_cast<double>(rows) * table.ms(static_cast<double>(g.width_bytes));
-        bytes += rows * g.width_bytes;
-        if (stats) {
-            stats->bytes += rows * g.width_bytes;
-            stats->copies += rows;
+bool Model::naive_baseline(Prediction* naive, std::string* error) const {
+    bool any = false;
+    for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}) {
+        Config c;
+        c.scheme = Scheme::Naive;
+        c.copy = m;
+        Prediction p;
+        // Until one fits, each failure's reason is kept (they agree: the copy
+        // method changes no limit).
+        if (predict(c, &p, any ? nullptr : error) && (!any || p.total_ms < naive->total_ms)) {
+            *naive = std::move(p);
+            any = true;
         }
     }
-    const std::size_t n = table.ns.size();
-    const double streaming_ns_per_byte =
-        n >= 2 ? std::max(0.0, (table.ns[n - 1] - table.ns[n - 2]) / (table.bytes[n - 1] - table.bytes[n - 2])) : 0;
-    ms = std::max(ms, static_cast<double>(bytes) * streaming_ns_per_byte * 1e-6);
-    // Each row starts cold in a new page of the user's array (hostCopyRowNs,
-    // measured from the library's staging: 10^6 rows of 512 B packed at half
-    // the rate of the same bytes in whole rows).
-    std::int64_t rows = 0;
-    for (const CopyGroup& g : groups) rows += g.count * g.height * g.depth;
-    ms += static_cast<double>(rows) * row_ns * 1e-6;
-    return ms / std::max(1.0, speedup);
+    return any;
 }
-
-// Host-side packing priced by the library's own staged pipeline (profile
-// "stagingTile": a staged run's time per tile, so the copy engines slowed by
-// the packing, which shares the host's memory with them, are in it): each
-// group's bytes at the rate of a tile box of its size, plus "stagingRowNs"
-// per row. This makes the host the staged pipeline's pace, as measured.
-double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& pf, TransferStats* stats) {
-    double ms = 0;
-    for (const CopyGroup& g : groups) {
-        const std::int64_t rows = g.count * g.height * g.depth;
-        const double box_bytes = static_cast<double>(g.width_bytes * g.height * g.depth);
-        const double pair_ms = pf.staging_tile.ms(box_bytes);  // pack + unpack of one such box
-        ms += static_cast<double>(rows * g.width_bytes) * (box_bytes > 0 ? pair_ms / (2 * box_bytes) : 0) +
-              static_cast<double>(rows) * pf.staging_row_ns * 1e-6;
-        if (stats) {
-            stats->bytes += rows * g.width_bytes;
-            stats->copies += rows;
-        }
-    }
-    return ms;
-}
-
-std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
-
-// thesis §6.4.4's duplex factor as the library's pinned pipeline meets it,
-// for tiles copying `bytes` each way: the profile's "pipelineTile" (a pinned
-// run's steady time per tile, one input and one output tile of b bytes)
-// beyond the longer copy, over the shorter one, both priced from the copy
-// tables as the model prices a tile's copies. On an H200 tiles of a few MB
-// going both ways slow each other more than two whole-array copies do
-// (docs/model.md, "Schemes").
-double pipeline_duplex(const Platform& pf, double bytes) {
-    if (pf.pipeline_tile.empty() || bytes <= 0) return pf.duplex_factor;
-    // Below the smallest tile measured, that tile's factor: the table's
-    // first time held constant would say that small copies never overlap.
-    bytes = std::max(bytes, pf.pipeline_tile.bytes.front());
-    const double in = pf.pinned_host_to_device.ms(bytes), out = pf.device_to_pinned_host.ms(bytes);
-    if (std::min(in, out) <= 0) return pf.duplex_factor;
-    return std::clamp((pf.pipeline_tile.ms(bytes) - std::max(in, out)) / std::min(in, out), 0.0, 1.0);
-}
-
-}  // namespace
 
 const TileClasses& Model::classes(const Index3& tile) const {
     if (!classes_ || classes_key_ != tile) {
@@ -284,6 +201,22 @@ const TileClasses& Model::classes(const Index3& tile) const {
     return *classes_;
 }
 
+// ---- Step 1: copy costs, per tile class.
+
+// How one configuration's copies travel: decided once, used for every tile class.
+struct Model::CopyRoute {
+    const Measurements* h2d_table = nullptr;
+    const Measurements* d2h_table = nullptr;
+    const Measurements* stage_table = nullptr;  // packing from or into the user's array
+    bool staging = false;         // through pinned buffers packed on the host
+    bool packs_tiles = false;     // buffered: the device side is the packed box, one piece
+    bool whole_arrays = false;    // full-size device arrays
+    bool sends_fresh = false;     // halo shared with earlier tiles sent once
+    bool mapped_outputs = false;  // the kernel writes the outputs into host memory
+    CopyMethod copy = CopyMethod::Merged;
+    CopyMethod device_method = CopyMethod::Merged;
+};
+
 const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, HostStrategy host,
                                                        double occupancy) const {
     const CostKey key{config.tile, config.scheme, config.copy, host, config.block};
@@ -292,398 +225,386 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     if (cost_cache_.size() < 6) cost_cache_.emplace_back();
     CostEntry& entry = cost_cache_.size() < 6 ? cost_cache_.back() : cost_cache_[cost_next_++ % 6];
     entry.key = key;
-    const Problem& p = problem_;
     const Platform& pf = platform_;
-    const Scheme scheme = config.scheme;
-    const bool thesis = options_.thesis_library;
+    const recipe::SchemeTraits& traits = scheme_traits(config.scheme);
     const bool pageable_copies = host == HostStrategy::PageableCopy;
-    const bool staging = scheme == Scheme::Buffered || host == HostStrategy::Stage;
-    const Measurements& h2d_table = pageable_copies ? pf.pageable_host_to_device : pf.pinned_host_to_device;
-    const Measurements& d2h_table = pageable_copies ? pf.device_to_pageable_host : pf.device_to_pinned_host;
+    CopyRoute route;
+    route.h2d_table = pageable_copies ? &pf.pageable_host_to_device : &pf.pinned_host_to_device;
+    route.d2h_table = pageable_copies ? &pf.device_to_pageable_host : &pf.device_to_pinned_host;
     // Packing reads or writes the user's array: pinned (or registered) or pageable.
-    const Measurements& stage_table =
-        (pinned_ || host == HostStrategy::Register) ? pf.pinned_host_to_pinned_host : pf.pageable_to_pinned_host;
-    const double pack_speedup = thesis ? 1.0 : pf.host_copy_parallel_speedup;
-    const TileClasses& tc = classes(config.tile);
+    route.stage_table =
+        (pinned_ || host == HostStrategy::Register) ? &pf.pinned_host_to_pinned_host : &pf.pageable_to_pinned_host;
+    route.packs_tiles = traits.packs_tiles;
+    route.staging = traits.packs_tiles || host == HostStrategy::Stage;
     // Full-size device arrays send halo shared with earlier tiles once.
-    const bool full_layout = full_device_arrays(scheme);
-    const bool sends_fresh = full_layout && scheme != Scheme::Naive && !(thesis && scheme == Scheme::Basic);
+    route.whole_arrays = full_device_arrays(config.scheme);
+    route.sends_fresh = route.whole_arrays && library_.sends_shared_halo_once(config.scheme);
+    route.mapped_outputs = recipe::maps_host_memory(config.scheme);
+    route.copy = config.copy;
     // thesis §6.2.3: buffered packs so that the device copy is one piece.
-    const CopyMethod device_method = scheme == Scheme::Buffered ? CopyMethod::Merged : config.copy;
+    route.device_method = traits.packs_tiles ? CopyMethod::Merged : config.copy;
 
-    // Per tile class: its copies (as copy_groups_for decides), staging and kernel.
+    const TileClasses& tc = classes(config.tile);
     std::vector<ClassCost>& costs = entry.costs;
     costs.clear();
     costs.reserve(tc.classes.size());
-    for (const TileClass& c : tc.classes) {
-        ClassCost cc;
-        cc.count = c.count;
-        // One array's box between the host and its device placement.
-        auto move = [&](const ArrayUse& a, const Index3& box, const Index3& placement, bool in) {
-            const Measurements& table = in ? h2d_table : d2h_table;
-            TransferStats* stats = in ? &cc.in : &cc.out;
-            double& device_ms = in ? cc.t.in : cc.t.out;
-            if (!staging) {
-                device_ms += price(copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, placement},
-                                                   a.elem_bytes, config.copy),
-                                   table, pf.strided_copy, stats);
-                return;
-            }
-            // Staged (library README): pack the box densely into a pinned
-            // buffer on the host, then copy the packed box to its placement.
-            const auto host_groups =
-                copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, box}, a.elem_bytes, config.copy);
-            (in ? cc.t.buffer_in : cc.t.buffer_out) +=
-                !thesis && !pf.staging_tile.empty()
-                    ? library_staging_ms(host_groups, pf, &cc.staged)
-                    : host_copy_ms(host_groups, stage_table, pack_speedup, thesis ? 0.0 : pf.host_copy_row_ns, &cc.staged);
-            const Index3 device_extents = scheme == Scheme::Buffered ? box : placement;
-            device_ms += price(copy_groups_for(box_of(box), box, DeviceLayout{{0, 0, 0}, device_extents}, a.elem_bytes,
-                                               device_method),
-                               table, pf.strided_copy, stats);
-        };
-        for (std::size_t i = 0; i < p.inputs.size(); ++i) {
-            const ArrayUse& a = p.inputs[i];
-            move(a, sends_fresh ? c.fresh[i] : c.padded[i], full_layout ? a.extents : tc.input_buffers[i], true);
-        }
-        for (const ArrayUse& a : p.outputs) {
-            const Index3 placement = full_layout ? a.extents : tc.tile;
-            if (a.copy_in) move(a, c.core, placement, true);  // inout: its own points come in first
-            if (scheme == Scheme::Hybrid) {
-                // Written through mapped memory by the kernel: the tile's
-                // bytes cross the link at the mapped rate (seed 003 §5.6.1).
-                if (!thesis) {
-                    const double per_byte = pf.mapped_ns_per_byte > 0 ? pf.mapped_ns_per_byte
-                                                                      : pf.loggp_device_to_host.ns_per_byte;
-                    const std::int64_t b = volume(c.core) * a.elem_bytes;
-                    cc.t.out += static_cast<double>(b) * per_byte * 1e-6;
-                    cc.out.bytes += b;
-                }
-                continue;
-            }
-            move(a, c.core, placement, false);
-        }
-        cc.t.kernel = kernel_.launch_ms(volume(c.core), occupancy);
-        // The issuing thread: every copy, the launch, and an event record
-        // and wait per tile. The thesis's model has no such bound.
-        if (!thesis)
-            cc.t.issue = static_cast<double>(cc.in.copies + cc.out.copies + 3) * pf.async_call_ns * 1e-6;
-        costs.push_back(cc);
-    }
-
+    for (const TileClass& c : tc.classes) costs.push_back(class_cost(c, tc, route, occupancy));
     return costs;
 }
 
-bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, std::string* error,
-                     bool explain) const {
+// One tile of a class: its copies (as copy_groups_for decides), staging and kernel.
+Model::ClassCost Model::class_cost(const TileClass& c, const TileClasses& tc, const CopyRoute& route,
+                                   double occupancy) const {
     const Problem& p = problem_;
-    const Platform& pf = platform_;
-    const Scheme scheme = config.scheme;
-    const bool thesis = options_.thesis_library;
-    Prediction pred;
-    pred.config = config;
-    pred.config.host = host;
-    if (explain) pred.problem = p;
-    else pred.problem.dims = p.dims;
-    pred.host_strategy = host;
-    pred.kernel_source = kernel_.source();
-    if (explain) {
-        pred.kernel_note = kernel_.description();
-        pred.notes.push_back(pred.kernel_note);
+    ClassCost cc;
+    cc.count = c.count;
+    for (std::size_t i = 0; i < p.inputs.size(); ++i) {
+        const ArrayUse& a = p.inputs[i];
+        move_box(a, route.sends_fresh ? c.fresh[i] : c.padded[i], route.whole_arrays ? a.extents : tc.input_buffers[i],
+                 true, route, &cc);
     }
-    pred.occupancy = block_occupancy(pf, config.block, nullptr);
+    for (const ArrayUse& a : p.outputs) {
+        const Index3 placement = route.whole_arrays ? a.extents : tc.tile;
+        if (a.copy_in) move_box(a, c.core, placement, true, route, &cc);  // inout: its own points come in first
+        if (route.mapped_outputs) {
+            // Written through mapped memory by the kernel (seed 003 §5.6.1).
+            library_.mapped_writes(volume(c.core) * a.elem_bytes, platform_, &cc.t.out, &cc.out);
+            continue;
+        }
+        move_box(a, c.core, placement, false, route, &cc);
+    }
+    cc.t.kernel = kernel_.launch_ms(volume(c.core), occupancy);
+    cc.t.issue = library_.issue_ms(cc.in.copies + cc.out.copies, platform_);
+    return cc;
+}
 
-    const bool pageable_copies = host == HostStrategy::PageableCopy;
-    const bool staging = config.scheme == Scheme::Buffered || host == HostStrategy::Stage;
-    const TileClasses& tc = classes(config.tile);
-    pred.tiles = tc.tiles;
-    const std::int64_t streams_used =
-        scheme == Scheme::Naive ? 1 : (thesis ? config.streams : std::min<std::int64_t>(config.streams, tc.tiles));
+// One array's box between the host and its device placement.
+void Model::move_box(const ArrayUse& a, const Index3& box, const Index3& placement, bool in, const CopyRoute& route,
+                     ClassCost* cc) const {
+    const Platform& pf = platform_;
+    const Measurements& table = in ? *route.h2d_table : *route.d2h_table;
+    TransferStats* stats = in ? &cc->in : &cc->out;
+    double& device_ms = in ? cc->t.in : cc->t.out;
+    if (!route.staging) {
+        device_ms += price_copies(
+            copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, placement}, a.elem_bytes, route.copy), table,
+            pf.strided_copy, stats);
+        return;
+    }
+    // Staged (library README): pack the box densely into a pinned buffer on
+    // the host, then copy the packed box to its placement.
+    const auto host_groups =
+        copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, box}, a.elem_bytes, route.copy);
+    (in ? cc->t.buffer_in : cc->t.buffer_out) += library_.packing_ms(host_groups, *route.stage_table, pf, &cc->staged);
+    const Index3 device_extents = route.packs_tiles ? box : placement;
+    device_ms += price_copies(
+        copy_groups_for(box_of(box), box, DeviceLayout{{0, 0, 0}, device_extents}, a.elem_bytes, route.device_method),
+        table, pf.strided_copy, stats);
+}
 
-    const std::vector<ClassCost>& costs = class_costs(config, host, pred.occupancy);
+// ---- The configuration being priced, from step to step.
 
-    std::vector<WeightedSteps> weighted;
-    weighted.reserve(costs.size());
-    for (const auto& cc : costs) weighted.push_back({cc.t, cc.count});
-    const StepTimes& first = costs[static_cast<std::size_t>(tc.first)].t;
-    const StepTimes& last = costs[static_cast<std::size_t>(tc.last)].t;
+struct Model::Evaluation {
+    Config config;
+    HostStrategy host = HostStrategy::AlreadyPinned;
+    bool explain = true;
+    const TileClasses* tc = nullptr;
+    const std::vector<ClassCost>* costs = nullptr;
+    const ClassCost* typical = nullptr;  // the most common tile: its copies set the duplex factor, its steps the timeline
+    std::int64_t streams_used = 1;
+    bool pageable_copies = false;
+    TransferStats staged;   // host packing over the run
+    TilePipeline pipe;      // the tiles as the pipeline formulas take them
+    double pipeline = 0;    // the overlapped part, ms
+    Prediction pred;
+};
 
-    // Totals over all tiles.
-    double max_in = 0, max_out = 0, kernel_sum = 0, max_kernel = 0;
-    TransferStats staged;
+// ---- Step 2: the tiles summed.
+
+void Model::sum_tiles(Evaluation* ev) const {
+    const Problem& p = problem_;
+    Prediction& pred = ev->pred;
+    TileTotals& totals = ev->pipe.totals;
+    const std::vector<ClassCost>& costs = *ev->costs;
+    ev->pipe.weighted.reserve(costs.size());
+    for (const auto& cc : costs) ev->pipe.weighted.push_back({cc.t, cc.count});
+    ev->pipe.first = costs[static_cast<std::size_t>(ev->tc->first)].t;
+    ev->pipe.last = costs[static_cast<std::size_t>(ev->tc->last)].t;
     for (const auto& cc : costs) {
         const double n = static_cast<double>(cc.count);
         pred.h2d.bytes += cc.count * cc.in.bytes;
         pred.h2d.copies += cc.count * cc.in.copies;
         pred.d2h.bytes += cc.count * cc.out.bytes;
         pred.d2h.copies += cc.count * cc.out.copies;
-        staged.bytes += cc.count * cc.staged.bytes;
-        staged.copies += cc.count * cc.staged.copies;
+        ev->staged.bytes += cc.count * cc.staged.bytes;
+        ev->staged.copies += cc.count * cc.staged.copies;
         pred.phases.h2d += n * cc.t.in;
         pred.phases.d2h += n * cc.t.out;
         pred.phases.staging += n * (cc.t.buffer_in + cc.t.buffer_out);
-        kernel_sum += n * cc.t.kernel;
-        max_kernel = std::max(max_kernel, cc.t.kernel);
-        max_in = std::max(max_in, static_cast<double>(cc.in.bytes));
-        max_out = std::max(max_out, static_cast<double>(cc.out.bytes));
+        totals.kernel_sum += n * cc.t.kernel;
+        totals.max_kernel = std::max(totals.max_kernel, cc.t.kernel);
+        totals.max_in_bytes = std::max(totals.max_in_bytes, static_cast<double>(cc.in.bytes));
+        totals.max_out_bytes = std::max(totals.max_out_bytes, static_cast<double>(cc.out.bytes));
     }
-    pred.phases.kernel = kernel_sum;
-    std::int64_t all_out_bytes = 0, all_in_bytes = 0;
-    for (const auto& a : p.outputs) all_out_bytes += volume(p.space.extents()) * a.elem_bytes;
-    for (const auto& a : p.inputs) all_in_bytes += volume(a.extents) * a.elem_bytes;
+    pred.phases.kernel = totals.kernel_sum;
+    for (const auto& a : p.outputs) totals.all_out_bytes += volume(p.space.extents()) * a.elem_bytes;
+    for (const auto& a : p.inputs) totals.all_in_bytes += volume(a.extents) * a.elem_bytes;
+    totals.whole_kernel = kernel_.launch_ms(volume(p.space.extents()), pred.occupancy);
+    totals.steps = std::max<std::int64_t>(1, p.time_steps);
+    ev->typical = &costs.front();
+    for (const auto& cc : costs)
+        if (cc.count > ev->typical->count) ev->typical = &cc;
+}
 
-    PipelineShape shape;
+// ---- Step 3: the pipeline.
+
+void Model::shape_pipeline(Evaluation* ev) const {
+    const Platform& pf = platform_;
+    PipelineShape& shape = ev->pipe.shape;
     // Pageable copies go through the driver's staging on the host thread:
     // the two directions cannot overlap each other.
-    shape.copy_engines = pageable_copies ? 1 : pf.copy_engines;
+    shape.copy_engines = ev->pageable_copies ? 1 : pf.copy_engines;
     shape.duplex_factor = pf.duplex_factor;
-    // The most common tile: its copies set the duplex factor, its steps the timeline.
-    const ClassCost* typical = &costs.front();
-    for (const auto& cc : costs)
-        if (cc.count > typical->count) typical = &cc;
-    if (!thesis && !staging && !pageable_copies) {
-        shape.duplex_factor =
-            pipeline_duplex(pf, static_cast<double>(typical->in.bytes + typical->out.bytes) / 2);
-    }
-    shape.buffers = static_cast<int>(std::max<std::int64_t>(1, streams_used));
-    shape.streams_in_order = !thesis;
-    shape.serial_host = !thesis;
-    shape.engine_floors = !thesis;
+    shape.buffers = static_cast<int>(std::max<std::int64_t>(1, ev->streams_used));
+    const double typical_bytes = static_cast<double>(ev->typical->in.bytes + ev->typical->out.bytes) / 2;
+    library_.shape_pipeline(pf, typical_bytes, ev->pipe.staging || ev->pageable_copies, &shape);
+}
 
-    const double whole_kernel = kernel_.launch_ms(volume(p.space.extents()), pred.occupancy);
-    const std::int64_t steps = std::max<std::int64_t>(1, p.time_steps);
-    double pipeline = 0;
-    switch (scheme) {
-        case Scheme::Naive:
-            // thesis §6.2.1: everything in, the kernel (every step), everything out.
-            pipeline = first.buffer_in + first.in + static_cast<double>(steps) * first.kernel + first.out + first.buffer_out;
-            pred.phases.kernel = static_cast<double>(steps) * first.kernel;
-            break;
+namespace {
+
+// thesis §6.2.1: everything in, the kernel (every step), everything out.
+double naive_pipeline(const TilePipeline& tp, Prediction* pred) {
+    const StepTimes& first = tp.first;
+    const double steps = static_cast<double>(tp.totals.steps);
+    pred->phases.kernel = steps * first.kernel;
+    return first.buffer_in + first.in + steps * first.kernel + first.out + first.buffer_out;
+}
+
+// thesis §6.4.4: basic, scalable and buffered, tile by tile.
+double tiled_pipeline(const TilePipeline& tp, Prediction* pred, bool explain) {
+    const std::int64_t steps = tp.totals.steps;
+    if (steps > 1) {
+        // Iterative stencil (library iterate): the arrays stay on the
+        // device; step 1's kernels overlap the copies in, the last step's
+        // the copies out, the steps between are whole-space launches.
+        const StepTimes& f = tp.first;
+        double pipeline = two_stage_pipeline(tp.weighted, f, tp.last, &StepTimes::in, &StepTimes::kernel) +
+                          static_cast<double>(steps - 2) * tp.totals.whole_kernel +
+                          two_stage_pipeline(tp.weighted, f, tp.last, &StepTimes::kernel, &StepTimes::out);
+        pred->phases.kernel = 2 * tp.totals.kernel_sum + static_cast<double>(steps - 2) * tp.totals.whole_kernel;
+        if (tp.staging) pipeline += pred->phases.staging;  // packing is not overlapped in this model
+        if (explain)
+            pred->notes.push_back("iterative stencil: " + std::to_string(steps) +
+                                  " steps on the device; copies overlap only the first and the last step");
+        pred->startup_steps = 2;
+        return pipeline;
+    }
+    if (tp.staging) {
+        pred->startup_steps = 4;
+        return thesis_buffered_pipeline(tp.weighted, tp.first, tp.last, tp.shape);  // thesis §6.4.4, buffered
+    }
+    pred->startup_steps = 2;
+    return thesis_pipeline(tp.weighted, tp.first, tp.last, tp.shape);  // thesis §6.4.4
+}
+
+// seed 003 eq. 5.6: device-mapped host memory, both directions at once.
+double mapped_pipeline(const TilePipeline& tp, const Platform& pf, Prediction* pred, bool explain) {
+    const TileTotals& t = tp.totals;
+    const double contention = 1 + pf.duplex_factor;
+    const LinkCost hd = link_cost(pf.loggp_host_to_device, contention, pf.mapped_ns_per_byte);
+    const LinkCost dh = link_cost(pf.loggp_device_to_host, contention, pf.mapped_ns_per_byte);
+    const double pipeline =
+        mapped_model(static_cast<double>(t.all_in_bytes), static_cast<double>(t.all_out_bytes), t.whole_kernel, hd, dh);
+    pred->h2d = {t.all_in_bytes, 0};
+    pred->d2h = {t.all_out_bytes, 0};
+    pred->phases.h2d = static_cast<double>(t.all_in_bytes) * hd.per_byte;
+    pred->phases.d2h = static_cast<double>(t.all_out_bytes) * dh.per_byte;
+    pred->phases.kernel = t.whole_kernel;
+    if (explain) pred->notes.push_back("pipeline: seed 003 eq. 5.6 (device-mapped host memory)");
+    return pipeline;
+}
+
+}  // namespace
+
+// Each scheme's pipeline formula.
+void Model::price_pipeline(Evaluation* ev) const {
+    const TilePipeline& tp = ev->pipe;
+    switch (tp.scheme) {
+        case Scheme::Naive: ev->pipeline = naive_pipeline(tp, &ev->pred); return;
         case Scheme::Basic:
         case Scheme::Scalable:
-        case Scheme::Buffered:
-            if (steps > 1) {
-                // Iterative stencil (library iterate): the arrays stay on the
-                // device; step 1's kernels overlap the copies in, the last
-                // step's the copies out, the steps between are whole-space
-                // launches.
-                const StepTimes& f = first;
-                pipeline = two_stage_pipeline(weighted, f, last, &StepTimes::in, &StepTimes::kernel) +
-                           static_cast<double>(steps - 2) * whole_kernel +
-                           two_stage_pipeline(weighted, f, last, &StepTimes::kernel, &StepTimes::out);
-                pred.phases.kernel = 2 * kernel_sum + static_cast<double>(steps - 2) * whole_kernel;
-                if (staging) pipeline += pred.phases.staging;  // packing is not overlapped in this model
-                if (explain) pred.notes.push_back("iterative stencil: " + std::to_string(steps) +
-                                     " steps on the device; copies overlap only the first and the last step");
-                pred.startup_steps = 2;
-            } else if (staging) {
-                pipeline = thesis_buffered_pipeline(weighted, first, last, shape);  // thesis §6.4.4, buffered
-                pred.startup_steps = 4;
-            } else {
-                pipeline = thesis_pipeline(weighted, first, last, shape);  // thesis §6.4.4
-                pred.startup_steps = 2;
-            }
-            break;
+        case Scheme::Buffered: ev->pipeline = tiled_pipeline(tp, &ev->pred, ev->explain); return;
         case Scheme::Streams:
         case Scheme::Hybrid:
-            if (!thesis) {
-                // Our library runs both as basic with a stream per tile
-                // (library/README.md), issuing exactly the copies priced per
-                // tile above, so the thesis's pipeline prices them (§6.4.4)
-                // with one buffer per tile. Hybrid's output step is the
-                // kernel's mapped writes; they share the link with the
-                // copies in without overlapping them (measured on an H200:
-                // hybrid's total is the copies in plus the mapped writes,
-                // docs/results-h200.md), as on one copy engine.
-                PipelineShape ps = shape;
-                if (scheme == Scheme::Hybrid) ps.copy_engines = 1;
-                pipeline = thesis_pipeline(weighted, first, last, ps);
-                pred.startup_steps = 2;
-                if (explain)
-                    pred.notes.push_back("pipeline: thesis §6.4.4 with a stream per tile (" + std::to_string(tc.tiles) +
-                                         " streams), every copy the library issues priced");
-                break;
-            }
-        {
-            // The thesis-library mode keeps seed 003's LogGP formulas.
-            StreamsInput si;
-            si.bytes_in = static_cast<double>(pred.h2d.bytes);
-            si.max_bytes_in = max_in;
-            si.kernel = kernel_sum;
-            si.max_kernel = max_kernel;
-            si.streams = static_cast<int>(tc.tiles);
-            // Both directions overlap in eq. 5.5 (two engines, or mapped output).
-            const bool both = scheme == Scheme::Hybrid || (!pf.implicit_synchronization && pf.copy_engines >= 2);
-            const double contention = both ? 1 + pf.duplex_factor : 1;
-            si.hd = link(pf.loggp_host_to_device, contention);
-            StreamsEquation eq;
-            if (scheme == Scheme::Streams) {
-                si.bytes_out = static_cast<double>(pred.d2h.bytes);
-                si.max_bytes_out = max_out;
-                si.dh = link(pf.loggp_device_to_host, contention);
-                pipeline = streams_model(si, pf.implicit_synchronization, pf.copy_engines, &eq);
-            } else {
-                // seed 003 §5.6.1: output through mapped memory, modelled
-                // with eq. 5.5 on every device.
-                si.bytes_out = static_cast<double>(all_out_bytes);
-                si.max_bytes_out = static_cast<double>(all_out_bytes) / static_cast<double>(tc.tiles);
-                si.dh = link(pf.loggp_device_to_host, contention, pf.mapped_ns_per_byte);
-                pipeline = streams_model(si, false, 2, &eq);
-                pred.d2h.bytes = all_out_bytes;
-                pred.phases.d2h = si.bytes_out * si.dh.per_byte;
-            }
-            if (explain) pred.notes.push_back(std::string("pipeline: ") + to_string(eq) + " with " + std::to_string(tc.tiles) +
-                                 " streams (LogGP copy costs)");
-            break;
-        }
-        case Scheme::Mapped: {
-            const double contention = 1 + pf.duplex_factor;  // eq. 5.6: both directions at once
-            const LinkCost hd = link(pf.loggp_host_to_device, contention, pf.mapped_ns_per_byte);
-            const LinkCost dh = link(pf.loggp_device_to_host, contention, pf.mapped_ns_per_byte);
-            pipeline = mapped_model(static_cast<double>(all_in_bytes), static_cast<double>(all_out_bytes), whole_kernel,
-                                    hd, dh);  // seed 003 eq. 5.6
-            pred.h2d = {all_in_bytes, 0};
-            pred.d2h = {all_out_bytes, 0};
-            pred.phases.h2d = static_cast<double>(all_in_bytes) * hd.per_byte;
-            pred.phases.d2h = static_cast<double>(all_out_bytes) * dh.per_byte;
-            pred.phases.kernel = whole_kernel;
-            if (explain) pred.notes.push_back("pipeline: seed 003 eq. 5.6 (device-mapped host memory)");
-            break;
-        }
+            ev->pipeline = library_.stream_per_tile_pipeline(tp, platform_, &ev->pred, ev->explain);
+            return;
+        case Scheme::Mapped: ev->pipeline = mapped_pipeline(tp, platform_, &ev->pred, ev->explain); return;
     }
+    throw std::logic_error(std::string("no pipeline formula for the ") + to_string(tp.scheme) + " scheme");
+}
 
-    // An iterative stencil's written array needs its boundary frame (inside
-    // the halo, outside the space) on the device before step 2.
-    if (steps > 1 && scheme != Scheme::Mapped) {
-        for (const ArrayUse& o : p.outputs) {
-            if (!o.exchanged) continue;
-            Box reach = p.space;
-            Halo h;  // the pair's halo: the widest reach of the inputs
-            for (const auto& in : p.inputs)
-                for (int d = 0; d < 3; ++d) {
-                    h.lo[d] = std::max(h.lo[d], in.halo.lo[d]);
-                    h.hi[d] = std::max(h.hi[d], in.halo.hi[d]);
-                }
+// An iterative stencil's written array needs its boundary frame (inside the
+// halo, outside the space) on the device before step 2. Only schemes that
+// run in a time loop get here (normalise()).
+void Model::copy_time_loop_frame(Evaluation* ev) const {
+    const Problem& p = problem_;
+    if (ev->pipe.totals.steps <= 1) return;
+    Prediction& pred = ev->pred;
+    for (const ArrayUse& o : p.outputs) {
+        if (!o.exchanged) continue;
+        Box reach = p.space;
+        Halo h;  // the pair's halo: the widest reach of the inputs
+        for (const auto& in : p.inputs)
             for (int d = 0; d < 3; ++d) {
-                reach.begin[d] = std::max<std::int64_t>(0, p.space.begin[d] - h.lo[d]);
-                reach.end[d] = std::min(o.extents[d], p.space.end[d] + h.hi[d]);
+                h.lo[d] = std::max(h.lo[d], in.halo.lo[d]);
+                h.hi[d] = std::max(h.hi[d], in.halo.hi[d]);
             }
-            for (const Box& b : frame_boxes(reach, p.space)) {
-                TransferStats st;
-                const double ms = price(copy_groups_for(b, o.extents, DeviceLayout{{0, 0, 0}, o.extents}, o.elem_bytes,
-                                                        config.copy),
-                                        pf.pinned_host_to_device, pf.strided_copy, &st);
-                pipeline += ms;
-                pred.phases.h2d += ms;
-                pred.h2d.bytes += st.bytes;
-                pred.h2d.copies += st.copies;
-            }
+        for (int d = 0; d < 3; ++d) {
+            reach.begin[d] = std::max<std::int64_t>(0, p.space.begin[d] - h.lo[d]);
+            reach.end[d] = std::min(o.extents[d], p.space.end[d] + h.hi[d]);
+        }
+        for (const Box& b : frame_boxes(reach, p.space)) {
+            TransferStats st;
+            const double ms = price_copies(
+                copy_groups_for(b, o.extents, DeviceLayout{{0, 0, 0}, o.extents}, o.elem_bytes, ev->config.copy),
+                platform_.pinned_host_to_device, platform_.strided_copy, &st);
+            ev->pipeline += ms;
+            pred.phases.h2d += ms;
+            pred.h2d.bytes += st.bytes;
+            pred.h2d.copies += st.copies;
         }
     }
-    pred.phases.pipeline = pipeline;
+}
 
-    // thesis §6.4.1: what each scheme allocates. The mallocFree tables time
-    // an allocation and its free together.
+// ---- Step 4: allocation (thesis §6.4.1: what each scheme allocates; the
+// mallocFree tables time an allocation and its free together).
+
+bool Model::allocate(Evaluation* ev, std::string* error) const {
+    const Problem& p = problem_;
+    const Platform& pf = platform_;
+    Prediction& pred = ev->pred;
+    const TileClasses& tc = *ev->tc;
     std::vector<std::int64_t> device_allocs, host_allocs;
-    const auto& arrays = host_arrays_;
     auto tile_buffers = [&](std::vector<std::int64_t>* into) {
-        for (std::int64_t b = 0; b < streams_used; ++b) {
+        for (std::int64_t b = 0; b < ev->streams_used; ++b) {
             for (std::size_t i = 0; i < p.inputs.size(); ++i)
                 into->push_back(volume(tc.input_buffers[i]) * p.inputs[i].elem_bytes);
             for (const auto& a : p.outputs) into->push_back(volume(tc.tile) * a.elem_bytes);
         }
     };
-    if (scheme == Scheme::Naive || scheme == Scheme::Basic || scheme == Scheme::Streams) {
-        for (const auto& a : arrays) device_allocs.push_back(a.bytes);
-    } else if (scheme == Scheme::Hybrid) {
+    const recipe::SchemeTraits& traits = scheme_traits(ev->config.scheme);
+    if (traits.inputs == recipe::Residence::WholeArray && traits.outputs == recipe::Residence::WholeArray) {
+        for (const auto& a : host_arrays_) device_allocs.push_back(a.bytes);
+    } else if (traits.inputs == recipe::Residence::WholeArray) {
         for (const auto& a : p.inputs) device_allocs.push_back(volume(a.extents) * a.elem_bytes);
-    } else if (scheme == Scheme::Scalable || scheme == Scheme::Buffered) {
+    } else if (traits.inputs == recipe::Residence::TileBuffers) {
         tile_buffers(&device_allocs);  // per stream, padded for inputs
     }
-    if (staging) tile_buffers(&host_allocs);
-    if (thesis) {
-        // The 2012 library: one allocation per buffer (thesis §6.4.1).
-        for (auto b : device_allocs) pred.phases.alloc += pf.malloc_free_device.ms(static_cast<double>(b));
-        for (auto b : host_allocs) pred.phases.alloc += pf.malloc_free_host.ms(static_cast<double>(b));
-        for (auto b : device_allocs) pred.device_bytes += b;
-        for (auto b : host_allocs) pred.host_bytes += b;
-    } else {
-        // Ours (library/README.md, detail/resources.cuh): one cudaMalloc, 256-byte
-        // aligned parts; staging buffers in one page-aligned host block
-        // (aligned_alloc, rounded up to 4096 bytes) that cudaHostRegister
-        // page-locks and cudaHostUnregister releases at the end.
-        for (auto b : device_allocs) pred.device_bytes += aligned(b);
-        for (auto b : host_allocs) pred.host_bytes += aligned(b);
-        if (pred.host_bytes > 0) pred.host_bytes = (pred.host_bytes + 4095) / 4096 * 4096;
-        if (!pf.library_setup.empty()) {
-            // The library's alloc phase as recipe-profile measured it: a
-            // one-stream run with a device block of this size, then each
-            // further stream.
-            const double block = std::max(static_cast<double>(pred.device_bytes), pf.library_setup.bytes.front());
-            pred.phases.alloc += pf.library_setup.ms(block) +
-                                 static_cast<double>(std::max<std::int64_t>(0, streams_used - 1)) * pf.stream_setup_ns * 1e-6;
-        } else {
-            if (pred.device_bytes > 0)
-                pred.phases.alloc += pf.malloc_free_device.ms(static_cast<double>(pred.device_bytes));
-            // Estimated from the library's alloc phase: the run's own setup
-            // and teardown, and a stream with its events per stream in flight.
-            pred.phases.alloc += (pf.run_setup_ns + static_cast<double>(streams_used) * pf.stream_setup_ns) * 1e-6;
-        }
-        // The staging block and threads stay in the library's pool between
-        // runs (detail/pool.cuh): a warm run pays neither; the program's
-        // first run does (first_call_extra_ms, advisor/program_time.cpp).
-        // A profile without the library's measured costs prices the block's
-        // registration per run, as the library did before it pooled.
-        if (pred.host_bytes > 0 && pf.staging_setup.empty())
-            pred.phases.alloc += pf.host_register.ms(static_cast<double>(pred.host_bytes)) +
-                                 pf.host_unregister.ms(static_cast<double>(pred.host_bytes));
-    }
-    if (host == HostStrategy::Register) {
-        for (const auto& a : arrays) {
+    if (ev->pipe.staging) tile_buffers(&host_allocs);
+    library_.price_allocations(device_allocs, host_allocs, ev->streams_used, pf, &pred);
+    if (ev->host == HostStrategy::Register) {
+        for (const auto& a : host_arrays_) {
             pred.phases.host_register += pf.host_register.ms(static_cast<double>(a.bytes));
             pred.phases.host_unregister += pf.host_unregister.ms(static_cast<double>(a.bytes));
         }
     }
     if (const std::int64_t budget = device_budget(pf, options_); budget > 0 && pred.device_bytes > budget) {
         if (error)
-            *error = std::string("the ") + to_string(scheme) + " scheme with tile " + format_tile(config.tile, p.dims) +
-                     " needs " + mb(pred.device_bytes) + " of device memory; " +
-                     (options_.gpu_memory_bytes > 0 ? std::string("--gpu-memory allows ") : pf.name + " has ") + mb(budget);
+            *error = std::string("the ") + to_string(ev->config.scheme) + " scheme with tile " +
+                     format_tile(ev->config.tile, p.dims) + " needs " + mb(pred.device_bytes) + " of device memory; " +
+                     (options_.gpu_memory_bytes > 0 ? std::string("--gpu-memory allows ") : pf.name + " has ") +
+                     mb(budget);
         return false;
     }
+    return true;
+}
 
-    // Inputs read whole are copied once before the tiles, synchronously: a
-    // device allocation and one copy each, not overlapped with anything.
-    for (const auto& w : p.whole_inputs) {
+// Inputs read whole are copied once before the tiles, synchronously: a
+// device allocation and one copy each, not overlapped with anything.
+void Model::copy_whole_inputs(Evaluation* ev) const {
+    const Platform& pf = platform_;
+    Prediction& pred = ev->pred;
+    for (const auto& w : problem_.whole_inputs) {
         const double bytes = static_cast<double>(volume(w.extents) * w.elem_bytes);
         pred.phases.alloc += pf.malloc_free_device.ms(bytes);
-        pred.phases.whole_in += (host == HostStrategy::AlreadyPinned ? pf.pinned_host_to_device : pf.pageable_host_to_device).ms(bytes);
+        pred.phases.whole_in +=
+            (ev->host == HostStrategy::AlreadyPinned ? pf.pinned_host_to_device : pf.pageable_host_to_device).ms(bytes);
         pred.device_bytes += static_cast<std::int64_t>(bytes);
     }
-    pred.total_ms = pred.phases.alloc + pred.phases.free + pred.phases.host_register + pred.phases.host_unregister +
-                    pred.phases.whole_in + pipeline;
+}
 
-    // The operation that sets the pace.
-    const std::pair<double, Operation> busy[] = {{pred.phases.h2d, Operation::TransferIn},
-                                                 {pred.phases.kernel, Operation::Kernel},
-                                                 {pred.phases.d2h, Operation::TransferOut},
-                                                 {pred.phases.staging, Operation::Staging}};
+// ---- Step 5: the operation that sets the pace.
+
+Operation dominant_operation(const PhaseTimes& phases) {
+    const std::pair<double, Operation> busy[] = {{phases.h2d, Operation::TransferIn},
+                                                 {phases.kernel, Operation::Kernel},
+                                                 {phases.d2h, Operation::TransferOut},
+                                                 {phases.staging, Operation::Staging}};
+    Operation dominant = Operation::TransferIn;
     double top = -1;
     for (const auto& [t, op] : busy)
         if (t > top) {
             top = t;
-            pred.dominant = op;
+            dominant = op;
         }
-    if (pred.phases.alloc + pred.phases.host_register + pred.phases.host_unregister > top)
-        pred.dominant = Operation::Setup;
-    if (explain && staged.copies > 0)
-        pred.notes.push_back("host packing: " + std::to_string(staged.copies) + " memcpy of " + mb(staged.bytes) +
+    if (phases.alloc + phases.host_register + phases.host_unregister > top) dominant = Operation::Setup;
+    return dominant;
+}
+
+// The interior tile the timeline draws: mapped writes spread over the tiles;
+// with no copies at all, the whole run as one tile.
+void Model::set_typical_tile(Evaluation* ev) const {
+    Prediction& pred = ev->pred;
+    const StepTimes& t = ev->typical->t;
+    const Scheme scheme = ev->config.scheme;
+    pred.typical_tile = {t.buffer_in, t.in, t.kernel, t.out, t.buffer_out};
+    if (recipe::maps_host_memory(scheme))
+        pred.typical_tile.transfer_out = pred.phases.d2h / static_cast<double>(ev->tc->tiles);
+    if (!recipe::copies_tiles(scheme)) pred.typical_tile = {0, pred.phases.h2d, pred.phases.kernel, pred.phases.d2h, 0};
+}
+
+bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, std::string* error,
+                     bool explain) const {
+    Evaluation ev;
+    ev.config = config;
+    ev.host = host;
+    ev.explain = explain;
+    Prediction& pred = ev.pred;
+    pred.config = config;
+    pred.config.host = host;
+    if (explain) pred.problem = problem_;
+    else pred.problem.dims = problem_.dims;
+    pred.host_strategy = host;
+    pred.kernel_source = kernel_.source();
+    if (explain) {
+        pred.kernel_note = kernel_.description();
+        pred.notes.push_back(pred.kernel_note);
+    }
+    pred.occupancy = block_occupancy(platform_, config.block, nullptr);
+
+    ev.tc = &classes(config.tile);
+    pred.tiles = ev.tc->tiles;
+    ev.streams_used = scheme_traits(config.scheme).pipelined ? library_.streams_used(config.streams, ev.tc->tiles) : 1;
+    ev.pageable_copies = host == HostStrategy::PageableCopy;
+    ev.pipe.scheme = config.scheme;
+    ev.pipe.tiles = ev.tc->tiles;
+    ev.pipe.staging = scheme_traits(config.scheme).packs_tiles || host == HostStrategy::Stage;
+
+    ev.costs = &class_costs(config, host, pred.occupancy);
+    sum_tiles(&ev);
+    shape_pipeline(&ev);
+    price_pipeline(&ev);
+    copy_time_loop_frame(&ev);
+    pred.phases.pipeline = ev.pipeline;
+    if (!allocate(&ev, error)) return false;
+    copy_whole_inputs(&ev);
+    pred.total_ms = pred.phases.alloc + pred.phases.free + pred.phases.host_register + pred.phases.host_unregister +
+                    pred.phases.whole_in + ev.pipeline;
+    pred.dominant = dominant_operation(pred.phases);
+    if (explain && ev.staged.copies > 0)
+        pred.notes.push_back("host packing: " + std::to_string(ev.staged.copies) + " memcpy of " + mb(ev.staged.bytes) +
                              " in all");
-
-    pred.typical_tile = {typical->t.buffer_in, typical->t.in, typical->t.kernel, typical->t.out, typical->t.buffer_out};
-    if (scheme == Scheme::Hybrid) pred.typical_tile.transfer_out = pred.phases.d2h / static_cast<double>(tc.tiles);
-    if (scheme == Scheme::Mapped) pred.typical_tile = {0, pred.phases.h2d, pred.phases.kernel, pred.phases.d2h, 0};
-
+    set_typical_tile(&ev);
     *out = std::move(pred);
     return true;
 }

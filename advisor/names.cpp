@@ -8,29 +8,6 @@
 
 namespace recipe::advisor {
 
-const char* to_string(Scheme s) {
-    switch (s) {
-        case Scheme::Naive: return "naive";
-        case Scheme::Basic: return "basic";
-        case Scheme::Scalable: return "scalable";
-        case Scheme::Buffered: return "buffered";
-        case Scheme::Streams: return "streams";
-        case Scheme::Mapped: return "mapped";
-        case Scheme::Hybrid: return "hybrid";
-    }
-    return "?";
-}
-
-bool parse_scheme(const std::string& text, Scheme* scheme) {
-    for (Scheme s : {Scheme::Naive, Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams, Scheme::Mapped,
-                     Scheme::Hybrid})
-        if (text == to_string(s)) {
-            *scheme = s;
-            return true;
-        }
-    return false;
-}
-
 bool parse_copy_method(const std::string& text, CopyMethod* method) {
     for (CopyMethod m : {CopyMethod::RowByRow, CopyMethod::Merged, CopyMethod::Strided})
         if (text == recipe::to_string(m)) {

@@ -14,23 +14,19 @@
 
 #include "advisor/platform.h"
 #include "analyzer/program.h"
+#include "recipe/scheme.h"
 #include "recipe/tile_geometry.h"
 
 namespace recipe::advisor {
 
-// thesis §6.2 (naive, basic, scalable, buffered) and seed 003 §5.6.1
-// (streams, mapped, hybrid).
-enum class Scheme {
-    Naive,     // copy everything in, one kernel, copy everything out
-    Basic,     // full-size device arrays, tiles pipelined
-    Scalable,  // `streams` tile-sized device buffers reused round-robin
-    Buffered,  // scalable plus pinned host tile buffers (host staging)
-    Streams,   // seed 003: the problem split over n streams, eqs. 5.1-5.5
-    Mapped,    // seed 003: kernel reads/writes host memory directly, eq. 5.6
-    Hybrid,    // seed 003: streamed input, mapped output, eq. 5.5
-};
-const char* to_string(Scheme s);
-bool parse_scheme(const std::string& text, Scheme* scheme);
+class LibraryPricing;
+
+// The schemes, their names and their traits: recipe/scheme.h, shared with
+// the library and the generator.
+using recipe::Scheme;
+using recipe::parse_scheme;
+using recipe::scheme_traits;
+using recipe::to_string;
 bool parse_copy_method(const std::string& text, CopyMethod* method);
 
 enum class HostMemory { Pageable, Pinned };
@@ -113,12 +109,11 @@ struct Config {
 struct ModelOptions {
     std::optional<HostMemory> host_memory;  // unset: pinned if Problem::pinned_host, else pageable
     std::optional<double> kernel_ms;        // whole problem, one step; overrides the profile's table
-    // Price the thesis's 2012 library instead of ours (to reproduce its
-    // Appendix A): basic re-sends halo shared by neighbouring tiles (ours
-    // sends it once, TileGrid::fresh_input), every buffer is its own
-    // cudaMalloc (ours: one cudaMalloc for all), and scalable/buffered
-    // always allocate `streams` buffers (ours: no more than there are tiles).
-    bool thesis_library = false;
+    // The library whose buffers, copies and allocations are priced
+    // (advisor/library_pricing.h). Null: ours (library/include/recipe);
+    // &thesis_library() (advisor/thesis_library.h): the thesis's 2012 library,
+    // to reproduce its Appendix A.
+    const LibraryPricing* library = nullptr;
     // --gpu-memory: the device memory a plan may use, bytes (0: the profile's
     // deviceMemoryBytes). Plans that need more are not candidates.
     std::int64_t gpu_memory_bytes = 0;
@@ -183,6 +178,13 @@ struct Prediction {
 // the device cannot run.
 bool predict(const Problem& problem, const Platform& platform, const Config& config, const ModelOptions& options,
              Prediction* prediction, std::string* error);
+
+// The baseline every plan is measured against (advise, predict, sweep and
+// the break-even search): the naive scheme with its cheapest copy method
+// (whole arrays in one piece where the space allows). Fails (error set) when
+// it cannot run, e.g. when the arrays do not fit in the device memory.
+bool naive_baseline(const Problem& problem, const Platform& platform, const ModelOptions& options,
+                    Prediction* naive, std::string* error);
 
 // The thread block for tiles of this shape with the highest occupancy
 // (seed 001 Table 1 limits; 32 registers per thread assumed), preferring

@@ -284,37 +284,21 @@ bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, K
     return true;
 }
 
-bool read_platform(const nlohmann::json& root, const std::string& origin, Platform* p, std::string* error) {
-    Reader r(root, origin);
-    auto done = [&]() {
-        if (!r.ok() && error) *error = r.error();
-        return r.ok();
-    };
-    if (!root.is_object()) {
-        r.fail("(top level)", "must be a JSON object");
-        return done();
-    }
-    for (const auto& [k, _] : root.items())
-        if (!known_fields().count(k) && k.rfind("$", 0) != 0) {
-            r.fail(k, "unknown field");
-            return done();
-        }
-
+bool read_name(Reader& r, const nlohmann::json& root, Platform* p) {
     const nlohmann::json* name = r.member(root, "name", "name", true);
-    if (!name) return done();
-    if (!name->is_string() || name->get<std::string>().empty()) {
-        r.fail("name", "must be a non-empty string");
-        return done();
-    }
+    if (!name) return false;
+    if (!name->is_string() || name->get<std::string>().empty()) return r.fail("name", "must be a non-empty string");
     p->name = name->get<std::string>();
     if (const nlohmann::json* d = r.member(root, "description", "description", false)) {
-        if (!d->is_string()) {
-            r.fail("description", "must be a string");
-            return done();
-        }
+        if (!d->is_string()) return r.fail("description", "must be a string");
         p->description = d->get<std::string>();
     }
+    return true;
+}
 
+// The measured tables and numbers, one field after the other, then the
+// defaults of the optional ones.
+bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
     if (!r.integer(root, "copyEngines", "copyEngines", true, &p->copy_engines, 1) ||
         !r.measurements("pinnedHostToPinnedHost", true, &p->pinned_host_to_pinned_host) ||
         !r.measurements("pinnedHostToDevice", true, &p->pinned_host_to_device) ||
@@ -351,95 +335,81 @@ bool read_platform(const nlohmann::json& root, const std::string& origin, Platfo
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||
         !r.integer(root, "deviceMemoryBytes", "deviceMemoryBytes", true, &p->device_memory_bytes, 1) ||
         !read_occupancy(r, root, &p->occupancy) || !read_kernels(r, root, &p->kernels))
-        return done();
-    if (p->duplex_factor > 1) {
-        r.fail("duplexFactor", "must be between 0 (full duplex) and 1 (no overlap)");
-        return done();
-    }
-    if (p->device_bandwidth_gbs <= 0) {
-        r.fail("deviceBandwidthGBs", "must be positive");
-        return done();
-    }
-    if (p->peak_gflops <= 0) {
-        r.fail("peakGflops", "must be positive");
-        return done();
-    }
+        return false;
+    if (p->duplex_factor > 1) return r.fail("duplexFactor", "must be between 0 (full duplex) and 1 (no overlap)");
+    if (p->device_bandwidth_gbs <= 0) return r.fail("deviceBandwidthGBs", "must be positive");
+    if (p->peak_gflops <= 0) return r.fail("peakGflops", "must be positive");
     if (const nlohmann::json* s = r.member(root, "implicitSynchronization", "implicitSynchronization", false)) {
-        if (!s->is_boolean()) {
-            r.fail("implicitSynchronization", "must be true or false");
-            return done();
-        }
+        if (!s->is_boolean()) return r.fail("implicitSynchronization", "must be true or false");
         p->implicit_synchronization = s->get<bool>();
     }
     if (p->pageable_to_pinned_host.empty()) p->pageable_to_pinned_host = p->pinned_host_to_pinned_host;
     if (!root.contains("asyncCallNs"))
         p->async_call_ns = std::min(p->kernel_launch_ns, p->pinned_host_to_device.ns.front());
+    return true;
+}
 
+bool read_strided_copy(Reader& r, const nlohmann::json& root, Platform* p) {
     const nlohmann::json* strided = r.member(root, "stridedCopy", "stridedCopy", true);
-    if (!strided) return done();
-    if (!strided->is_object()) {
-        r.fail("stridedCopy", "must be {\"perRowNs\": ..., \"perCallNs\": ...}");
-        return done();
-    }
+    if (!strided) return false;
+    if (!strided->is_object()) return r.fail("stridedCopy", "must be {\"perRowNs\": ..., \"perCallNs\": ...}");
     for (const auto& [k, _] : strided->items())
-        if (k != "perRowNs" && k != "perCallNs") {
-            r.fail("stridedCopy." + k, "unknown field");
-            return done();
-        }
-    if (!r.number(*strided, "perRowNs", "stridedCopy.perRowNs", true, &p->strided_copy.per_row_ns) ||
-        !r.number(*strided, "perCallNs", "stridedCopy.perCallNs", true, &p->strided_copy.per_call_ns))
-        return done();
+        if (k != "perRowNs" && k != "perCallNs") return r.fail("stridedCopy." + k, "unknown field");
+    return r.number(*strided, "perRowNs", "stridedCopy.perRowNs", true, &p->strided_copy.per_row_ns) &&
+           r.number(*strided, "perCallNs", "stridedCopy.perCallNs", true, &p->strided_copy.per_call_ns);
+}
 
+// seed 003 §5.4: derived from the pinned copy tables unless "logGP" gives them.
+bool read_loggp_section(Reader& r, const nlohmann::json& root, Platform* p) {
     p->loggp_host_to_device = derive_loggp(p->pinned_host_to_device);
     p->loggp_device_to_host = derive_loggp(p->device_to_pinned_host);
-    if (const nlohmann::json* lg = r.member(root, "logGP", "logGP", false)) {
-        if (!lg->is_object()) {
-            r.fail("logGP", "must be an object");
-            return done();
-        }
-        for (const auto& [k, v] : lg->items()) {
-            if (k == "hostToDevice" || k == "deviceToHost") {
-                if (!v.is_object()) {
-                    r.fail("logGP." + k, "must be {latencyNs, gapNs, nsPerByte}");
-                    return done();
-                }
-                if (!read_loggp(r, v, "logGP." + k, k == "hostToDevice" ? &p->loggp_host_to_device : &p->loggp_device_to_host))
-                    return done();
-            } else if (k == "mappedNsPerByte") {
-                if (!r.number(*lg, k, "logGP." + k, true, &p->mapped_ns_per_byte)) return done();
-            } else {
-                r.fail("logGP." + k, "unknown field");
-                return done();
-            }
+    const nlohmann::json* lg = r.member(root, "logGP", "logGP", false);
+    if (!lg) return true;
+    if (!lg->is_object()) return r.fail("logGP", "must be an object");
+    for (const auto& [k, v] : lg->items()) {
+        if (k == "hostToDevice" || k == "deviceToHost") {
+            if (!v.is_object()) return r.fail("logGP." + k, "must be {latencyNs, gapNs, nsPerByte}");
+            if (!read_loggp(r, v, "logGP." + k, k == "hostToDevice" ? &p->loggp_host_to_device : &p->loggp_device_to_host))
+                return false;
+        } else if (k == "mappedNsPerByte") {
+            if (!r.number(*lg, k, "logGP." + k, true, &p->mapped_ns_per_byte)) return false;
+        } else {
+            return r.fail("logGP." + k, "unknown field");
         }
     }
+    return true;
+}
 
-    // Where each number came from: every field present needs an entry.
+// Where each number came from: every field present needs an entry.
+bool read_sources(Reader& r, const nlohmann::json& root, Platform* p) {
     const nlohmann::json* source = r.member(root, "source", "source", true);
-    if (!source) return done();
-    if (!source->is_object()) {
-        r.fail("source", "must be an object of field -> how it was obtained");
-        return done();
-    }
+    if (!source) return false;
+    if (!source->is_object()) return r.fail("source", "must be an object of field -> how it was obtained");
     for (const auto& [k, v] : source->items()) {
-        if (!v.is_string()) {
-            r.fail("source." + k, "must be a string");
-            return done();
-        }
-        if (!known_fields().count(k) && k.rfind("kernels.", 0) != 0) {
-            r.fail("source." + k, "names no field of the profile");
-            return done();
-        }
+        if (!v.is_string()) return r.fail("source." + k, "must be a string");
+        if (!known_fields().count(k) && k.rfind("kernels.", 0) != 0)
+            return r.fail("source." + k, "names no field of the profile");
         p->source[k] = v.get<std::string>();
     }
     for (const auto& [k, _] : root.items()) {
         if (k == "name" || k == "description" || k == "source" || k.rfind("$", 0) == 0) continue;
-        if (!p->source.count(k)) {
-            r.fail("source." + k, "missing: say how " + k + " was obtained");
-            return done();
-        }
+        if (!p->source.count(k)) return r.fail("source." + k, "missing: say how " + k + " was obtained");
     }
-    return done();
+    return true;
+}
+
+bool read_platform(const nlohmann::json& root, const std::string& origin, Platform* p, std::string* error) {
+    Reader r(root, origin);
+    auto read = [&]() {
+        if (!root.is_object()) return r.fail("(top level)", "must be a JSON object");
+        for (const auto& [k, _] : root.items())
+            if (!known_fields().count(k) && k.rfind("$", 0) != 0) return r.fail(k, "unknown field");
+        return read_name(r, root, p) && read_measurements(r, root, p) && read_strided_copy(r, root, p) &&
+               read_loggp_section(r, root, p) && read_sources(r, root, p);
+    };
+    read();
+    if (!r.ok() && error) *error = r.error();
+    return r.ok();
 }
 
 std::string read_text(const std::string& path, bool* ok) {

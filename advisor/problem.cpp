@@ -88,18 +88,12 @@ bool whole_input(const analyzer::ArrayProperties& array, const analyzer::LoopNes
     return true;
 }
 
-bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* error) {
-    if (!nest.accepted) {
-        if (error) *error = "nest " + std::to_string(nest.id) + " was not accepted by the analyzer";
-        return false;
-    }
-    Problem p;
-    p.dims = nest.dimensionality;
-    if (p.dims < 1 || p.dims > 3) {
-        if (error) *error = "the model covers 1- to 3-dimensional nests, this one has " + std::to_string(p.dims);
-        return false;
-    }
-    p.kernel_name = nest.function;
+namespace {
+
+// The nest's arrays: inputs tiled or read whole, outputs, whether the host
+// holds them pinned, and the equal extents the model tiles.
+bool read_arrays(const analyzer::LoopNest& nest, Problem* problem, std::string* error) {
+    Problem& p = *problem;
     for (const auto& a : nest.input_arrays) {
         ArrayUse use;
         if (whole_input(a, nest)) {
@@ -143,19 +137,64 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
                              "equal size";
                 return false;
             }
+    return true;
+}
 
-    // Only a time loop that swaps pointers keeps its arrays on the GPU
-    // between steps (recipe::iterate); under any other the nest is one call
-    // per step, priced as one call.
-    if (nest.time_loop && nest.time_loop->exchange == analyzer::TimeLoop::Exchange::PointerSwap) {
-        std::int64_t steps = 0;
-        if (!evaluated(nest.time_loop->iterations, "time-step count", &steps, error)) return false;
-        p.time_steps = std::max<std::int64_t>(1, steps);
-        if (p.time_steps > 1) {
-            const std::set<std::string> exchanged(nest.time_loop->arrays.begin(), nest.time_loop->arrays.end());
-            for (auto& o : p.outputs) o.exchanged = exchanged.count(o.name) > 0;
-        }
+// Only a time loop that swaps pointers keeps its arrays on the GPU between
+// steps (recipe::iterate); under any other the nest is one call per step,
+// priced as one call.
+bool read_time_loop(const analyzer::LoopNest& nest, Problem* p, std::string* error) {
+    if (!nest.time_loop || nest.time_loop->exchange != analyzer::TimeLoop::Exchange::PointerSwap) return true;
+    std::int64_t steps = 0;
+    if (!evaluated(nest.time_loop->iterations, "time-step count", &steps, error)) return false;
+    p->time_steps = std::max<std::int64_t>(1, steps);
+    if (p->time_steps > 1) {
+        const std::set<std::string> exchanged(nest.time_loop->arrays.begin(), nest.time_loop->arrays.end());
+        for (auto& o : p->outputs) o.exchanged = exchanged.count(o.name) > 0;
     }
+    return true;
+}
+
+// The iteration space: the loops' bounds, per dimension x first.
+bool read_space(const analyzer::LoopNest& nest, Problem* p, std::string* error) {
+    p->space = Box{{0, 0, 0}, p->extents};
+    for (int d = 0; d < p->dims && d < static_cast<int>(nest.iteration_space.size()); ++d) {
+        const auto& loop = nest.iteration_space[static_cast<std::size_t>(d)];
+        std::int64_t lo = 0, hi = 0;
+        if (!evaluated(loop.lower, "lower bound of loop '" + loop.var + "'", &lo, error) ||
+            !evaluated(loop.upper, "upper bound of loop '" + loop.var + "'", &hi, error))
+            return false;
+        if (loop.stride != 1) {
+            if (error) *error = "loop '" + loop.var + "' has stride " + std::to_string(loop.stride) + "; the model tiles unit-stride loops";
+            return false;
+        }
+        if (lo < 0 || hi > p->extents[d] || hi <= lo) {
+            if (error)
+                *error = "loop '" + loop.var + "' runs from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                         ", outside the arrays' extent " + std::to_string(p->extents[d]);
+            return false;
+        }
+        p->space.begin[d] = lo;
+        p->space.end[d] = hi;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* error) {
+    if (!nest.accepted) {
+        if (error) *error = "nest " + std::to_string(nest.id) + " was not accepted by the analyzer";
+        return false;
+    }
+    Problem p;
+    p.dims = nest.dimensionality;
+    if (p.dims < 1 || p.dims > 3) {
+        if (error) *error = "the model covers 1- to 3-dimensional nests, this one has " + std::to_string(p.dims);
+        return false;
+    }
+    p.kernel_name = nest.function;
+    if (!read_arrays(nest, &p, error) || !read_time_loop(nest, &p, error)) return false;
     for (const auto& a : nest.output_arrays)
         if (a.reads_own_element)
             for (auto& o : p.outputs)
@@ -166,27 +205,7 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     int bytes = 0;
     for (const auto& a : p.inputs) bytes += a.elem_bytes;
     for (const auto& a : p.outputs) bytes += a.elem_bytes * (a.copy_in ? 2 : 1);
-    // The iteration space: the loops' bounds, per dimension x first.
-    p.space = Box{{0, 0, 0}, p.extents};
-    for (int d = 0; d < p.dims && d < static_cast<int>(nest.iteration_space.size()); ++d) {
-        const auto& loop = nest.iteration_space[static_cast<std::size_t>(d)];
-        std::int64_t lo = 0, hi = 0;
-        if (!evaluated(loop.lower, "lower bound of loop '" + loop.var + "'", &lo, error) ||
-            !evaluated(loop.upper, "upper bound of loop '" + loop.var + "'", &hi, error))
-            return false;
-        if (loop.stride != 1) {
-            if (error) *error = "loop '" + loop.var + "' has stride " + std::to_string(loop.stride) + "; the model tiles unit-stride loops";
-            return false;
-        }
-        if (lo < 0 || hi > p.extents[d] || hi <= lo) {
-            if (error)
-                *error = "loop '" + loop.var + "' runs from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                         ", outside the arrays' extent " + std::to_string(p.extents[d]);
-            return false;
-        }
-        p.space.begin[d] = lo;
-        p.space.end[d] = hi;
-    }
+    if (!read_space(nest, &p, error)) return false;
     p.bytes_per_point = bytes;
     *out = std::move(p);
     return true;

@@ -64,6 +64,68 @@ Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk
     return d;
 }
 
+// Every nest: one launch over its space per step (the block with the
+// highest occupancy for the space, as the search picks it for a tile).
+// *step_ms: one step's launches.
+bool price_launches(const RegionProblem& r, const Platform& pf, const ModelOptions& options, RegionPrediction* rp,
+                    double* step_ms, std::string* error) {
+    Prediction& p = rp->total;
+    p.kernel_source = KernelSource::Measured;
+    for (const Problem& q : r.nests) {
+        RegionLaunch l;
+        const Index3 space = q.space.extents();
+        l.block = choose_block(q, pf, space, &l.occupancy);
+        if (l.occupancy <= 0) {
+            if (error) *error = "no thread block of this device runs the nest of kernel " + q.kernel_name;
+            return false;
+        }
+        const KernelModel kernel(q, pf, options);
+        // Launches queued back to back on one stream: the host issues the
+        // next while the GPU runs this one, so a launch costs the longer of
+        // the two, not their sum.
+        l.kernel_ms = std::max(kernel.run_ms(volume(space), l.occupancy), kernel.launch_overhead_ms());
+        l.source = kernel.source();
+        if (l.source == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
+        else if (l.source == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)
+            p.kernel_source = KernelSource::UserGiven;
+        *step_ms += l.kernel_ms;
+        rp->launches.push_back(l);
+    }
+    return true;
+}
+
+// The library's alloc phase as recipe-profile measured it (one device block
+// for every array; the staging block is pooled, first_call_extra_ms).
+double alloc_ms(const Platform& pf, const Prediction& p, std::int64_t streams, bool staged) {
+    double ms = 0;
+    if (!pf.library_setup.empty())
+        ms = pf.library_setup.ms(std::max(static_cast<double>(p.device_bytes), pf.library_setup.bytes.front())) +
+             static_cast<double>(streams - 1) * pf.stream_setup_ns * 1e-6;
+    else
+        ms = pf.malloc_free_device.ms(static_cast<double>(p.device_bytes)) +
+             (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
+    if (staged && pf.staging_setup.empty())
+        ms += pf.host_register.ms(static_cast<double>(p.host_bytes)) + pf.host_unregister.ms(static_cast<double>(p.host_bytes));
+    return ms;
+}
+
+// The busiest phase, the setup counted among them.
+Operation busiest(const PhaseTimes& phases) {
+    const std::pair<double, Operation> busy[] = {{phases.h2d, Operation::TransferIn},
+                                                 {phases.kernel, Operation::Kernel},
+                                                 {phases.d2h, Operation::TransferOut},
+                                                 {phases.staging, Operation::Staging},
+                                                 {phases.alloc, Operation::Setup}};
+    Operation dominant = Operation::TransferIn;
+    double top = -1;
+    for (const auto& [t, op] : busy)
+        if (t > top) {
+            top = t;
+            dominant = op;
+        }
+    return dominant;
+}
+
 }  // namespace
 
 Index3 region_chunk(const RegionProblem& r) {
@@ -110,30 +172,8 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
         return false;
     }
 
-    // Every nest: one launch over its space per step (the block with the
-    // highest occupancy for the space, as the search picks it for a tile).
     double step_ms = 0;
-    p.kernel_source = KernelSource::Measured;
-    for (const Problem& q : r.nests) {
-        RegionLaunch l;
-        const Index3 space = q.space.extents();
-        l.block = choose_block(q, pf, space, &l.occupancy);
-        if (l.occupancy <= 0) {
-            if (error) *error = "no thread block of this device runs the nest of kernel " + q.kernel_name;
-            return false;
-        }
-        const KernelModel kernel(q, pf, options);
-        // Launches queued back to back on one stream: the host issues the
-        // next while the GPU runs this one, so a launch costs the longer of
-        // the two, not their sum.
-        l.kernel_ms = std::max(kernel.run_ms(volume(space), l.occupancy), kernel.launch_overhead_ms());
-        l.source = kernel.source();
-        if (l.source == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
-        else if (l.source == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)
-            p.kernel_source = KernelSource::UserGiven;
-        step_ms += l.kernel_ms;
-        rp.launches.push_back(l);
-    }
+    if (!price_launches(r, pf, options, &rp, &step_ms, error)) return false;
     const double steps = static_cast<double>(std::max<std::int64_t>(0, r.steps));
 
     const Direction in = copies(r, pf, chunk, true, staged), back = copies(r, pf, chunk, false, staged);
@@ -143,31 +183,11 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.phases.d2h = back.dma_ms;
     p.phases.staging = in.staging_ms + back.staging_ms;
     p.phases.kernel = steps * step_ms;
-    // The library's alloc phase as recipe-profile measured it (one device
-    // block for every array; the staging block is pooled, first_call_extra_ms).
-    if (!pf.library_setup.empty())
-        p.phases.alloc = pf.library_setup.ms(std::max(static_cast<double>(p.device_bytes), pf.library_setup.bytes.front())) +
-                         static_cast<double>(streams - 1) * pf.stream_setup_ns * 1e-6;
-    else
-        p.phases.alloc = pf.malloc_free_device.ms(static_cast<double>(p.device_bytes)) +
-                         (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
-    if (staged && pf.staging_setup.empty())
-        p.phases.alloc += pf.host_register.ms(static_cast<double>(p.host_bytes)) +
-                          pf.host_unregister.ms(static_cast<double>(p.host_bytes));
+    p.phases.alloc = alloc_ms(pf, p, streams, staged);
     p.phases.pipeline = in.total_ms + p.phases.kernel + back.total_ms;
     p.total_ms = p.phases.alloc + p.phases.pipeline;
 
-    const std::pair<double, Operation> busy[] = {{p.phases.h2d, Operation::TransferIn},
-                                                 {p.phases.kernel, Operation::Kernel},
-                                                 {p.phases.d2h, Operation::TransferOut},
-                                                 {p.phases.staging, Operation::Staging},
-                                                 {p.phases.alloc, Operation::Setup}};
-    double top = -1;
-    for (const auto& [t, op] : busy)
-        if (t > top) {
-            top = t;
-            p.dominant = op;
-        }
+    p.dominant = busiest(p.phases);
     p.typical_tile = {in.staging_ms / static_cast<double>(rp.chunks), in.dma_ms / static_cast<double>(rp.chunks), step_ms,
                       back.dma_ms / static_cast<double>(rp.chunks), back.staging_ms / static_cast<double>(rp.chunks)};
     p.notes.push_back("region: " + mb(static_cast<double>(in.stats.bytes)) + " copied in once and " +

@@ -19,6 +19,11 @@ bool predict(const Problem& problem, const Platform& platform, const Config& con
     return model.predict(config, prediction, error);
 }
 
+bool naive_baseline(const Problem& problem, const Platform& platform, const ModelOptions& options, Prediction* naive,
+                    std::string* error) {
+    return Model(problem, platform, options).naive_baseline(naive, error);
+}
+
 namespace {
 
 // A candidate's result, kept small: full Predictions only for the best.
@@ -58,12 +63,14 @@ bool same_choice(const Config& a, const Config& b) {
 std::vector<Scheme> schemes_for(const Problem& p, const SearchOptions& o) {
     std::vector<Scheme> all = o.schemes;
     if (all.empty())
-        all = {Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams, Scheme::Mapped, Scheme::Hybrid};
+        for (const recipe::SchemeTraits& t : recipe::kSchemes) all.push_back(t.scheme);
     std::vector<Scheme> out;
     for (Scheme s : all) {
-        if (s == Scheme::Naive) continue;  // the baseline, priced separately
-        if (p.time_steps > 1 && s != Scheme::Basic) continue;
-        if (s == Scheme::Mapped && p.reads_twice) continue;
+        const recipe::SchemeTraits& t = scheme_traits(s);
+        if (!t.pipelined) continue;  // the baseline, priced separately
+        // In a time loop the others run as basic (or not at all).
+        if (p.time_steps > 1 && t.time_loop != recipe::TimeLoop::Runs) continue;
+        if (recipe::reads_inputs_over_the_bus(s) && p.reads_twice) continue;
         out.push_back(s);
     }
     return out;
@@ -94,11 +101,11 @@ public:
         const auto shapes = tile_shapes(p.space.extents(), p.dims);
         std::vector<Scheme> tiled;
         for (Scheme s : schemes_for(p, opt_)) {
-            if (s == Scheme::Mapped) {
+            if (!scheme_traits(s).tiled) {
                 Config c;
                 c.scheme = s;
                 try_config(c, &results);
-            } else if (s == Scheme::Streams || s == Scheme::Hybrid) {
+            } else if (scheme_traits(s).stream_per_tile) {
                 // seed 003 §5.6.1: the space split into one slab per stream
                 // along the outermost dimension.
                 const int d = p.dims - 1;
@@ -124,9 +131,11 @@ public:
                     // Where every copy is contiguous the methods coincide.
                     if (m != CopyMethod::Merged && contiguous(t, p)) continue;
                     for (int b : buffers) {
-                        // Basic keeps whole arrays: beyond three streams its
+                        // Whole arrays on the device: beyond three streams the
                         // prediction cannot change (thesis §6.4.4 has three stages).
-                        if (s == Scheme::Basic && b > 3 && opt_.stream_counts.empty()) continue;
+                        if (scheme_traits(s).inputs == recipe::Residence::WholeArray && b > 3 &&
+                            opt_.stream_counts.empty())
+                            continue;
                         Config c;
                         c.scheme = s;
                         c.tile = t;
@@ -173,6 +182,138 @@ Problem scaled(const Problem& p, double scale) {
 
 double points(const Index3& e) { return static_cast<double>(e[0] * e[1] * e[2]); }
 
+// Tiles of the best plan's scheme/copy/streams predicted within `tolerance`
+// of the best, z slowest.
+std::vector<Index3> tiles_within(const std::vector<Result>& results, double tolerance) {
+    const Result& best = results.front();
+    std::vector<Index3> tiles;
+    for (const Result& r : results)
+        if (same_choice(r.config, best.config) && r.total_ms <= best.total_ms * (1 + tolerance))
+            tiles.push_back(r.config.tile);
+    std::sort(tiles.begin(), tiles.end(),
+              [](const Index3& a, const Index3& b) { return std::tie(a[2], a[1], a[0]) < std::tie(b[2], b[1], b[0]); });
+    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+    return tiles;
+}
+
+// For the chart: each tiled scheme's best choice, its tile varied along one
+// dimension (schemes with a stream per tile: their slabs as searched).
+std::vector<SchemeCurve> scheme_curves(const std::vector<Result>& results, const Problem& problem, const Model& model) {
+    std::vector<SchemeCurve> curves;
+    std::map<Scheme, const Result*> best_of;
+    for (const Result& r : results)
+        if (!best_of.count(r.config.scheme)) best_of[r.config.scheme] = &r;
+    for (const auto& [scheme, r] : best_of) {
+        if (!scheme_traits(scheme).tiled) continue;
+        SchemeCurve curve;
+        curve.scheme = scheme;
+        curve.copy = r->config.copy;
+        curve.streams = r->config.streams;
+        if (scheme_traits(scheme).stream_per_tile) {
+            curve.dimension = problem.dims - 1;
+            for (const Result& x : results)
+                if (x.config.scheme == scheme) curve.points.push_back({x.config.tile, x.total_ms});
+        } else {
+            const int d = varying_dimension(r->config.tile, problem.space.extents(), problem.dims);
+            curve.dimension = d;
+            for (auto size : sizes_along(problem.space.extent(d))) {
+                Config c = r->config;
+                c.tile[d] = size;
+                c.block = {0, 0, 0};
+                Prediction pr;
+                if (model.predict(c, &pr, nullptr)) curve.points.push_back({pr.config.tile, pr.total_ms});
+            }
+        }
+        std::sort(curve.points.begin(), curve.points.end(), [&](const CurvePoint& a, const CurvePoint& b) {
+            return a.tile[curve.dimension] < b.tile[curve.dimension];
+        });
+        curves.push_back(std::move(curve));
+    }
+    return curves;
+}
+
+// How much faster than naive the best choice (its scheme, copies and
+// streams, the tile re-chosen along dimension `d`) runs on the problem
+// scaled by `scale`; 0 when either cannot run. *extents: the scaled space.
+double gain_at(double scale, const Problem& problem, const Platform& platform, const SearchOptions& options,
+               const Config& choice, int d, Index3* extents) {
+    const Problem q = scaled(problem, scale);
+    *extents = q.space.extents();
+    SearchOptions so = options;
+    if (so.model.kernel_ms)
+        so.model.kernel_ms = *so.model.kernel_ms * points(q.space.extents()) / points(problem.space.extents());
+    const Model m(q, platform, so.model);
+    Prediction naive;
+    if (!m.naive_baseline(&naive, nullptr)) return 0.0;
+    const double naive_ms = naive.total_ms;
+    double best_ms = -1;
+    const Index3 qs = q.space.extents();
+    for (auto size : sizes_along(qs[d])) {
+        Config c = choice;
+        for (int k = 0; k < 3; ++k) c.tile[k] = std::min(c.tile[k], qs[k]);
+        for (int k = 0; k < problem.dims; ++k)
+            if (choice.tile[k] == problem.space.extent(k)) c.tile[k] = qs[k];  // whole rows stay whole
+        c.tile[d] = size;
+        c.block = {0, 0, 0};
+        Prediction pr;
+        if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
+    }
+    return best_ms < 0 ? 0.0 : naive_ms / best_ms;
+}
+
+// Break-even: the problem scale at which the best pipelined choice stops
+// beating naive, found by halving (or doubling) the scale, then bisecting
+// geometrically. Sets the plan's break_even_* or a note saying why not.
+void find_break_even(const Problem& problem, const Platform& platform, const SearchOptions& options,
+                     const Config& choice, Plan* out) {
+    const int d = varying_dimension(choice.tile, problem.space.extents(), problem.dims);
+    auto gain = [&](double scale, Index3* extents) {
+        return gain_at(scale, problem, platform, options, choice, d, extents);
+    };
+    Index3 ext;
+    // Predictions within 1% of each other are a tie, not a win.
+    constexpr double kWin = 1.01;
+    const bool wins_here = gain(1.0, &ext) > kWin;
+    double lo, hi;  // gain(lo) <= 1 < gain(hi) when wins_here
+    bool found = false;
+    if (wins_here) {
+        hi = 1;
+        lo = 0.5;
+        while (lo > 1e-7) {
+            if (gain(lo, &ext) <= kWin) {
+                found = true;
+                break;
+            }
+            hi = lo;
+            lo /= 2;
+        }
+    } else {
+        lo = 1;
+        hi = 2;
+        while (hi < 1e4) {
+            if (gain(hi, &ext) > kWin) {
+                found = true;
+                break;
+            }
+            lo = hi;
+            hi *= 2;
+        }
+    }
+    if (!found) {
+        out->notes.push_back(wins_here ? "pipelining beats naive at every problem size down to 1e-7 of this one"
+                                       : "pipelining does not beat naive at this size nor up to 10,000 times it");
+        return;
+    }
+    for (int i = 0; i < 8; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        if (gain(mid, &ext) > kWin) hi = mid;
+        else lo = mid;
+    }
+    gain(hi, &ext);
+    out->break_even_scale = hi;
+    out->break_even_extents = ext;
+}
+
 }  // namespace
 
 bool advise(const Problem& problem, const Platform& platform, const SearchOptions& options, Plan* plan,
@@ -181,21 +322,8 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     out.tolerance = options.tolerance;
     Searcher searcher(problem, platform, options);
     {
-        // The baseline: naive with its cheapest copies (whole arrays in
-        // one piece where the space allows).
-        bool any = false;
         std::string e;
-        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}) {
-            Config naive;
-            naive.scheme = Scheme::Naive;
-            naive.copy = m;
-            Prediction p;
-            if (searcher.model().predict(naive, &p, any ? nullptr : &e) && (!any || p.total_ms < out.naive.total_ms)) {
-                out.naive = std::move(p);
-                any = true;
-            }
-        }
-        if (!any) {
+        if (!searcher.model().naive_baseline(&out.naive, &e)) {
             // Arrays larger than the device (or --gpu-memory): only the
             // schemes that keep a few tiles there are candidates (thesis
             // §6.2.2); the search below finds them or fails.
@@ -222,129 +350,12 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     }
     const Result& best = results.front();
     out.speedup = out.naive_fits ? out.naive.total_ms / best.total_ms : 0;
-
-    // Tiles within tolerance of the best, same scheme, copies and streams.
-    for (const Result& r : results)
-        if (same_choice(r.config, best.config) && r.total_ms <= best.total_ms * (1 + options.tolerance))
-            out.tiles_within_tolerance.push_back(r.config.tile);
-    std::sort(out.tiles_within_tolerance.begin(), out.tiles_within_tolerance.end(),
-              [](const Index3& a, const Index3& b) { return std::tie(a[2], a[1], a[0]) < std::tie(b[2], b[1], b[0]); });
-    out.tiles_within_tolerance.erase(std::unique(out.tiles_within_tolerance.begin(), out.tiles_within_tolerance.end()),
-                                     out.tiles_within_tolerance.end());
-
-    // Curves: each scheme's best choice, its tile varied along one dimension.
-    std::map<Scheme, const Result*> best_of;
-    for (const Result& r : results)
-        if (!best_of.count(r.config.scheme)) best_of[r.config.scheme] = &r;
-    for (const auto& [scheme, r] : best_of) {
-        if (scheme == Scheme::Mapped) continue;
-        SchemeCurve curve;
-        curve.scheme = scheme;
-        curve.copy = r->config.copy;
-        curve.streams = r->config.streams;
-        if (scheme == Scheme::Streams || scheme == Scheme::Hybrid) {
-            curve.dimension = problem.dims - 1;
-            for (const Result& x : results)
-                if (x.config.scheme == scheme) curve.points.push_back({x.config.tile, x.total_ms});
-        } else {
-            const int d = varying_dimension(r->config.tile, problem.space.extents(), problem.dims);
-            curve.dimension = d;
-            for (auto size : sizes_along(problem.space.extent(d))) {
-                Config c = r->config;
-                c.tile[d] = size;
-                c.block = {0, 0, 0};
-                Prediction pr;
-                if (searcher.model().predict(c, &pr, nullptr)) curve.points.push_back({pr.config.tile, pr.total_ms});
-            }
-        }
-        std::sort(curve.points.begin(), curve.points.end(), [&](const CurvePoint& a, const CurvePoint& b) {
-            return a.tile[curve.dimension] < b.tile[curve.dimension];
-        });
-        out.curves.push_back(std::move(curve));
-    }
-
-    // Break-even: the problem scale at which the best pipelined choice (its
-    // scheme, copies and streams, the tile re-chosen along its dimension)
-    // stops beating naive.
+    out.tiles_within_tolerance = tiles_within(results, options.tolerance);
+    out.curves = scheme_curves(results, problem, searcher.model());
     if (!out.naive_fits)
         out.notes.push_back("the naive port does not fit in the device memory (" + out.naive_why +
                             "): only schemes that keep a few tiles on the GPU are candidates");
-    if (options.find_break_even && out.naive_fits) {
-        const Config choice = best.config;
-        const int d = varying_dimension(choice.tile, problem.space.extents(), problem.dims);
-        auto gain = [&](double scale, Index3* extents) {
-            const Problem q = scaled(problem, scale);
-            *extents = q.space.extents();
-            SearchOptions so = options;
-            if (so.model.kernel_ms)
-                so.model.kernel_ms = *so.model.kernel_ms * points(q.space.extents()) / points(problem.space.extents());
-            const Model m(q, platform, so.model);
-            double naive_ms = -1;
-            for (CopyMethod cm : {CopyMethod::Merged, CopyMethod::Strided}) {
-                Config naive;
-                naive.scheme = Scheme::Naive;
-                naive.copy = cm;
-                Prediction pn;
-                if (m.predict(naive, &pn, nullptr) && (naive_ms < 0 || pn.total_ms < naive_ms)) naive_ms = pn.total_ms;
-            }
-            if (naive_ms < 0) return 0.0;
-            double best_ms = -1;
-            const Index3 qs = q.space.extents();
-            for (auto size : sizes_along(qs[d])) {
-                Config c = choice;
-                for (int k = 0; k < 3; ++k) c.tile[k] = std::min(c.tile[k], qs[k]);
-                for (int k = 0; k < problem.dims; ++k)
-                    if (choice.tile[k] == problem.space.extent(k)) c.tile[k] = qs[k];  // whole rows stay whole
-                c.tile[d] = size;
-                c.block = {0, 0, 0};
-                Prediction pr;
-                if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
-            }
-            return best_ms < 0 ? 0.0 : naive_ms / best_ms;  // > kWin: pipelining wins
-        };
-        Index3 ext;
-        // Predictions within 1% of each other are a tie, not a win.
-        constexpr double kWin = 1.01;
-        const bool wins_here = gain(1.0, &ext) > kWin;
-        double lo, hi;  // gain(lo) <= 1 < gain(hi) when wins_here
-        bool found = false;
-        if (wins_here) {
-            hi = 1;
-            lo = 0.5;
-            while (lo > 1e-7) {
-                if (gain(lo, &ext) <= kWin) {
-                    found = true;
-                    break;
-                }
-                hi = lo;
-                lo /= 2;
-            }
-        } else {
-            lo = 1;
-            hi = 2;
-            while (hi < 1e4) {
-                if (gain(hi, &ext) > kWin) {
-                    found = true;
-                    break;
-                }
-                lo = hi;
-                hi *= 2;
-            }
-        }
-        if (found) {
-            for (int i = 0; i < 8; ++i) {
-                const double mid = std::sqrt(lo * hi);
-                if (gain(mid, &ext) > kWin) hi = mid;
-                else lo = mid;
-            }
-            gain(hi, &ext);
-            out.break_even_scale = hi;
-            out.break_even_extents = ext;
-        } else {
-            out.notes.push_back(wins_here ? "pipelining beats naive at every problem size down to 1e-7 of this one"
-                                          : "pipelining does not beat naive at this size nor up to 10,000 times it");
-        }
-    }
+    if (options.find_break_even && out.naive_fits) find_break_even(problem, platform, options, best.config, &out);
 
     out.candidates_evaluated = searcher.evaluated();
     *plan = std::move(out);

@@ -53,7 +53,7 @@ const OptionSpec kOptions[] = {
 
 std::string short_plan(const recipe::advisor::Prediction& p) {
     std::string s = recipe::advisor::to_string(p.config.scheme);
-    if (p.config.scheme != recipe::advisor::Scheme::Naive && p.config.scheme != recipe::advisor::Scheme::Mapped)
+    if (recipe::scheme_traits(p.config.scheme).tiled)
         s += ", tile " + recipe::advisor::format_tile(p.config.tile, p.problem.dims) + ", " + std::to_string(p.config.streams) + " streams";
     return s;
 }

@@ -24,6 +24,15 @@ int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsa
     return code;
 }
 
+// The schemes' names from their table: "naive, basic, ..." with `last`
+// before the last one.
+std::string scheme_names(const char* last) {
+    std::string names;
+    for (std::size_t i = 0; i < kSchemeCount; ++i)
+        names += std::string(i == 0 ? "" : i + 1 == kSchemeCount ? last : ", ") + kSchemes[i].name;
+    return names;
+}
+
 int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     cli::CommandLine command_line;
     {
@@ -37,7 +46,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     opts.positional_help("FILE.c");
     opts.add_options()
         ("file", "C file", cxxopts::value<std::string>())
-        ("scheme", "naive, basic, scalable, buffered, streams, mapped or hybrid", cxxopts::value<std::string>(), "SCHEME")
+        ("scheme", scheme_names(" or "), cxxopts::value<std::string>(), "SCHEME")
         ("tile", "tile size, x first, e.g. 400x400x25 (not for naive or mapped)", cxxopts::value<std::string>(), "XxYxZ")
         ("copy", "row-by-row, merged or strided", cxxopts::value<std::string>()->default_value("merged"), "METHOD")
         ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"), "N")
@@ -57,17 +66,17 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return cli::kExitOk;
     }
     if (!args.count("file")) return fail(err, "no input file (usage: recipe predict FILE.c --scheme S --tile T)");
-    if (!args.count("scheme")) return fail(err, "--scheme is required (naive, basic, scalable, buffered, streams, mapped, hybrid)");
+    if (!args.count("scheme")) return fail(err, "--scheme is required (" + scheme_names(", ") + ")");
 
     Config config;
     if (!parse_scheme(args["scheme"].as<std::string>(), &config.scheme))
         return fail(err, "unknown scheme '" + args["scheme"].as<std::string>() +
-                             "' (naive, basic, scalable, buffered, streams, mapped, hybrid)");
+                             "' (" + scheme_names(", ") + ")");
     if (!parse_copy_method(args["copy"].as<std::string>(), &config.copy))
         return fail(err, "unknown copy method '" + args["copy"].as<std::string>() + "' (row-by-row, merged, strided)");
     config.streams = args["streams"].as<int>();
     if (config.streams < 1) return fail(err, "--streams must be at least 1");
-    const bool needs_tile = config.scheme != Scheme::Naive && config.scheme != Scheme::Mapped;
+    const bool needs_tile = scheme_traits(config.scheme).tiled;
     if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
     if (needs_tile) {  // its form, before any file is read: 1 to 3 positive sizes
         const std::string t = args["tile"].as<std::string>();
@@ -113,17 +122,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         Prediction pred, naive;
         if (!predict(np.problem, platform, c, model, &pred, &error))
             return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
-        bool have_naive = false;
-        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
-            Config nc;
-            nc.scheme = Scheme::Naive;
-            nc.copy = m;
-            Prediction pn;
-            if (predict(np.problem, platform, nc, model, &pn, nullptr) && (!have_naive || pn.total_ms < naive.total_ms)) {
-                naive = pn;
-                have_naive = true;
-            }
-        }
+        const bool have_naive = naive_baseline(np.problem, platform, model, &naive, nullptr);
         ++printed;
         if (args.count("json")) {
             nlohmann::json j;

@@ -128,23 +128,16 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
             std::string name;
         };
         std::vector<Column> columns;
-        for (Scheme s : {Scheme::Basic, Scheme::Scalable, Scheme::Buffered})
+        // The schemes whose tile and streams are the sweep's (thesis Table A.3: basic, scalable, buffered).
+        for (const SchemeTraits& t : kSchemes) {
+            if (!t.tiled || t.stream_per_tile) continue;
             for (CopyMethod m : {CopyMethod::RowByRow, CopyMethod::Merged, CopyMethod::Strided}) {
                 if (p.dims == 1 && m != CopyMethod::Merged) continue;  // 1D tiles are contiguous
-                columns.push_back({s, m, std::string(to_string(s)) + (p.dims == 1 ? "" : std::string("/") + recipe::to_string(m))});
-            }
-        Prediction naive;
-        double naive_ms = -1;
-        for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided}) {  // the cheaper naive baseline
-            Config nc;
-            nc.scheme = Scheme::Naive;
-            nc.copy = m;
-            Prediction pn;
-            if (predict(p, platform, nc, model, &pn, nullptr) && (naive_ms < 0 || pn.total_ms < naive_ms)) {
-                naive = pn;
-                naive_ms = pn.total_ms;
+                columns.push_back({t.scheme, m, std::string(t.name) + (p.dims == 1 ? "" : std::string("/") + recipe::to_string(m))});
             }
         }
+        Prediction naive;
+        const double naive_ms = naive_baseline(p, platform, model, &naive, nullptr) ? naive.total_ms : -1;
         std::string pattern = format_tile(base, p.dims);
         {
             // Show the varying size as '*'.

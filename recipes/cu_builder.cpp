@@ -12,18 +12,7 @@ namespace recipe::recipes {
 
 namespace km = kainjow::mustache;
 
-const char* library_scheme(advisor::Scheme s) {
-    switch (s) {
-        case advisor::Scheme::Naive: return "Naive";
-        case advisor::Scheme::Basic: return "Basic";
-        case advisor::Scheme::Scalable: return "Scalable";
-        case advisor::Scheme::Buffered: return "Buffered";
-        case advisor::Scheme::Streams: return "Streams";
-        case advisor::Scheme::Mapped: return "Mapped";
-        case advisor::Scheme::Hybrid: return "Hybrid";
-    }
-    throw std::logic_error(std::string("the library has no scheme '") + advisor::to_string(s) + "'");
-}
+const char* library_scheme(advisor::Scheme s) { return scheme_traits(s).enumerator; }
 
 const char* library_host(advisor::HostStrategy s) {
     switch (s) {

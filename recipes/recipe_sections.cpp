@@ -144,7 +144,7 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("tile", format_tile(p.config.tile, c.dims));
     const bool whole_rows = c.dims >= 2 && p.config.tile[0] >= p.problem.extents[0];
     const bool whole_planes = c.dims == 3 && whole_rows && p.config.tile[1] >= p.problem.extents[1];
-    const bool untiled = p.config.scheme == advisor::Scheme::Naive || p.config.scheme == advisor::Scheme::Mapped;
+    const bool untiled = !scheme_traits(p.config.scheme).tiled;
     d.set("tile_untiled", untiled);
     d.set("tile_planes", !untiled && whole_planes);
     d.set("tile_rows", !untiled && !whole_planes && whole_rows);
@@ -156,7 +156,7 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("block", b);
     d.set("occupancy", fixed(p.occupancy * 100, 0) + "%");
     d.set("streams", std::to_string(p.config.streams));
-    const bool own_streams = p.config.scheme == advisor::Scheme::Streams || p.config.scheme == advisor::Scheme::Hybrid;
+    const bool own_streams = scheme_traits(p.config.scheme).stream_per_tile;
     d.set("own_streams", own_streams);
     std::vector<std::pair<std::string, std::string>> pads;
     for (const auto& a : c.inputs) {
@@ -229,8 +229,8 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
         km::data r;
         r.set("rank", naive ? "naive" : std::to_string(i + 1));
         r.set("scheme", advisor::to_string(p.config.scheme));
-        r.set("tile", naive || p.config.scheme == advisor::Scheme::Mapped ? "whole space" : format_tile(p.config.tile, dims));
-        r.set("copy", p.config.scheme == advisor::Scheme::Mapped ? "–" : to_string(p.config.copy));
+        r.set("tile", !scheme_traits(p.config.scheme).tiled ? "whole space" : format_tile(p.config.tile, dims));
+        r.set("copy", !copies_tiles(p.config.scheme) ? "–" : to_string(p.config.copy));
         r.set("streams", naive ? "1" : std::to_string(p.config.streams));
         r.set("host", host_text(p.host_strategy));
         r.set("ms", format_ms(p.total_ms));
@@ -326,7 +326,7 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
         pg.set("arrays_phrase", and_list(names));
         pg.set("array_verb", names.size() == 1 ? "is" : "are");
         pg.set("them", names.size() == 1 ? "it" : "them");
-        const bool mapped = best.config.scheme == advisor::Scheme::Mapped || best.config.scheme == advisor::Scheme::Hybrid;
+        const bool mapped = maps_host_memory(best.config.scheme);
         pg.set("mapped", mapped);
         pg.set(host_flag(best.host_strategy), !mapped);
         const double cost = best.host_strategy == advisor::HostStrategy::Stage ? best.phases.staging

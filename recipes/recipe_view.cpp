@@ -63,7 +63,7 @@ km::data summary_row(const NestOutcome& n) {
     s.set("verdict", verdict);
     const advisor::Prediction* best = n.chosen();
     s.set("plan", best ? advisor::to_string(best->config.scheme) +
-                             (best->config.scheme == advisor::Scheme::Naive || best->config.scheme == advisor::Scheme::Mapped
+                             (!scheme_traits(best->config.scheme).tiled
                                   ? std::string()
                                   : ", tile " + format_tile(best->config.tile, best->problem.dims)) +
                              ", " + std::to_string(best->config.streams) + " streams"

@@ -53,9 +53,9 @@ const char* kPalette[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
 
 std::string scheme_label(const advisor::SchemeCurve& c) {
     std::string s = advisor::to_string(c.scheme);
-    if (c.scheme == advisor::Scheme::Streams || c.scheme == advisor::Scheme::Hybrid)
+    if (scheme_traits(c.scheme).stream_per_tile)
         s += std::string(" (") + to_string(c.copy) + ", a stream per tile)";
-    else if (c.scheme != advisor::Scheme::Naive && c.scheme != advisor::Scheme::Mapped)
+    else if (scheme_traits(c.scheme).tiled)
         s += std::string(" (") + to_string(c.copy) + ", " + std::to_string(c.streams) + " streams)";
     return s;
 }
@@ -191,7 +191,7 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
 
     if (!plan.ranked.empty()) {
         const auto& best = plan.ranked[0];
-        const bool naive_best = best.config.scheme == advisor::Scheme::Naive;
+        const bool naive_best = !scheme_traits(best.config.scheme).pipelined;
         const double x = naive_best ? f.right : px(static_cast<double>(elements(best.config.tile)));
         const double y = py(best.total_ms);
         km::data ch;

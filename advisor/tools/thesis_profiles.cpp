@@ -8,7 +8,7 @@
 // sizes (Appendix A: Tables A.3, A.8, A.13), and those predictions are its
 // model evaluated on the missing values. This tool recovers the missing
 // copy and allocation values by fitting our model, in the thesis library's
-// mode (ModelOptions::thesis_library), to those predictions (least squares
+// mode (ModelOptions::library = &thesis_library()), to those predictions (least squares
 // of the log ratio, coordinate descent, deterministic), leaving out the
 // single-tile rows where the thesis's printed formula differs from ours
 // (docs/model-reproduction.md). Values the thesis prints are kept as
@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/plan.h"
+#include "advisor/thesis_library.h"
 #include "tests/unit/advisor/thesis_appendix_a.h"
 
 using json = nlohmann::ordered_json;
@@ -176,7 +177,7 @@ double misfit(const json& profile, bool tesla, int* count) {
         return 1e9;
     }
     advisor::ModelOptions opt;
-    opt.thesis_library = true;
+    opt.library = &advisor::thesis_library();
     double sum = 0;
     int n = 0;
     for (const thesis::Program* prog : thesis::programs()) {

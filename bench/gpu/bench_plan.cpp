@@ -152,7 +152,7 @@ int predict_lines(const Platform& platform) {
         auto e = by_name.find(name);
         Config c;
         ModelOptions o;
-        o.host_memory = memory == "pinned" ? HostMemory::Pinned : HostMemory::Pageable;
+        o.host_memory = memory == "pinned" ? advisor::HostMemory::Pinned : advisor::HostMemory::Pageable;
         std::string err;
         if (e != by_name.end() && parse_scheme(scheme, &c.scheme) && parse_copy_method(copy, &c.copy) &&
             parse_tile(tile, e->second.problem.dims, &c.tile, &err)) {
@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
     };
 
     for (const Experiment& e : experiments()) {
-        for (const HostMemory memory : {HostMemory::Pinned, HostMemory::Pageable}) {
+        for (const advisor::HostMemory memory : {advisor::HostMemory::Pinned, advisor::HostMemory::Pageable}) {
             const std::string mem = to_string(memory);
             SearchOptions so;
             so.model.host_memory = memory;
@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
             };
             add_strided_naive(plan.naive, "naive-strided", 1);
             // The baseline of the pageable target: naive copying the malloc'd arrays as they are.
-            if (memory == HostMemory::Pageable) {
+            if (memory == advisor::HostMemory::Pageable) {
                 Config c = plan.naive.config;
                 c.host = HostStrategy::PageableCopy;
                 Prediction p;
@@ -285,7 +285,7 @@ int main(int argc, char** argv) {
                 if (predict_one(e, c, so.model, &p)) add(e, mem, 1, p, "schemes", false);
             }
             // Every host strategy for pageable arrays, chosen scheme and tile.
-            if (memory == HostMemory::Pageable)
+            if (memory == advisor::HostMemory::Pageable)
                 for (HostStrategy h : {HostStrategy::Register, HostStrategy::Stage, HostStrategy::PageableCopy}) {
                     Config c = best.config;
                     c.host = h;
@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
             }
             sizes.push_back(best.config.tile[d]);
             std::vector<Scheme> sweep_schemes = {best.config.scheme};
-            if (memory == HostMemory::Pinned)
+            if (memory == advisor::HostMemory::Pinned)
                 for (Scheme s : {Scheme::Basic, Scheme::Scalable, Scheme::Buffered})
                     if (s != best.config.scheme) sweep_schemes.push_back(s);
             for (Scheme s : sweep_schemes) {
@@ -325,7 +325,7 @@ int main(int argc, char** argv) {
                 }
             }
             // Kernel-repeat sweep (thesis §7.1.2), pinned arrays.
-            if (memory == HostMemory::Pinned)
+            if (memory == advisor::HostMemory::Pinned)
                 for (int r : e.repeats) {
                     auto k = kernel_ms.find({e.name, r});
                     if (k == kernel_ms.end()) continue;

@@ -11,57 +11,13 @@
 #include <cstdint>
 #include <string>
 
+#include "recipe/scheme.h"
 #include "recipe/tile_geometry.h"
 
 namespace recipe {
 
-// thesis §6.2 (naive, basic, scalable, buffered).
-enum class Scheme {
-    Naive,     // copy all inputs in, one kernel over the space, copy all out
-    Basic,     // full-size device arrays, tiles pipelined over the streams
-    Scalable,  // tile-sized device buffers, one set per stream, reused
-    Buffered,  // scalable, with each tile packed into pinned host buffers so
-               // every host<->device transfer is one contiguous copy
-    // seed 003 §5.6.1 (van Werkhoven's overlap techniques):
-    Streams,   // basic, with every tile in a stream of its own
-    Mapped,    // no copies: kernels read and write the (pinned) host arrays
-               // directly over the bus
-    Hybrid,    // inputs copied in as in basic, outputs written straight into
-               // the (pinned) host arrays
-};
-
-// What the host arrays are and how the library makes them fit for
-// asynchronous copies.
-enum class HostMemory {
-    Pinned,    // already page-locked (cudaMallocHost/cudaHostAlloc/registered)
-    Register,  // pageable; cudaHostRegister for the run, unregistered after
-    Staged,    // pageable; copied through pinned tile buffers by host threads,
-               // overlapping the host copies of one tile with the GPU work of others
-    Pageable,  // pageable; plain cudaMemcpy*Async from it (the driver stages)
-};
-
-inline const char* to_string(Scheme s) {
-    switch (s) {
-        case Scheme::Naive: return "naive";
-        case Scheme::Basic: return "basic";
-        case Scheme::Scalable: return "scalable";
-        case Scheme::Buffered: return "buffered";
-        case Scheme::Streams: return "streams";
-        case Scheme::Mapped: return "mapped";
-        case Scheme::Hybrid: return "hybrid";
-    }
-    return "?";
-}
-
-inline const char* to_string(HostMemory m) {
-    switch (m) {
-        case HostMemory::Pinned: return "pinned";
-        case HostMemory::Register: return "register";
-        case HostMemory::Staged: return "staged";
-        case HostMemory::Pageable: return "pageable";
-    }
-    return "?";
-}
+// Scheme and HostMemory, the fields below that say how to run, are in
+// recipe/scheme.h with the table of what each scheme does.
 
 // The model's per-phase times for this run, in ms, each summed over the run
 // (so they add up to more than `total` where the pipeline overlaps them).

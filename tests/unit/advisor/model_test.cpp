@@ -4,6 +4,7 @@
 
 #include "advisor/kernel_time.h"
 #include "advisor/plan.h"
+#include "advisor/thesis_library.h"
 #include "advisor/program_time.h"
 #include "tests/unit/advisor/unit_platform.h"
 
@@ -95,7 +96,7 @@ TEST_CASE("edge tiles copy less: halo clipped at the array's edges", "[advisor]"
     CHECK(b.h2d.bytes == 4000000);
     // The thesis's 2012 library re-sent it.
     ModelOptions thesis;
-    thesis.thesis_library = true;
+    thesis.library = &advisor::thesis_library();
     CHECK(run(p, pf, cfg(Scheme::Basic, {250000, 1, 1}), thesis).h2d.bytes == s.h2d.bytes);
     // Pipeline by hand, scalable: edge in 1.010008, inner in 1.010016, out 1.01, k .25, duplex .5:
     // startup 1.010008*2; steady: inner tiles 2*(1.010016+.505); shutdown 1.01*2 (last is an edge tile).
@@ -151,7 +152,7 @@ TEST_CASE("pageable host memory: the cheapest of registering, staging and pageab
     CHECK(best.host_strategy == HostStrategy::Stage);
     // Pinned by the user's own allocation: nothing to do.
     ModelOptions pinned;
-    pinned.host_memory = HostMemory::Pinned;
+    pinned.host_memory = advisor::HostMemory::Pinned;
     CHECK(run(p, pf, c, pinned).host_strategy == HostStrategy::AlreadyPinned);
 }
 
@@ -203,7 +204,7 @@ TEST_CASE("a pinned pipeline's duplex factor comes from the library's pipelined 
     CHECK(run(small, pf, cfg(Scheme::Basic, {10000, 1, 1})).phases.pipeline == Approx(0.2 + 2 * 0.09));
     // The thesis's library keeps the raw factor (same as without the field).
     ModelOptions thesis;
-    thesis.thesis_library = true;
+    thesis.library = &advisor::thesis_library();
     CHECK(run(p, pf, cfg(Scheme::Basic, {250000, 1, 1}), thesis).phases.pipeline ==
           Approx(run(p, test::unit_platform(2), cfg(Scheme::Basic, {250000, 1, 1}), thesis).phases.pipeline));
     // Staged copies are priced by the staging measurements, not by this one.
@@ -287,7 +288,7 @@ TEST_CASE("seed 003 schemes: streams, mapped, hybrid", "[advisor]") {
     // G = 1.5 ns/B under two-way traffic:
     // max(0.01+6+0.006+0.25+0.01+1.5, 0.01+1.5+1+0.01+1.5, 0.01+1.5+0.25+0.01+6+0.006)
     ModelOptions thesis;
-    thesis.thesis_library = true;
+    thesis.library = &advisor::thesis_library();
     CHECK(run(map, pf, cfg(Scheme::Streams, {250000, 1, 1}), thesis).phases.pipeline == Approx(7.776));
     const Prediction h = run(map, pf, cfg(Scheme::Hybrid, {250000, 1, 1}));
     CHECK(h.device_bytes == 4000000);  // inputs only
@@ -346,7 +347,7 @@ TEST_CASE("small tiles: the host issuing calls sets the pace", "[advisor]") {
     CHECK(b.phases.pipeline == Approx(0.028 + 998 * 0.05 + 0.028));
     // The thesis's model has no such bound.
     ModelOptions thesis;
-    thesis.thesis_library = true;
+    thesis.library = &advisor::thesis_library();
     CHECK(run(p, pf, cfg(Scheme::Basic, {1000, 1, 1}), thesis).phases.pipeline == Approx(0.028 + 998 * 0.021 + 0.028));
     // Without asyncCallNs: the smaller of the launch overhead and a 10-byte copy.
     CHECK(test::unit_platform().async_call_ns == 0);

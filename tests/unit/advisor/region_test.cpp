@@ -72,7 +72,7 @@ TEST_CASE("pageable arrays are staged: the slower of packing and DMA sets the pa
     CHECK(staged.total.total_ms >= pinned.total.total_ms);
     // --host-memory pinned overrides what the analyzer saw.
     ModelOptions o;
-    o.host_memory = HostMemory::Pinned;
+    o.host_memory = advisor::HostMemory::Pinned;
     RegionPrediction forced;
     REQUIRE(predict_region(two_nests(1, false), pf, o, &forced, &error));
     CHECK(forced.total.phases.staging == 0);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "advisor/thesis_library.h"
 #include "tests/unit/advisor/thesis_appendix_a.h"
 
 using namespace recipe;
@@ -24,7 +25,7 @@ advisor::Platform load(const char* name) {
 TEST_CASE("thesis Tables A.3, A.8 and A.13 reproduced within 10%", "[advisor]") {
     const advisor::Platform gpus[2] = {load("tesla-c2050"), load("gtx-460")};
     advisor::ModelOptions opt;
-    opt.thesis_library = true;
+    opt.library = &advisor::thesis_library();
     int compared = 0;
     for (const thesis::Program* prog : thesis::programs()) {
         const advisor::Problem q = thesis::problem(*prog);

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/plan.h"
+#include "advisor/thesis_library.h"
 #include "tests/unit/advisor/thesis_appendix_a.h"
 #include "tests/unit/advisor/unit_platform.h"
 
@@ -82,7 +83,7 @@ TEST_CASE("the search finds the thesis's best tile for Jacobi on the Tesla", "[a
     o.schemes = {Scheme::Scalable};
     o.copy_methods = {CopyMethod::Merged};
     o.stream_counts = {3};
-    o.model.thesis_library = true;
+    o.model.library = &advisor::thesis_library();
     o.keep = 1;
     Plan plan;
     REQUIRE(advise(thesis::problem(thesis::jacobi()), tesla, o, &plan, &error));

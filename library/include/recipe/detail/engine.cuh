@@ -126,26 +126,25 @@ public:
           measure_(cfg.measure || report_) {
         validate();
         space_ = cfg_.iteration_space();
-        naive_ = cfg_.scheme == Scheme::Naive;
+        const SchemeTraits& scheme = scheme_traits(cfg_.scheme);
+        naive_ = !scheme.pipelined;
         Index3 tile = cfg_.tile;
         for (int d = 0; d < 3; ++d)
             if (naive_ || tile[d] <= 0 || tile[d] > space_.extent(d)) tile[d] = space_.extent(d);
         grid_ = std::make_unique<TileGrid>(cfg_.extents, tile, space_);
-        // seed 003's streams and hybrid schemes give every tile a stream of its own.
-        const bool stream_per_tile = cfg_.scheme == Scheme::Streams || cfg_.scheme == Scheme::Hybrid;
-        const std::int64_t want_streams = stream_per_tile ? grid_->tile_count() : cfg_.streams;
+        const std::int64_t want_streams = scheme.stream_per_tile ? grid_->tile_count() : cfg_.streams;
         streams_n_ = naive_ ? 1 : static_cast<int>(std::min<std::int64_t>(want_streams, grid_->tile_count()));
-        if (cfg_.scheme == Scheme::Scalable || cfg_.scheme == Scheme::Buffered)
-            layout_ = force_full ? Layout::Full : (cfg_.scheme == Scheme::Buffered ? Layout::Compact : Layout::TileBuffer);
+        if (scheme.inputs == Residence::TileBuffers)
+            layout_ = force_full ? Layout::Full : (scheme.packs_tiles ? Layout::Compact : Layout::TileBuffer);
         else
             layout_ = Layout::Full;
         if (!force_full)
             for (ArrayDesc& a : arrays_)
-                a.mapped = cfg_.scheme == Scheme::Mapped || (cfg_.scheme == Scheme::Hybrid && a.role != Role::In);
-        staging_ = cfg_.scheme == Scheme::Buffered || cfg_.host == HostMemory::Staged;
+                a.mapped = (a.role == Role::In ? scheme.inputs : scheme.outputs) == Residence::HostMapped;
+        staging_ = scheme.packs_tiles || cfg_.host == HostMemory::Staged;
         // Buffered packs on the host so that the device side is contiguous
         // whatever the copy method (thesis §6.2.3, buffered scheme).
-        device_side_method_ = cfg_.scheme == Scheme::Buffered ? CopyMethod::Merged : cfg_.copy;
+        device_side_method_ = scheme.packs_tiles ? CopyMethod::Merged : cfg_.copy;
         pending_.resize(static_cast<std::size_t>(streams_n_));
         slot_used_.assign(static_cast<std::size_t>(streams_n_), false);
     }
