@@ -220,6 +220,39 @@ std::string to_string(const KernelShape& s) {
 
 namespace {
 
+// A kernel table's "shape": the work it times (KernelShape).
+bool read_kernel_shape(Reader& r, const nlohmann::json& sh, const std::string& sp, KernelShape* shape) {
+    if (!sh.is_object()) return r.fail(sp, "must be {dims, elementBytes, inputs, outputs, haloLow, haloHigh}");
+    auto positive = [&](const char* key, int* out) {
+        const nlohmann::json* v = r.member(sh, key, sp + "." + key, true);
+        if (!v) return false;
+        if (!v->is_number_integer() || v->get<long long>() < 1 || v->get<long long>() > 64)
+            return r.fail(sp + "." + key, "must be a whole number from 1 to 64");
+        *out = v->get<int>();
+        return true;
+    };
+    auto reach = [&](const char* key, std::array<std::int64_t, 3>* out) {
+        const nlohmann::json* v = r.member(sh, key, sp + "." + key, true);
+        if (!v) return false;
+        if (!v->is_array() || v->size() != 3) return r.fail(sp + "." + key, "must be three whole numbers, x first");
+        for (std::size_t d = 0; d < 3; ++d) {
+            if (!(*v)[d].is_number_integer() || (*v)[d].get<long long>() < 0)
+                return r.fail(sp + "." + key + "[" + std::to_string(d) + "]", "must be a whole number, at least 0");
+            (*out)[d] = (*v)[d].get<std::int64_t>();
+        }
+        return true;
+    };
+    if (!positive("dims", &shape->dims) || !positive("elementBytes", &shape->element_bytes) ||
+        !positive("inputs", &shape->inputs) || !positive("outputs", &shape->outputs) ||
+        !reach("haloLow", &shape->halo_low) || !reach("haloHigh", &shape->halo_high))
+        return false;
+    if (shape->dims > 3) return r.fail(sp + ".dims", "must be 1, 2 or 3");
+    for (const auto& [k, _] : sh.items())
+        if (k != "dims" && k != "elementBytes" && k != "inputs" && k != "outputs" && k != "haloLow" && k != "haloHigh")
+            return r.fail(sp + "." + k, "unknown field (expected dims, elementBytes, inputs, outputs, haloLow, haloHigh)");
+    return true;
+}
+
 bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, KernelTable>* kernels) {
     const nlohmann::json* v = r.member(root, "kernels", "kernels", false);
     if (!v) return true;
@@ -232,37 +265,8 @@ bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, K
                 return r.fail(path + "." + k, "unknown field (expected elements, ns, shape)");
         KernelTable t;
         t.name = name;
-        if (const nlohmann::json* sh = r.member(table, "shape", path + ".shape", false)) {
-            const std::string sp = path + ".shape";
-            if (!sh->is_object()) return r.fail(sp, "must be {dims, elementBytes, inputs, outputs, haloLow, haloHigh}");
-            auto positive = [&](const char* key, int* out) {
-                const nlohmann::json* v = r.member(*sh, key, sp + "." + key, true);
-                if (!v) return false;
-                if (!v->is_number_integer() || v->get<long long>() < 1 || v->get<long long>() > 64)
-                    return r.fail(sp + "." + key, "must be a whole number from 1 to 64");
-                *out = v->get<int>();
-                return true;
-            };
-            auto reach = [&](const char* key, std::array<std::int64_t, 3>* out) {
-                const nlohmann::json* v = r.member(*sh, key, sp + "." + key, true);
-                if (!v) return false;
-                if (!v->is_array() || v->size() != 3) return r.fail(sp + "." + key, "must be three whole numbers, x first");
-                for (std::size_t d = 0; d < 3; ++d) {
-                    if (!(*v)[d].is_number_integer() || (*v)[d].get<long long>() < 0)
-                        return r.fail(sp + "." + key + "[" + std::to_string(d) + "]", "must be a whole number, at least 0");
-                    (*out)[d] = (*v)[d].get<std::int64_t>();
-                }
-                return true;
-            };
-            if (!positive("dims", &t.shape.dims) || !positive("elementBytes", &t.shape.element_bytes) ||
-                !positive("inputs", &t.shape.inputs) || !positive("outputs", &t.shape.outputs) ||
-                !reach("haloLow", &t.shape.halo_low) || !reach("haloHigh", &t.shape.halo_high))
-                return false;
-            if (t.shape.dims > 3) return r.fail(sp + ".dims", "must be 1, 2 or 3");
-            for (const auto& [k, _] : sh->items())
-                if (k != "dims" && k != "elementBytes" && k != "inputs" && k != "outputs" && k != "haloLow" && k != "haloHigh")
-                    return r.fail(sp + "." + k, "unknown field (expected dims, elementBytes, inputs, outputs, haloLow, haloHigh)");
-        }
+        if (const nlohmann::json* sh = r.member(table, "shape", path + ".shape", false))
+            if (!read_kernel_shape(r, *sh, path + ".shape", &t.shape)) return false;
         const nlohmann::json* e = r.member(table, "elements", path + ".elements", true);
         const nlohmann::json* n = r.member(table, "ns", path + ".ns", true);
         if (!e || !n) return false;

@@ -237,11 +237,14 @@ std::vector<SchemeCurve> scheme_curves(const std::vector<Result>& results, const
 // scaled by `scale`; 0 when either cannot run. *extents: the scaled space.
 double gain_at(double scale, const Problem& problem, const Platform& platform, const SearchOptions& options,
                const Config& choice, int d, Index3* extents) {
-    const Problem q = scaled(problem, scale);
+    Problem q = scaled(problem, scale);
     *extents = q.space.extents();
+    // A measured kernel time is the whole problem's: the scaled problem's is
+    // its share of the points (the nest's own, Problem::kernel_ms, first).
+    const double share = points(q.space.extents()) / points(problem.space.extents());
     SearchOptions so = options;
-    if (so.model.kernel_ms)
-        so.model.kernel_ms = *so.model.kernel_ms * points(q.space.extents()) / points(problem.space.extents());
+    if (so.model.kernel_ms) so.model.kernel_ms = *so.model.kernel_ms * share;
+    if (q.kernel_ms) q.kernel_ms = *q.kernel_ms * share;
     const Model m(q, platform, so.model);
     Prediction naive;
     if (!m.naive_baseline(&naive, nullptr)) return 0.0;

@@ -140,3 +140,25 @@ TEST_CASE("a budget no scheme fits in is an error that says why", "[advisor]") {
     CHECK_FALSE(advise(p, test::unit_platform(2), o, &plan, &error));
     CHECK(error.find("no scheme fits this nest in the device memory") != std::string::npos);
 }
+
+TEST_CASE("break-even scales a nest's own measured kernel time as it scales --kernel-ms", "[advisor]") {
+    // The kernel takes 8 ms for the whole problem: either way of giving it
+    // must find the same break-even size.
+    SearchOptions by_option;
+    by_option.keep = 3;
+    by_option.schemes = {Scheme::Basic, Scheme::Scalable, Scheme::Buffered};
+    by_option.model.kernel_ms = 8.0;
+    Problem p = test::unit_problem({4000000, 1, 1}, 1);
+    Plan a;
+    std::string error;
+    REQUIRE(advise(p, test::unit_platform(2), by_option, &a, &error));
+    SearchOptions plain = by_option;
+    plain.model.kernel_ms.reset();
+    p.kernel_ms = 8.0;
+    Plan b;
+    REQUIRE(advise(p, test::unit_platform(2), plain, &b, &error));
+    REQUIRE(a.break_even_scale);
+    REQUIRE(b.break_even_scale);
+    CHECK(*b.break_even_scale == Approx(*a.break_even_scale));
+    CHECK(b.ranked.front().total_ms == Approx(a.ranked.front().total_ms));
+}
