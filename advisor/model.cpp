@@ -181,6 +181,7 @@ bool Model::naive_baseline(Prediction* naive, std::string* error) const {
     for (CopyMethod m : {CopyMethod::Merged, CopyMethod::Strided, CopyMethod::RowByRow}) {
         Config c;
         c.scheme = Scheme::Naive;
+        c.streams = 1;  // one copy in, one kernel, one copy out
         c.copy = m;
         Prediction p;
         // Until one fits, each failure's reason is kept (they agree: the copy

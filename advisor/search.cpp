@@ -116,7 +116,7 @@ public:
                     c.scheme = s;
                     c.tile = p.space.extents();
                     c.tile[d] = (n_d + n - 1) / n;
-                    if (c.tile[d] == previous) continue;
+                    if (c.tile[d] == previous || c.tile[d] >= n_d) continue;  // one slab is the naive port
                     previous = c.tile[d];
                     try_config(c, &results);
                 }
@@ -125,7 +125,11 @@ public:
             }
         }
         // Tile shape outermost: the model reuses one shape's tile classes.
-        for (const Index3& t : shapes)
+        // One tile over the whole space pipelines nothing: it is the naive
+        // port, which is priced as such (and must not pass for a pipeline).
+        const Index3 space = p.space.extents();
+        for (const Index3& t : shapes) {
+            if (t[0] >= space[0] && t[1] >= space[1] && t[2] >= space[2]) continue;
             for (Scheme s : tiled)
                 for (CopyMethod m : copies) {
                     // Where every copy is contiguous the methods coincide.
@@ -144,6 +148,7 @@ public:
                         try_config(c, &results);
                     }
                 }
+        }
         return results;
     }
 
@@ -335,6 +340,15 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
         }
     }
     std::vector<Result> results = searcher.all();
+    if (results.empty() && out.naive_fits) {
+        // Too small to split: the naive port is the plan.
+        out.ranked.push_back(out.naive);
+        out.speedup = 1;
+        out.notes.push_back("the space cannot be split into tiles: the naive port is the plan");
+        out.candidates_evaluated = searcher.evaluated();
+        *plan = std::move(out);
+        return true;
+    }
     if (results.empty()) {
         if (error)
             *error = out.naive_fits ? "no pipelined configuration fits this nest on " + platform.name
@@ -353,6 +367,15 @@ bool advise(const Problem& problem, const Platform& platform, const SearchOption
     }
     const Result& best = results.front();
     out.speedup = out.naive_fits ? out.naive.total_ms / best.total_ms : 0;
+    // No pipeline beats the naive port: it is the plan, said as such (a
+    // pipelined plan slower than naive, or one tile passing for a pipeline,
+    // would be a naive port in disguise).
+    if (out.naive_fits && out.naive.total_ms <= best.total_ms) {
+        out.ranked.insert(out.ranked.begin(), out.naive);
+        if (out.ranked.size() > keep) out.ranked.pop_back();
+        out.speedup = 1;
+        out.notes.push_back("no pipelined plan beats the naive port at this size: the naive port is the plan");
+    }
     out.tiles_within_tolerance = tiles_within(results, options.tolerance);
     out.curves = scheme_curves(results, problem, searcher.model());
     if (!out.naive_fits)
