@@ -88,19 +88,144 @@ km::data nest_description_view(const NestOutcome& n) {
     return d;
 }
 
-km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
+namespace {
+
+// The five best plans and the naive port, as the ranking table shows them.
+km::data ranked_rows(const advisor::Plan& plan, int dims) {
+    const std::size_t shown = std::min<std::size_t>(plan.ranked.size(), 5);
+    std::vector<const advisor::Prediction*> rows;
+    for (std::size_t i = 0; i < shown; ++i) rows.push_back(&plan.ranked[i]);
+    if (plan.naive_fits) rows.push_back(&plan.naive);
+    km::data ranked{km::data::type::list};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& p = *rows[i];
+        const bool naive = plan.naive_fits && i + 1 == rows.size();
+        km::data r;
+        r.set("rank", naive ? "naive" : std::to_string(i + 1));
+        r.set("scheme", advisor::to_string(p.config.scheme));
+        r.set("tile", !scheme_traits(p.config.scheme).tiled ? "whole space" : format_tile(p.config.tile, dims));
+        r.set("copy", !copies_tiles(p.config.scheme) ? "–" : to_string(p.config.copy));
+        r.set("streams", naive ? "1" : std::to_string(p.config.streams));
+        r.set("host", host_text(p.host_strategy));
+        r.set("ms", format_ms(p.total_ms));
+        r.set("speedup", plan.naive_fits ? format_speedup(plan.naive.total_ms / p.total_ms) : std::string("–"));
+        ranked.push_back(r);
+    }
+    return ranked;
+}
+
+// The chosen plan's time by phase, the phases it has.
+km::data phases_list(const advisor::PhaseTimes& ph) {
+    std::vector<std::pair<std::string, double>> phases = {
+        {"allocation and frees", ph.alloc + ph.free},
+        {"page-locking the arrays (cudaHostRegister)", ph.host_register},
+        {"releasing them (cudaHostUnregister)", ph.host_unregister},
+        {"host staging (memcpy into page-locked buffers)", ph.staging},
+        {"copies in (host to GPU)", ph.h2d},
+        {"kernel", ph.kernel},
+        {"copies out (GPU to host)", ph.d2h}};
+    phases.erase(std::remove_if(phases.begin(), phases.end(), [](const auto& p) { return p.second <= 0; }), phases.end());
+    return list_of(phases, [](km::data& v, const std::pair<std::string, double>& p) {
+        v.set("name", p.first);
+        v.set("ms", format_ms(p.second));
+    });
+}
+
+// The tiles within the tolerance of the best, and the break-even size.
+void set_tile_limits(const advisor::Plan& plan, int dims, km::data* out) {
+    km::data& d = *out;
+    std::vector<std::string> within;
+    for (const auto& t : plan.tiles_within_tolerance) {
+        if (within.size() == 8) {
+            within.push_back("…");
+            break;
+        }
+        within.push_back(format_tile(t, dims));
+    }
+    std::string w;
+    for (std::size_t i = 0; i < within.size(); ++i) w += (i ? ", " : "") + within[i];
+    d.set("tiles_within", within.size() > 1 ? km::data(w) : km::data(false));
+    d.set("tolerance", fixed(plan.tolerance * 100, 0) + "%");
+    if (plan.break_even_extents) {
+        km::data be;
+        be.set("extents", format_tile(*plan.break_even_extents, dims));
+        // The scale is of the points; each dimension shrinks by its dims-th root.
+        const double per_dim = std::pow(plan.break_even_scale.value_or(1), 1.0 / std::max(1, dims)) * 100;
+        be.set("percent", fixed(per_dim, per_dim < 10 ? 1 : 0));
+        d.set("break_even", be);
+    } else {
+        d.set("break_even", false);
+    }
+}
+
+// What the host arrays' memory means for the run (pinned assumed, pageable).
+void set_host_caveats(const advisor::Prediction& best, const NestConversion& c, km::data* out) {
+    km::data& d = *out;
+    std::vector<std::string> names;
+    for (const auto& a : best.problem.inputs) names.push_back(a.name);
+    for (const auto& a : best.problem.outputs)
+        if (std::find(names.begin(), names.end(), a.name) == names.end()) names.push_back(a.name);
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    if (best.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned) {
+        km::data ap;
+        ap.set("arrays_phrase", and_list(names));
+        ap.set("them", names.size() == 1 ? "it" : "them");
+        d.set("assumed_pinned", ap);
+    } else {
+        d.set("assumed_pinned", false);
+    }
+    if (best.host_strategy != advisor::HostStrategy::AlreadyPinned) {
+        km::data pg;
+        pg.set("arrays_phrase", and_list(names));
+        pg.set("array_verb", names.size() == 1 ? "is" : "are");
+        pg.set("them", names.size() == 1 ? "it" : "them");
+        const bool mapped = maps_host_memory(best.config.scheme);
+        pg.set("mapped", mapped);
+        pg.set(host_flag(best.host_strategy), !mapped);
+        const double cost = best.host_strategy == advisor::HostStrategy::Stage ? best.phases.staging
+                                                                               : best.phases.host_register + best.phases.host_unregister;
+        pg.set("cost", format_ms(cost));
+        d.set("pageable", pg);
+    } else {
+        d.set("pageable", false);
+    }
+}
+
+// The assumptions the plan was made for and the flags the .cu needs.
+void set_build_caveats(const RecipeContext& x, km::data* out) {
+    km::data& d = *out;
+    if (!x.options.assumptions.empty()) {
+        std::string l;
+        std::vector<std::string> assumed;
+        for (std::size_t i = 0; i < x.options.assumptions.size(); ++i) {
+            l += (i ? ", " : "") + ("`" + x.options.assumptions[i].first + " = " + x.options.assumptions[i].second + "`");
+            assumed.push_back(x.options.assumptions[i].first);
+        }
+        km::data df;
+        df.set("list", l);
+        df.set("names", and_list(assumed));
+        df.set("verb", assumed.size() == 1 ? "has" : "have");
+        d.set("assumptions", df);
+    } else {
+        d.set("assumptions", false);
+    }
+    if (!x.result.nvcc_flags.empty()) {
+        km::data bf;
+        bf.set("flags", x.result.nvcc_flags.substr(1));
+        d.set("build_flags", bf);
+    } else {
+        d.set("build_flags", false);
+    }
+}
+
+// The kernel the nest becomes (its parameters, locals, accesses) and the
+// library call that replaces the loops.
+void set_kernel_and_call(const RecipeContext& x, const NestOutcome& n, km::data* out) {
+    km::data& d = *out;
     const NestConversion& c = n.conversion;
     const advisor::Prediction& p = *n.chosen();
-    km::data d;
-    d.set("body_first_line", std::to_string(c.body_first_line));
-    d.set("body_last_line", std::to_string(c.body_last_line));
-    d.set("kernel", c.kernel_name);
-    d.set("function", c.function);
-    d.set("function_line", std::to_string(c.function_line));
-    std::vector<std::string> views;
-    for (const auto& a : c.inputs) views.push_back("recipe::InView<" + a.element_type + "> " + a.name);
-    for (const auto& a : c.outputs) views.push_back("recipe::OutView<" + a.element_type + "> " + a.name);
-    d.set("views", list_of(views, [](km::data& v, const std::string& s) { v.set("decl", s); }));
     d.set("has_scalars", !c.scalars.empty());
     auto var = [](km::data& v, const KernelVariable& k) {
         v.set("name", k.name);
@@ -135,29 +260,11 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("call_code", render_call(x.templates, flat, p, n.cpu ? n.in_program.gpu_first_ms : -1, ctx, &taken));
     d.set("replace_first_line", std::to_string(c.first_line));
     d.set("replace_last_line", std::to_string(c.last_line));
+}
 
-    const std::string scheme = advisor::to_string(p.config.scheme);
-    d.set("scheme", scheme);
-    km::data sf = flag(scheme);
-    sf.set("iterative", c.iterative);
-    d.set("scheme_explanation", explain(x.templates, "explain_scheme.md", sf));
-    d.set("tile", format_tile(p.config.tile, c.dims));
-    const bool whole_rows = c.dims >= 2 && p.config.tile[0] >= p.problem.extents[0];
-    const bool whole_planes = c.dims == 3 && whole_rows && p.config.tile[1] >= p.problem.extents[1];
-    const bool untiled = !scheme_traits(p.config.scheme).tiled;
-    d.set("tile_untiled", untiled);
-    d.set("tile_planes", !untiled && whole_planes);
-    d.set("tile_rows", !untiled && !whole_planes && whole_rows);
-    d.set("tiles", std::to_string(p.tiles));
-    d.set("tile_noun", p.tiles == 1 ? "tile" : "tiles");
-    const auto block = block_dims(p);
-    std::string b = block[0];
-    for (int i = 1; i < c.dims; ++i) b += " × " + block[static_cast<std::size_t>(i)];
-    d.set("block", b);
-    d.set("occupancy", fixed(p.occupancy * 100, 0) + "%");
-    d.set("streams", std::to_string(p.config.streams));
-    const bool own_streams = scheme_traits(p.config.scheme).stream_per_tile;
-    d.set("own_streams", own_streams);
+// The inputs' halo padding.
+void set_padding(const NestConversion& c, km::data* out) {
+    km::data& d = *out;
     std::vector<std::pair<std::string, std::string>> pads;
     for (const auto& a : c.inputs) {
         const std::string reach = reach_text(a.halo, c.dims);
@@ -168,16 +275,11 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
         v.set("name", pad.first);
         v.set("reach", pad.second);
     }));
-    d.set("copy", to_string(p.config.copy));
-    km::data cf = flag(copy_flag(p.config.copy));
-    cf.set("whole_rows", whole_rows);
-    d.set("copy_explanation", explain(x.templates, "explain_copy.md", cf));
-    bool unpinned = false;
-    for (const auto* roles : {&c.inputs, &c.outputs})
-        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
-    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
-    d.set("host", assumed ? "registered" : host_text(p.host_strategy));
-    d.set("host_explanation", explain(x.templates, "explain_host.md", flag(assumed ? "assumed_pinned" : host_flag(p.host_strategy))));
+}
+
+// Arrays gathered from row pointers, and outputs also read (inout).
+void set_array_notes(const NestConversion& c, km::data* out) {
+    km::data& d = *out;
     std::vector<const ArrayRole*> gathered;
     bool scatters = false;
     for (const auto& a : c.inputs)
@@ -201,6 +303,59 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
         v.set("name", a->name);
         v.set("reason", a->inout_reason);
     }));
+}
+
+}  // namespace
+
+km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
+    const NestConversion& c = n.conversion;
+    const advisor::Prediction& p = *n.chosen();
+    km::data d;
+    d.set("body_first_line", std::to_string(c.body_first_line));
+    d.set("body_last_line", std::to_string(c.body_last_line));
+    d.set("kernel", c.kernel_name);
+    d.set("function", c.function);
+    d.set("function_line", std::to_string(c.function_line));
+    std::vector<std::string> views;
+    for (const auto& a : c.inputs) views.push_back("recipe::InView<" + a.element_type + "> " + a.name);
+    for (const auto& a : c.outputs) views.push_back("recipe::OutView<" + a.element_type + "> " + a.name);
+    d.set("views", list_of(views, [](km::data& v, const std::string& s) { v.set("decl", s); }));
+    set_kernel_and_call(x, n, &d);
+
+    const std::string scheme = advisor::to_string(p.config.scheme);
+    d.set("scheme", scheme);
+    km::data sf = flag(scheme);
+    sf.set("iterative", c.iterative);
+    d.set("scheme_explanation", explain(x.templates, "explain_scheme.md", sf));
+    d.set("tile", format_tile(p.config.tile, c.dims));
+    const bool whole_rows = c.dims >= 2 && p.config.tile[0] >= p.problem.extents[0];
+    const bool whole_planes = c.dims == 3 && whole_rows && p.config.tile[1] >= p.problem.extents[1];
+    const bool untiled = !scheme_traits(p.config.scheme).tiled;
+    d.set("tile_untiled", untiled);
+    d.set("tile_planes", !untiled && whole_planes);
+    d.set("tile_rows", !untiled && !whole_planes && whole_rows);
+    d.set("tiles", std::to_string(p.tiles));
+    d.set("tile_noun", p.tiles == 1 ? "tile" : "tiles");
+    const auto block = block_dims(p);
+    std::string b = block[0];
+    for (int i = 1; i < c.dims; ++i) b += " × " + block[static_cast<std::size_t>(i)];
+    d.set("block", b);
+    d.set("occupancy", fixed(p.occupancy * 100, 0) + "%");
+    d.set("streams", std::to_string(p.config.streams));
+    const bool own_streams = scheme_traits(p.config.scheme).stream_per_tile;
+    d.set("own_streams", own_streams);
+    set_padding(c, &d);
+    d.set("copy", to_string(p.config.copy));
+    km::data cf = flag(copy_flag(p.config.copy));
+    cf.set("whole_rows", whole_rows);
+    d.set("copy_explanation", explain(x.templates, "explain_copy.md", cf));
+    bool unpinned = false;
+    for (const auto* roles : {&c.inputs, &c.outputs})
+        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
+    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
+    d.set("host", assumed ? "registered" : host_text(p.host_strategy));
+    d.set("host_explanation", explain(x.templates, "explain_host.md", flag(assumed ? "assumed_pinned" : host_flag(p.host_strategy))));
+    set_array_notes(c, &d);
     return d;
 }
 
@@ -218,26 +373,7 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("d2h_total", format_bytes(static_cast<double>(best.d2h.bytes)));
     d.set("platform", x.result.platform.name);
     d.set("candidates", std::to_string(plan.candidates_evaluated));
-    const std::size_t shown = std::min<std::size_t>(plan.ranked.size(), 5);
-    std::vector<const advisor::Prediction*> rows;
-    for (std::size_t i = 0; i < shown; ++i) rows.push_back(&plan.ranked[i]);
-    if (plan.naive_fits) rows.push_back(&plan.naive);
-    km::data ranked{km::data::type::list};
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& p = *rows[i];
-        const bool naive = plan.naive_fits && i + 1 == rows.size();
-        km::data r;
-        r.set("rank", naive ? "naive" : std::to_string(i + 1));
-        r.set("scheme", advisor::to_string(p.config.scheme));
-        r.set("tile", !scheme_traits(p.config.scheme).tiled ? "whole space" : format_tile(p.config.tile, dims));
-        r.set("copy", !copies_tiles(p.config.scheme) ? "–" : to_string(p.config.copy));
-        r.set("streams", naive ? "1" : std::to_string(p.config.streams));
-        r.set("host", host_text(p.host_strategy));
-        r.set("ms", format_ms(p.total_ms));
-        r.set("speedup", plan.naive_fits ? format_speedup(plan.naive.total_ms / p.total_ms) : std::string("–"));
-        ranked.push_back(r);
-    }
-    d.set("ranked", ranked);
+    d.set("ranked", ranked_rows(plan, dims));
     d.set("speedup", format_speedup(plan.speedup));
     d.set("naive_ms", format_ms(plan.naive.total_ms));
     d.set("naive_fits", plan.naive_fits);
@@ -245,20 +381,7 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     d.set("best_ms", format_ms(best.total_ms));
     d.set("dominant", dominant_text(best.dominant));
     d.set("dominant_explanation", explain(x.templates, "explain_dominant.md", flag(dominant_flag(best.dominant))));
-    const auto& ph = best.phases;
-    std::vector<std::pair<std::string, double>> phases = {
-        {"allocation and frees", ph.alloc + ph.free},
-        {"page-locking the arrays (cudaHostRegister)", ph.host_register},
-        {"releasing them (cudaHostUnregister)", ph.host_unregister},
-        {"host staging (memcpy into page-locked buffers)", ph.staging},
-        {"copies in (host to GPU)", ph.h2d},
-        {"kernel", ph.kernel},
-        {"copies out (GPU to host)", ph.d2h}};
-    phases.erase(std::remove_if(phases.begin(), phases.end(), [](const auto& p) { return p.second <= 0; }), phases.end());
-    d.set("phases", list_of(phases, [](km::data& v, const std::pair<std::string, double>& p) {
-        v.set("name", p.first);
-        v.set("ms", format_ms(p.second));
-    }));
+    d.set("phases", phases_list(best.phases));
     d.set("h2d_copies", std::to_string(best.h2d.copies));
     d.set("h2d_size", format_bytes(static_cast<double>(best.h2d.bytes)));
     d.set("d2h_copies", std::to_string(best.d2h.copies));
@@ -271,28 +394,7 @@ km::data why_view(const RecipeContext& x, const NestOutcome& n) {
     std::string note = best.kernel_note;  // "kernel time is …", opening the line
     if (!note.empty()) note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
     d.set("kernel_note", note);
-    std::vector<std::string> within;
-    for (const auto& t : plan.tiles_within_tolerance) {
-        if (within.size() == 8) {
-            within.push_back("…");
-            break;
-        }
-        within.push_back(format_tile(t, dims));
-    }
-    std::string w;
-    for (std::size_t i = 0; i < within.size(); ++i) w += (i ? ", " : "") + within[i];
-    d.set("tiles_within", within.size() > 1 ? km::data(w) : km::data(false));
-    d.set("tolerance", fixed(plan.tolerance * 100, 0) + "%");
-    if (plan.break_even_extents) {
-        km::data be;
-        be.set("extents", format_tile(*plan.break_even_extents, dims));
-        // The scale is of the points; each dimension shrinks by its dims-th root.
-        const double per_dim = std::pow(plan.break_even_scale.value_or(1), 1.0 / std::max(1, dims)) * 100;
-        be.set("percent", fixed(per_dim, per_dim < 10 ? 1 : 0));
-        d.set("break_even", be);
-    } else {
-        d.set("break_even", false);
-    }
+    set_tile_limits(plan, dims, &d);
     std::vector<std::string> notes = plan.notes;
     for (const auto& s : best.notes)  // the kernel's note is the "Kernel time" line's
         if (s != best.kernel_note && std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
@@ -306,36 +408,7 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
     const auto& best = *n.chosen();
     const NestConversion& c = n.conversion;
     km::data d;
-    std::vector<std::string> names;
-    for (const auto& a : best.problem.inputs) names.push_back(a.name);
-    for (const auto& a : best.problem.outputs)
-        if (std::find(names.begin(), names.end(), a.name) == names.end()) names.push_back(a.name);
-    bool unpinned = false;
-    for (const auto* roles : {&c.inputs, &c.outputs})
-        for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
-    if (best.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned) {
-        km::data ap;
-        ap.set("arrays_phrase", and_list(names));
-        ap.set("them", names.size() == 1 ? "it" : "them");
-        d.set("assumed_pinned", ap);
-    } else {
-        d.set("assumed_pinned", false);
-    }
-    if (best.host_strategy != advisor::HostStrategy::AlreadyPinned) {
-        km::data pg;
-        pg.set("arrays_phrase", and_list(names));
-        pg.set("array_verb", names.size() == 1 ? "is" : "are");
-        pg.set("them", names.size() == 1 ? "it" : "them");
-        const bool mapped = maps_host_memory(best.config.scheme);
-        pg.set("mapped", mapped);
-        pg.set(host_flag(best.host_strategy), !mapped);
-        const double cost = best.host_strategy == advisor::HostStrategy::Stage ? best.phases.staging
-                                                                               : best.phases.host_register + best.phases.host_unregister;
-        pg.set("cost", format_ms(cost));
-        d.set("pageable", pg);
-    } else {
-        d.set("pageable", false);
-    }
+    set_host_caveats(best, c, &d);
     d.set("edge_tiles", best.tiles > 1);
     if (c.ok && c.iterative) {
         km::data it;
@@ -375,28 +448,7 @@ km::data caveats_view(const RecipeContext& x, const NestOutcome& n) {
     } else {
         d.set("gather", false);
     }
-    if (!x.options.assumptions.empty()) {
-        std::string l;
-        std::vector<std::string> assumed;
-        for (std::size_t i = 0; i < x.options.assumptions.size(); ++i) {
-            l += (i ? ", " : "") + ("`" + x.options.assumptions[i].first + " = " + x.options.assumptions[i].second + "`");
-            assumed.push_back(x.options.assumptions[i].first);
-        }
-        km::data df;
-        df.set("list", l);
-        df.set("names", and_list(assumed));
-        df.set("verb", assumed.size() == 1 ? "has" : "have");
-        d.set("assumptions", df);
-    } else {
-        d.set("assumptions", false);
-    }
-    if (!x.result.nvcc_flags.empty()) {
-        km::data bf;
-        bf.set("flags", x.result.nvcc_flags.substr(1));
-        d.set("build_flags", bf);
-    } else {
-        d.set("build_flags", false);
-    }
+    set_build_caveats(x, &d);
     return d;
 }
 
