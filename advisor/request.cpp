@@ -9,7 +9,9 @@ namespace recipe::advisor {
 
 bool problems_for_file(const std::string& path, const analyzer::BuildFlags& build, const analyzer::AnalyzeOptions& options,
                        std::optional<int> nest_id, std::vector<NestProblem>* out, std::vector<std::string>* skipped,
-                       std::string* error) {
+                       RequestError* failure) {
+    std::string unused;
+    std::string* error = failure ? &failure->message : &unused;  // kind Input unless set below
     std::string text;
     if (!analyzer::read_source_file(path, &text, error)) return false;
     analyzer::TranslationUnit unit;
@@ -47,9 +49,10 @@ bool problems_for_file(const std::string& path, const analyzer::BuildFlags& buil
         return false;
     }
     if (out->empty()) {
-        if (error) {
-            *error = path + ": no loop nest the advisor can price";
-            if (skipped && !skipped->empty()) *error += " (" + skipped->front() + ")";
+        if (failure) {
+            failure->kind = RequestError::Kind::NothingAccepted;
+            failure->message = path + ": no loop nest the advisor can price";
+            if (skipped && !skipped->empty()) failure->message += " (" + skipped->front() + ")";
         }
         return false;
     }

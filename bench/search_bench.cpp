@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::vector<NestProblem> nests;
-    if (!problems_for_file(file, {}, 1, &nests, nullptr, &error)) {
-        std::fprintf(stderr, "search_bench: %s\n", error.c_str());
+    if (RequestError failure; !problems_for_file(file, {}, {}, 1, &nests, nullptr, &failure)) {
+        std::fprintf(stderr, "search_bench: %s\n", failure.message.c_str());
         return 2;
     }
     const Problem& problem = nests.front().problem;

@@ -111,8 +111,9 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     std::vector<std::string> skipped;
     std::optional<int> nest_id;
     if (args.count("nest")) nest_id = args["nest"].as<int>();
-    if (!problems_for_file(args["file"].as<std::string>(), source.build, analysis, nest_id, &nests, &skipped, &error))
-        return fail(err, error, error.find("no loop nest the advisor") != std::string::npos ? cli::kExitNothingAccepted : cli::kExitUsage);
+    if (advisor::RequestError failure; !problems_for_file(args["file"].as<std::string>(), source.build, analysis, nest_id, &nests, &skipped, &failure))
+        return fail(err, failure.message,
+                    failure.kind == advisor::RequestError::Kind::NothingAccepted ? cli::kExitNothingAccepted : cli::kExitUsage);
 
     nlohmann::json all = nlohmann::json::array();
     for (auto& np : nests) {
