@@ -11,7 +11,6 @@
 #include <system_error>
 
 #include "analyzer/parallel.h"
-#include "analyzer/small_blocks.h"
 
 namespace recipe::analyzer {
 
@@ -37,7 +36,6 @@ struct ThreadParser {
     }
     TSParser* get() {
         if (!parser) {
-            small_blocks::install();  // before tree-sitter allocates anything of ours
             parser = ts_parser_new();
             if (!ts_parser_set_language(parser, tree_sitter_c())) {
                 ts_parser_delete(parser);
