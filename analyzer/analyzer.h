@@ -18,15 +18,6 @@ struct AnalyzeOptions {
     // Treat pointer parameters as never overlapping (--assume-no-alias),
     // as if they were declared `restrict`.
     bool assume_no_alias = false;
-    // Large files are parsed and analysed on several threads (one per core,
-    // two at least); false keeps to one (same results, for comparison).
-    bool parallel = true;
-    // false leaves the syntax tree (some 50 bytes per byte of source, in
-    // millions of nodes) and the tables read from it for the operating
-    // system to reclaim when the process exits, instead of freeing them
-    // piece by piece: for a command that exits right after printing the
-    // analysis.
-    bool free_syntax_tree = true;
 };
 
 // Analyses C source held in memory. Never throws on bad input: syntax errors

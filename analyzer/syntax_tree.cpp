@@ -10,14 +10,10 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
 namespace {
-
-constexpr std::size_t kParallelParseBytes = 512 * 1024;
-constexpr std::size_t kBytesPerPart = 256 * 1024;
 
 // Bumped before any tree is freed: a node remembered from a freed tree must
 // not answer for a new node that happens to reuse its memory.
@@ -48,15 +44,8 @@ struct ThreadParser {
 };
 thread_local ThreadParser thread_parser;
 
-// Parses [begin, end) of `source` with positions in the whole text.
-TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t end, TSPoint begin_point, TSPoint end_point) {
+TSTree* parse(const std::string& source) {
     TSParser* parser = thread_parser.get();
-    if (begin != 0 || end != source.size()) {
-        TSRange range{begin_point, end_point, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
-        ts_parser_set_included_ranges(parser, &range, 1);
-    } else {
-        ts_parser_set_included_ranges(parser, nullptr, 0);  // all of it
-    }
     TSTree* tree = ts_parser_parse_string(parser, nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
     if (!tree) {
         ts_parser_reset(parser);
@@ -67,166 +56,11 @@ TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t en
 
 }  // namespace
 
-std::vector<std::size_t> top_level_cuts(const std::string& s, const std::vector<std::size_t>& wanted) {
-    // A light lexer: braces, parentheses, comments, strings and #if nesting.
-    // A cut goes before a line that starts at column 0, at file scope,
-    // right after a complete declaration or function (`;` or `}`). Where
-    // the text stops making sense (a comment left open, more closing braces
-    // than opening ones), the scan stops with the cuts found so far. Runs of
-    // characters that matter to none of this are skipped in one go: the
-    // scan runs before any parsing starts, on one thread.
-    static constexpr auto special = [] {
-        std::array<bool, 256> t{};
-        for (unsigned char c : std::string_view("\n#/\"'{}()")) t[c] = true;
-        return t;
-    }();
-    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    std::vector<std::size_t> cuts;
-    std::size_t next = 0;  // the first wanted position not yet served
-    int braces = 0, parens = 0, conditionals = 0;
-    char last = ';';  // the last character that is not blank, outside comments and directives
-    bool column0 = true;
-    const std::size_t n = s.size();
-    std::size_t i = 0;
-    while (i < n && next < wanted.size()) {
-        char c = s[i];
-        if (column0) {
-            column0 = false;
-            if (i >= wanted[next] && braces == 0 && parens == 0 && conditionals == 0 && (last == ';' || last == '}') &&
-                (std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
-                cuts.push_back(i);
-                while (next < wanted.size() && wanted[next] <= i) ++next;
-            }
-            if (c == '#') {
-                std::size_t j = i + 1;
-                while (j < n && (s[j] == ' ' || s[j] == '\t')) ++j;
-                if (s.compare(j, 2, "if") == 0) ++conditionals;  // #if, #ifdef, #ifndef
-                else if (s.compare(j, 5, "endif") == 0) --conditionals;
-                if (conditionals < 0) break;
-                // Skip the directive and its continuation lines, up to the
-                // newline that ends it.
-                while (i + 1 < n && !(s[i + 1] == '\n' && s[i] != '\\')) ++i;
-                ++i;
-                continue;
-            }
-        }
-        if (!special[static_cast<unsigned char>(c)]) {
-            std::size_t j = i + 1;
-            while (j < n && !special[static_cast<unsigned char>(s[j])]) ++j;
-            for (std::size_t k = j; k > i; --k)
-                if (!blank(s[k - 1])) {
-                    last = s[k - 1];
-                    break;
-                }
-            i = j;
-            continue;
-        }
-        switch (c) {
-            case '\n':
-                column0 = true;
-                ++i;
-                continue;
-            case '/':
-                if (i + 1 < n && s[i + 1] == '*') {
-                    std::size_t e = s.find("*/", i + 2);
-                    if (e == std::string::npos) return cuts;
-                    i = e + 2;
-                    continue;
-                }
-                if (i + 1 < n && s[i + 1] == '/') {
-                    while (i + 1 < n && s[i + 1] != '\n') ++i;
-                    ++i;
-                    continue;
-                }
-                break;
-            case '"':
-            case '\'':
-                for (++i; i < n && s[i] != c && s[i] != '\n'; ++i)
-                    if (s[i] == '\\') ++i;
-                last = c;
-                // A string left open at the end of its line: the newline
-                // still starts the next line.
-                if (i < n && s[i] == '\n' && c != '\n') {
-                    column0 = true;
-                    ++i;
-                    continue;
-                }
-                ++i;
-                continue;
-            case '{': ++braces; break;
-            case '}': --braces; break;
-            case '(': ++parens; break;
-            case ')': --parens; break;
-            default: break;
-        }
-        if (braces < 0 || parens < 0) break;
-        last = c;
-        ++i;
-    }
-    return cuts;
-}
-
-std::size_t top_level_cut(const std::string& s, std::size_t wanted) {
-    std::vector<std::size_t> cuts = top_level_cuts(s, {wanted});
-    return cuts.empty() ? 0 : cuts.front();
-}
-
-SyntaxTree::SyntaxTree(std::string source, bool parallel) : SyntaxTree(std::move(source), parallel, Deferred{}) {
-    for_each_task(parts(), analysis_threads(), [this](std::size_t i) { parse_part(i); });
-}
-
-SyntaxTree::SyntaxTree(std::string source, bool parallel, Deferred) : source_(std::move(source)) {
-    std::vector<std::size_t> cuts;
-    if (parallel && source_.size() >= kParallelParseBytes) {
-        // A few more parts than threads, so that the threads finish together.
-        std::size_t parts = std::clamp<std::size_t>(source_.size() / kBytesPerPart, 2, 4 * analysis_threads());
-        std::vector<std::size_t> wanted;
-        for (std::size_t k = 1; k < parts; ++k) wanted.push_back(source_.size() * k / parts);
-        cuts = top_level_cuts(source_, wanted);
-    }
-    // Rows and columns of the cuts and of the end, counted in one pass.
-    std::vector<std::uint32_t> bounds{0};
-    std::vector<TSPoint> points{TSPoint{0, 0}};
-    if (!cuts.empty()) {
-        std::size_t line_start = 0, scanned = 0;
-        std::uint32_t row = 0;
-        cuts.push_back(source_.size());
-        for (std::size_t at : cuts) {
-            while (const void* nl = std::memchr(source_.data() + scanned, '\n', at - scanned)) {
-                ++row;
-                line_start = static_cast<std::size_t>(static_cast<const char*>(nl) - source_.data()) + 1;
-                scanned = line_start;
-            }
-            scanned = at;
-            if (at < source_.size()) bounds.push_back(static_cast<std::uint32_t>(at));
-            points.push_back({row, static_cast<std::uint32_t>(at - line_start)});
-        }
-    } else {
-        points.push_back({});  // one part: no range, positions need no offset
-    }
-    bounds.push_back(static_cast<std::uint32_t>(source_.size()));
-    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) parts_.push_back({bounds[k], bounds[k + 1], points[k], points[k + 1], nullptr});
-}
-
-void SyntaxTree::parse_part(std::size_t i) {
-    Part& p = parts_[i];
-    if (!p.tree) p.tree = parse_range(source_, p.begin, p.end, p.begin_point, p.end_point);
-}
+SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)), tree_(parse(source_)) {}
 
 SyntaxTree::~SyntaxTree() {
     tree_generation.fetch_add(1, std::memory_order_acq_rel);
-    // Freeing a tree visits every node: a large file's parts are freed side
-    // by side, as they were parsed.
-    for_each_task(parts(), analysis_threads(), [this](std::size_t i) {
-        if (parts_[i].tree) ts_tree_delete(parts_[i].tree);
-    });
-}
-
-std::vector<TSNode> SyntaxTree::roots() const {
-    std::vector<TSNode> out;
-    for (const Part& p : parts_)
-        if (p.tree) out.push_back(ts_tree_root_node(p.tree));
-    return out;
+    ts_tree_delete(tree_);
 }
 
 // Node types are string literals too: compare symbols, not names. With

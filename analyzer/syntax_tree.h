@@ -22,49 +22,20 @@ extern "C" const TSLanguage* tree_sitter_c();
 namespace recipe::analyzer {
 
 // Owns the parse of `source` (and the text, so nodes can be read back).
-// A large file is cut at top-level boundaries (between functions, outside
-// braces, comments and #if blocks) into a few parts per analysis thread,
-// parsed side by side; every part's nodes carry positions in the whole
-// file (each part's parser reads the whole text with an included range of
-// its own).
 class SyntaxTree {
 public:
-    // Parses `source` now.
-    explicit SyntaxTree(std::string source, bool parallel = true);
-    // Cuts `source` into parts but parses none: parse_part() does, so that
-    // a caller can go on with a part's analysis on the thread that parsed it.
-    struct Deferred {};
-    SyntaxTree(std::string source, bool parallel, Deferred);
+    explicit SyntaxTree(std::string source);
     ~SyntaxTree();
     SyntaxTree(const SyntaxTree&) = delete;
     SyntaxTree& operator=(const SyntaxTree&) = delete;
 
-    std::size_t parts() const { return parts_.size(); }
-    // Parses part `i` (once); different parts may be parsed at the same time.
-    void parse_part(std::size_t i);
-    TSNode part_root(std::size_t i) const { return ts_tree_root_node(parts_[i].tree); }
-    // The root of each part, in file order (one for most files).
-    std::vector<TSNode> roots() const;
-    TSNode root() const { return part_root(0); }
+    TSNode root() const { return ts_tree_root_node(tree_); }
     const std::string& source() const { return source_; }
 
 private:
-    struct Part {
-        std::uint32_t begin = 0, end = 0;  // bytes
-        TSPoint begin_point{}, end_point{};
-        TSTree* tree = nullptr;
-    };
     std::string source_;
-    std::vector<Part> parts_;
+    TSTree* tree_ = nullptr;
 };
-
-// Where a file can be cut into independently parsable parts (0 when it
-// cannot): a line start at file scope near `wanted`.
-std::size_t top_level_cut(const std::string& source, std::size_t wanted);
-// The same for several places at once (`wanted` ascending): the first cut
-// at or after each, in order, without repeats; fewer when the text runs
-// out or stops making sense.
-std::vector<std::size_t> top_level_cuts(const std::string& source, const std::vector<std::size_t>& wanted);
 
 // A node together with the text it was parsed from (macro bodies are parsed
 // into trees of their own, so a node alone does not say where its text is).

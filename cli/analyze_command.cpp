@@ -5,7 +5,6 @@
 #include <cxxopts.hpp>
 
 #include <iostream>
-#include <memory>
 #include <vector>
 
 #if defined(__GLIBC__)
@@ -81,28 +80,23 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         analyzer::AnalyzeOptions opts;
         opts.assume_no_alias = source_options.assume_no_alias;
         opts.assumptions = source_options.assumptions;
-        opts.free_syntax_tree = false;  // the process ends after printing: exit reclaims it faster
         std::string source;
         if (!analyzer::read_source_file(file, &source, &error)) {
             err << error << "\n";
             return cli::kExitUsage;
         }
         tune_allocator_for(source.size());
-        // Left for the operating system too, like the syntax tree: a large
-        // file's analysis is millions of small allocations, and the process
-        // ends right after printing it.
-        static auto* units = new std::vector<std::unique_ptr<analyzer::TranslationUnit>>();  // never destroyed
-        units->push_back(std::make_unique<analyzer::TranslationUnit>());
-        if (!analyzer::analyze_translation_unit(file, source, source_options.build, opts, units->back().get(), &error)) {
+        analyzer::TranslationUnit unit;
+        if (!analyzer::analyze_translation_unit(file, source, source_options.build, opts, &unit, &error)) {
             err << error << "\n";
             return cli::kExitUsage;
         }
-        const analyzer::Program& program = units->back()->program;
+        const analyzer::Program& program = unit.program;
         if (args.count("json")) {
             analyzer::write_json(out, program);
             out << "\n";
         } else {
-            analyzer::write_report(out, program, units->back()->original());
+            analyzer::write_report(out, program, unit.original());
         }
         for (const auto& n : program.nests)
             if (n.accepted) return cli::kExitOk;
