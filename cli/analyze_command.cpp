@@ -7,10 +7,6 @@
 #include <iostream>
 #include <vector>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include "analyzer/analyzer.h"
 #include "analyzer/program_json.h"
 #include "analyzer/report.h"
@@ -24,21 +20,6 @@ namespace {
 using recipe::cli::print_error;
 
 using namespace recipe;
-
-// A large file's syntax tree is some 150 MB of small allocations. glibc
-// grows a thread's heap a little at a time (one mprotect or brk call per
-// step: about 20,000 system calls for the benchmark's file) and hands
-// memory back whenever the top of a heap is free. Growing in large steps
-// and keeping freed memory costs address space, not resident memory.
-void tune_allocator_for(std::size_t source_bytes) {
-#if defined(__GLIBC__)
-    if (source_bytes < (512u << 10)) return;
-    mallopt(M_TOP_PAD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#else
-    (void)source_bytes;
-#endif
-}
 
 int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
     cli::CommandLine command_line;
@@ -85,7 +66,6 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
             err << error << "\n";
             return cli::kExitUsage;
         }
-        tune_allocator_for(source.size());
         analyzer::TranslationUnit unit;
         if (!analyzer::analyze_translation_unit(file, source, source_options.build, opts, &unit, &error)) {
             err << error << "\n";
