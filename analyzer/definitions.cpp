@@ -284,8 +284,8 @@ bool FileDefinitions::add_function(TSNode def) {
     TSNode only{};
     int statements = 0;
     {
-        PooledCursor pooled(f.body);
-        TSTreeCursor* c = pooled.get();
+        Cursor cursor(f.body);
+        TSTreeCursor* c = cursor.get();
         if (ts_tree_cursor_goto_first_child(c)) {
             do {
                 TSNode k = ts_tree_cursor_current_node(c);

@@ -1,23 +1,14 @@
 #include "analyzer/syntax_tree.h"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <stdexcept>
-#include <system_error>
-
 
 namespace recipe::analyzer {
 
 namespace {
-
-// Bumped before any tree is freed: a node remembered from a freed tree must
-// not answer for a new node that happens to reuse its memory.
-std::atomic<std::uint64_t> tree_generation{1};
 
 // One parser per thread, kept between parses: the analysis parses every
 // macro body it expands as a small tree of its own, and a new parser costs
@@ -58,10 +49,7 @@ TSTree* parse(const std::string& source) {
 
 SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)), tree_(parse(source_)) {}
 
-SyntaxTree::~SyntaxTree() {
-    tree_generation.fetch_add(1, std::memory_order_acq_rel);
-    ts_tree_delete(tree_);
-}
+SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
 
 // Node types are string literals too: compare symbols, not names. With
 // grammar ABI 14 both sides are public (deduplicated) symbols, so equal
@@ -139,37 +127,10 @@ static TSFieldId field_id(const char* name) {
     return ts_language_field_id_for_name(tree_sitter_c(), name, static_cast<std::uint32_t>(std::strlen(name)));
 }
 
-namespace {
-
-// ts_node_child_by_field_id scans the node's children (and descends hidden
-// ones) on every call, and the analysis asks the same node for the same
-// field again and again (an index is read by several passes): a small
-// per-thread cache of recent answers, keyed by node and field.
-struct FieldAnswer {
-    const void* id = nullptr;
-    const TSTree* tree = nullptr;
-    std::uint32_t start_byte = 0;
-    TSFieldId field = 0;
-    std::uint64_t generation = 0;
-    TSNode child{};
-};
-constexpr std::size_t kFieldCacheSize = 2048;  // a power of two
-thread_local FieldAnswer field_cache[kFieldCacheSize];
-
-}  // namespace
-
 TSNode field(TSNode n, const char* name) {
     if (ts_node_is_null(n)) return n;
     TSFieldId id = field_id(name);
-    if (id == 0) return TSNode{};
-    std::uint64_t generation = tree_generation.load(std::memory_order_acquire);
-    auto key = reinterpret_cast<std::uintptr_t>(n.id);
-    FieldAnswer& a = field_cache[((key >> 4) ^ (key >> 12) ^ (std::uintptr_t{id} * 0x9e37u)) & (kFieldCacheSize - 1)];
-    if (a.id == n.id && a.tree == n.tree && a.start_byte == n.context[0] && a.field == id && a.generation == generation)
-        return a.child;
-    TSNode child = ts_node_child_by_field_id(n, id);
-    a = FieldAnswer{n.id, n.tree, n.context[0], id, generation, child};
-    return child;
+    return id == 0 ? TSNode{} : ts_node_child_by_field_id(n, id);
 }
 
 SourcePos pos_of(TSNode n) {
@@ -204,85 +165,10 @@ TSNode strip_parens_and_casts(TSNode n) {
     }
 }
 
-namespace {
-
-// The cursors of one thread that are not in use; freed when the thread ends.
-struct CursorPool {
-    std::vector<TSTreeCursor*> idle;
-    CursorPool() = default;
-    CursorPool(const CursorPool&) = delete;
-    CursorPool& operator=(const CursorPool&) = delete;
-    ~CursorPool() {
-        for (TSTreeCursor* c : idle) {
-            ts_tree_cursor_delete(c);
-            delete c;
-        }
-    }
-};
-thread_local CursorPool cursor_pool;
-
-}  // namespace
-
-PooledCursor::PooledCursor(TSNode n) {
-    if (cursor_pool.idle.empty()) {
-        cursor_ = new TSTreeCursor(ts_tree_cursor_new(n));
-        return;
-    }
-    cursor_ = cursor_pool.idle.back();
-    cursor_pool.idle.pop_back();
-    ts_tree_cursor_reset(cursor_, n);  // keeps the stack's memory
-}
-
-PooledCursor::~PooledCursor() { cursor_pool.idle.push_back(cursor_); }
-
 std::vector<TSNode> named_children(TSNode n) {
     std::vector<TSNode> out;
     for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
     return out;
-}
-
-std::vector<TSNode> all_children(TSNode n) {
-    std::vector<TSNode> out;
-    if (ts_node_is_null(n)) return out;
-    PooledCursor pooled(n);
-    TSTreeCursor* c = pooled.get();
-    if (ts_tree_cursor_goto_first_child(c)) {
-        do out.push_back(ts_tree_cursor_current_node(c));
-        while (ts_tree_cursor_goto_next_sibling(c));
-    }
-    return out;
-}
-
-namespace {
-
-// Node stacks of one thread that are not in use.
-struct NodeStackPool {
-    std::vector<std::vector<TSNode>*> idle;
-    NodeStackPool() = default;
-    NodeStackPool(const NodeStackPool&) = delete;
-    NodeStackPool& operator=(const NodeStackPool&) = delete;
-    ~NodeStackPool() {
-        for (auto* v : idle) delete v;
-    }
-};
-thread_local NodeStackPool node_stack_pool;
-
-}  // namespace
-
-PooledNodeStack::PooledNodeStack() {
-    if (node_stack_pool.idle.empty()) {
-        nodes_ = new std::vector<TSNode>();
-        return;
-    }
-    nodes_ = node_stack_pool.idle.back();
-    node_stack_pool.idle.pop_back();
-    nodes_->clear();
-}
-
-PooledNodeStack::~PooledNodeStack() { node_stack_pool.idle.push_back(nodes_); }
-
-void append_named_children(TSNode n, std::vector<TSNode>& out) {
-    for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
 }
 
 void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
@@ -291,8 +177,8 @@ void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
 
 void walk_all_nodes(TSNode root, const std::function<bool(TSNode)>& visit) {
     if (ts_node_is_null(root)) return;
-    PooledCursor pooled(root);
-    TSTreeCursor* c = pooled.get();
+    Cursor cursor(root);
+    TSTreeCursor* c = cursor.get();
     for (;;) {
         if (visit(ts_tree_cursor_current_node(c)) && ts_tree_cursor_goto_first_child(c)) continue;
         bool moved = false;
