@@ -290,10 +290,10 @@ void write_json(std::ostream& out, const Program& p) {
     for (std::size_t i = 0; i < p.nests.size(); ++i) {
         const std::string nest = dump(nest_json(p.nests[i]));
         indented.assign(i == 0 ? "\n    " : ",\n    ");
-        for (char c : nest) {
-            indented += c;
-            if (c == '\n') indented += "    ";
-        }
+        std::size_t from = 0;
+        for (std::size_t nl; (nl = nest.find('\n', from)) != std::string::npos; from = nl + 1)
+            indented.append(nest, from, nl + 1 - from).append("    ");
+        indented.append(nest, from);
         out << indented;
     }
     out << "\n  ]" << std::string_view(document).substr(at + slot.size());
