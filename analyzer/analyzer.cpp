@@ -18,6 +18,20 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
     Program program;
     program.file = std::string(file_name);
     SyntaxTree tree{std::string(source)};
+    if (!tree.whole()) {
+        // Freeing the tree is safe (tree_sitter_allocator.h); reading it is not.
+        Diagnostic d;
+        d.severity = Severity::Error;
+        d.rule_id = kUnparsable;
+        int line = 1, col = 1;
+        line_col_of(source, tree.broken_at(), &line, &col);
+        d.pos = {line, col};
+        d.message = "the parser cannot hold this file: one construct has 65,536 or more pieces of syntax side "
+                    "by side (brackets or statements left open that deep, or that many comments in a row), "
+                    "more than tree-sitter 0.20.7 can count";
+        program.diagnostics.push_back(d);
+        return program;
+    }
     FileDefinitions defs(tree, options.assumptions);
     program.diagnostics = syntax_errors(tree);
     NestSearch search = find_nests(defs);
@@ -46,11 +60,21 @@ Program analyze_source(std::string_view file_name, std::string_view source, cons
     return program;
 }
 
+bool parsed_whole(const Program& program, const std::string& path, std::string* error) {
+    for (const Diagnostic& d : program.diagnostics) {
+        if (d.rule_id != kUnparsable) continue;
+        *error = (d.file.empty() ? path : d.file) + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) +
+                 ": error: " + d.message;
+        return false;
+    }
+    return true;
+}
+
 bool analyze_file(const std::string& path, const AnalyzeOptions& options, Program* program, std::string* error) {
     std::string text;
     if (!read_source_file(path, &text, error)) return false;
     *program = analyze_source(path, text, options);
-    return true;
+    return parsed_whole(*program, path, error);
 }
 
 }  // namespace recipe::analyzer

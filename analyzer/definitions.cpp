@@ -346,7 +346,7 @@ Expr FileDefinitions::macro_expression(const std::string& name) const {
     if (body.empty()) return {};
     parsed.tree = std::make_unique<SyntaxTree>("int recipe_macro_value = (" + body + "\n);");
     TSNode root = parsed.tree->root();
-    if (ts_node_has_error(root)) return {};
+    if (!parsed.tree->whole() || ts_node_has_error(root)) return {};
     TSNode decl = ts_node_named_child(root, 0);
     TSNode init = field(decl, "declarator");
     TSNode value = field(init, "value");

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "analyzer/tree_sitter_allocator.h"
+
 namespace recipe::analyzer {
 
 namespace {
@@ -23,6 +25,7 @@ struct ThreadParser {
     }
     TSParser* get() {
         if (!parser) {
+            install_tree_sitter_allocator();
             parser = ts_parser_new();
             if (!ts_parser_set_language(parser, tree_sitter_c())) {
                 ts_parser_delete(parser);
@@ -45,9 +48,53 @@ TSTree* parse(const std::string& source) {
     return tree;
 }
 
+// Blank to the C grammar between tokens: ASCII white space and line
+// continuations. A byte of a multi-byte character counts as blank too:
+// the grammar skips Unicode white space, and no C token is made of such
+// bytes alone.
+bool blank_at(const std::string& s, std::size_t i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c >= 0x80) return true;
+    return c == '\\' && (s.compare(i + 1, 1, "\n") == 0 || s.compare(i + 1, 2, "\r\n") == 0);
+}
+
+// The first byte of `s` that is not blank and that no leaf of `root`
+// covers, or one that two leaves cover; s.size() when there is none. The
+// leaves of a tree tile its text but for blanks between them; where
+// tree-sitter lost count of a node's children, their text is left
+// uncovered, or the nodes after them are placed over text not theirs.
+std::size_t first_uncovered(TSNode root, const std::string& s) {
+    std::size_t covered = 0;  // the end of the leaves so far
+    auto blank_until = [&](std::size_t end) {
+        for (; covered < end; ++covered)
+            if (!blank_at(s, covered)) return false;
+        return true;
+    };
+    Cursor cursor(root);
+    TSTreeCursor* c = cursor.get();
+    for (;;) {
+        if (ts_tree_cursor_goto_first_child(c)) continue;
+        TSNode leaf = ts_tree_cursor_current_node(c);
+        std::size_t b = ts_node_start_byte(leaf), e = ts_node_end_byte(leaf);
+        if (b < e) {
+            if (b < covered || e > s.size()) return std::min(covered, s.size());
+            if (!blank_until(b)) return covered;
+            covered = e;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(c))
+            if (!ts_tree_cursor_goto_parent(c)) return blank_until(s.size()) ? s.size() : covered;
+    }
+}
+
 }  // namespace
 
-SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)), tree_(parse(source_)) {}
+SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)) {
+    const std::size_t dropped = dropped_frees();
+    tree_ = parse(source_);
+    const std::size_t uncovered = first_uncovered(root(), source_);
+    whole_ = uncovered == source_.size() && dropped_frees() == dropped;
+    broken_at_ = static_cast<std::uint32_t>(uncovered);
+}
 
 SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
 

@@ -30,9 +30,20 @@ public:
     TSNode root() const { return ts_tree_root_node(tree_); }
     const std::string& source() const { return source_; }
 
+    // False when tree-sitter lost count of a node's children while parsing
+    // (a node of 65,536 children or more, tree_sitter_allocator.h): nodes
+    // are then missing and misplaced, and none may be trusted. Seen as the
+    // parse dropping a free, or as tokens of the text that no leaf covers.
+    bool whole() const { return whole_; }
+    // Where the leaves and the text first part (a byte of the text), when
+    // not whole(); the end of the text when only the dropped free says so.
+    std::uint32_t broken_at() const { return broken_at_; }
+
 private:
     std::string source_;
     TSTree* tree_ = nullptr;
+    bool whole_ = true;
+    std::uint32_t broken_at_ = 0;
 };
 
 // A node together with the text it was parsed from (macro bodies are parsed
