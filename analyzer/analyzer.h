@@ -18,24 +18,25 @@ struct AnalyzeOptions {
     // Treat pointer parameters as never overlapping (--assume-no-alias),
     // as if they were declared `restrict`.
     bool assume_no_alias = false;
-    // Large files are parsed and analysed on several threads (one per core,
-    // two at least); false keeps to one (same results, for comparison).
-    bool parallel = true;
-    // false leaves the syntax tree (some 50 bytes per byte of source, in
-    // millions of nodes) and the tables read from it for the operating
-    // system to reclaim when the process exits, instead of freeing them
-    // piece by piece: for a command that exits right after printing the
-    // analysis.
-    bool free_syntax_tree = true;
 };
 
 // Analyses C source held in memory. Never throws on bad input: syntax errors
-// become Program::diagnostics and the valid nests are still analysed.
+// become Program::diagnostics and the valid nests are still analysed. A
+// text the parser cannot hold (SyntaxTree::whole()) gives no nests and one
+// diagnostic, of rule kUnparsable.
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options);
 
+inline constexpr const char* kUnparsable = "parser-limit";
+
+// False, with `error` set to a one-line `file:line:col: error: ...`, when
+// `program` has the diagnostic of rule kUnparsable: the file is then refused
+// as a whole. `path` names the file where the diagnostic names none.
+bool parsed_whole(const Program& program, const std::string& path, std::string* error);
+
 // Reads and analyses a file. A file that cannot be analysed at all (missing,
-// a directory, unreadable, binary or not UTF-8) returns false with `error`
-// set to a one-line `file:line:col: error: ...` message.
+// a directory, unreadable, binary, not UTF-8, or more than the parser can
+// hold) returns false with `error` set to a one-line `file:line:col: error:
+// ...` message.
 bool analyze_file(const std::string& path, const AnalyzeOptions& options, Program* program, std::string* error);
 
 }  // namespace recipe::analyzer

@@ -9,18 +9,14 @@ constexpr int kMaxCallDepth = 4;
 const void* key(const FunctionInfo* f) { return f ? f->node.id : nullptr; }
 }  // namespace
 
-AnalysisContext::AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options,
-                                 const GlobalTable* globals)
-    : file_(std::move(file)), defs_(defs), constants_(defs), options_(options) {
-    if (!globals) own_globals_ = global_declarations(defs);
-    globals_ = globals ? globals : &own_globals_;
-}
+AnalysisContext::AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options)
+    : file_(std::move(file)), defs_(defs), constants_(defs), options_(options), globals_(global_declarations(defs)) {}
 
 AnalysisContext::FunctionFacts& AnalysisContext::facts(const FunctionInfo* f) {
     auto it = functions_.find(key(f));
     if (it != functions_.end()) return it->second;
     FunctionFacts facts;
-    facts.scope = std::make_unique<Scope>(defs_, f, globals_, f ? f->declarations : std::vector<TSNode>{});
+    facts.scope = std::make_unique<Scope>(defs_, f, &globals_, f ? f->declarations : std::vector<TSNode>{});
     return functions_.emplace(key(f), std::move(facts)).first->second;
 }
 

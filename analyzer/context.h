@@ -29,10 +29,7 @@ struct Assignment {
 
 class AnalysisContext {
 public:
-    // `globals`: the file's global declarations when the caller has them
-    // (several contexts of one file share them); null reads them here.
-    AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options,
-                    const GlobalTable* globals = nullptr);
+    AnalysisContext(std::string file, const FileDefinitions& defs, const AnalyzeOptions& options);
 
     const std::string& file() const { return file_; }
     const FileDefinitions& defs() const { return defs_; }
@@ -60,8 +57,7 @@ private:
     const FileDefinitions& defs_;
     ConstantEvaluator constants_;
     const AnalyzeOptions& options_;
-    GlobalTable own_globals_;
-    const GlobalTable* globals_;
+    GlobalTable globals_;
     // What one pass over a function's body finds.
     struct FunctionFacts {
         std::unique_ptr<Scope> scope;

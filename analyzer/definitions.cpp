@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
@@ -157,58 +156,21 @@ bool may_hold_definitions(std::string_view t) {
 }
 
 FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines)
-    : FileDefinitions(tree, defines, Deferred{}) {
-    for_each_task(tree.parts(), analysis_threads(), [this](std::size_t i) { collect_part(i); });
-    finish();
-}
-
-FileDefinitions::FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines,
-                                 Deferred)
     : tree_(tree) {
     for (const auto& [name, value] : defines) overrides_[name] = value;
-    part_calls_.resize(tree.parts());
-    part_definitions_.resize(tree.parts());
-    for (std::size_t i = 1; i < tree.parts(); ++i) part_definitions_[i].reset(new FileDefinitions(tree, NoCollect{}));
-}
-
-void FileDefinitions::collect_part(std::size_t i) {
-    FileDefinitions& into = i == 0 ? *this : *part_definitions_[i];
     std::vector<TSNode> calls;
-    into.collect_root(tree_.part_root(i), calls);
-    for (TSNode call : calls) {
-        TSNode callee = field(call, "function");
-        if (IS(callee, "identifier")) part_calls_[i].emplace_back(text(callee, source()), call);
-    }
-}
-
-void FileDefinitions::finish() {
-    // Later parts are appended: every list keeps source order, and the maps
-    // keep the first definition (as one pass would, since each add_* keeps
-    // the first it sees).
-    for (std::size_t i = 1; i < part_definitions_.size(); ++i) {
-        FileDefinitions& part = *part_definitions_[i];
-        for (auto& [name, mac] : part.macros_) macros_.emplace(name, std::move(mac));
-        for (auto& [name, e] : part.enumerators_) enumerators_.emplace(name, std::move(e));
-        for (auto& [name, t] : part.typedefs_) typedefs_.emplace(name, std::move(t));
-        for (auto& f : part.functions_) functions_.push_back(std::move(f));
-        globals_.insert(globals_.end(), part.globals_.begin(), part.globals_.end());
-        loops_.insert(loops_.end(), part.loops_.begin(), part.loops_.end());
-        for (auto& [name, v] : part.consts_) consts_.emplace(name, std::move(v));  // after the earlier parts', in order
-    }
-    part_definitions_.clear();
-    for (const auto& [name, mac] : macros_) parsed_.emplace(name, std::make_unique<ParsedMacro>());
-    for (const auto& [name, value] : overrides_) parsed_.emplace(name, std::make_unique<ParsedMacro>());
+    collect(calls);
     // functions_ is in source order (a preorder walk), as function_at needs.
     for (std::size_t i = 0; i < functions_.size(); ++i) function_index_.emplace(functions_[i].name, i);
-    for (const auto& calls : part_calls_)
-        for (const auto& [callee, call] : calls) {
-            std::string name(callee);
-            if (function_index_.count(name)) calls_[name].push_back(call);
-        }
-    part_calls_.clear();
+    for (TSNode call : calls) {
+        TSNode callee = field(call, "function");
+        if (!IS(callee, "identifier")) continue;
+        std::string name(text(callee, source()));
+        if (function_index_.count(name)) calls_[name].push_back(call);
+    }
 }
 
-void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
+void FileDefinitions::collect(std::vector<TSNode>& calls) {
     const std::string& src = source();
     std::vector<std::pair<TSNode, TSNode>> const_decls;  // declaration, enclosing function (or null)
     std::vector<TSNode> functions;  // enclosing function_definition nodes
@@ -221,7 +183,7 @@ void FileDefinitions::collect_root(TSNode root, std::vector<TSNode>& calls) {
         return s == kFor || s == kWhile || s == kDo;
     };
     walk_tree(
-        root,
+        tree_.root(),
         [&](TSNode n) {
             if (!ts_node_is_named(n)) return false;  // punctuation and keywords hold nothing
             const TSSymbol kind = ts_node_symbol(n);
@@ -322,8 +284,8 @@ bool FileDefinitions::add_function(TSNode def) {
     TSNode only{};
     int statements = 0;
     {
-        PooledCursor pooled(f.body);
-        TSTreeCursor* c = pooled.get();
+        Cursor cursor(f.body);
+        TSTreeCursor* c = cursor.get();
         if (ts_tree_cursor_goto_first_child(c)) {
             do {
                 TSNode k = ts_tree_cursor_current_node(c);
@@ -360,7 +322,6 @@ void FileDefinitions::add_consts(TSNode decl, TSNode function) {
 }
 
 std::optional<bool> FileDefinitions::known_purity(const std::string& name) const {
-    std::lock_guard<std::mutex> lock(mutex_);
     auto it = purity_.find(name);
     if (it == purity_.end()) return std::nullopt;
     return it->second;
@@ -372,27 +333,25 @@ const Macro* FileDefinitions::macro(const std::string& name) const {
 }
 
 void FileDefinitions::remember_purity(const std::string& name, bool pure) const {
-    std::lock_guard<std::mutex> lock(mutex_);
     purity_[name] = pure;
 }
 
 Expr FileDefinitions::macro_expression(const std::string& name) const {
-    auto slot = parsed_.find(name);
-    if (slot == parsed_.end()) return {};  // neither a macro nor a -D name
-    ParsedMacro& m = *slot->second;
-    std::call_once(m.once, [&] {
-        auto o = overrides_.find(name);
-        const std::string& body = o != overrides_.end() ? o->second : macros_.at(name).body;
-        if (body.empty()) return;
-        m.tree = std::make_unique<SyntaxTree>("int recipe_macro_value = (" + body + "\n);");
-        TSNode root = m.tree->root();
-        if (ts_node_has_error(root)) return;
-        TSNode decl = ts_node_named_child(root, 0);
-        TSNode init = field(decl, "declarator");
-        TSNode value = field(init, "value");
-        if (IS(value, "parenthesized_expression")) m.value = Expr{value, &m.tree->source()};
-    });
-    return m.value;
+    if (auto it = parsed_.find(name); it != parsed_.end()) return it->second.value;
+    auto o = overrides_.find(name);
+    auto m = macros_.find(name);
+    if (o == overrides_.end() && m == macros_.end()) return {};  // neither a macro nor a -D name
+    ParsedMacro& parsed = parsed_[name];
+    const std::string& body = o != overrides_.end() ? o->second : m->second.body;
+    if (body.empty()) return {};
+    parsed.tree = std::make_unique<SyntaxTree>("int recipe_macro_value = (" + body + "\n);");
+    TSNode root = parsed.tree->root();
+    if (!parsed.tree->whole() || ts_node_has_error(root)) return {};
+    TSNode decl = ts_node_named_child(root, 0);
+    TSNode init = field(decl, "declarator");
+    TSNode value = field(init, "value");
+    if (IS(value, "parenthesized_expression")) parsed.value = Expr{value, &parsed.tree->source()};
+    return parsed.value;
 }
 
 const Enumerator* FileDefinitions::enumerator(const std::string& name) const {

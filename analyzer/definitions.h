@@ -8,7 +8,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,16 +56,7 @@ struct FunctionInfo {
 
 class FileDefinitions {
 public:
-    // Collects the definitions of a parsed tree (its parts side by side).
     FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines);
-    // Collects nothing yet: collect_part(i) takes part i of the tree once it
-    // is parsed (different parts may be collected at the same time, on the
-    // threads that parsed them), and finish() joins the parts up once all
-    // are in. Nothing may be looked up before finish().
-    struct Deferred {};
-    FileDefinitions(const SyntaxTree& tree, const std::vector<std::pair<std::string, std::string>>& defines, Deferred);
-    void collect_part(std::size_t i);
-    void finish();
 
     const SyntaxTree& tree() const { return tree_; }
     const std::string& source() const { return tree_.source(); }
@@ -112,29 +102,17 @@ private:
     std::vector<TSNode> globals_;
     std::vector<TSNode> loops_;
     mutable std::map<std::string, bool> purity_;
-    // Nests are analysed on several threads: guards purity_.
-    mutable std::mutex mutex_;
-    // Macro bodies (and -D values) parsed on demand, once, by whichever
-    // thread asks first: a slot per name, made when the names are known, so
-    // that asking takes no lock (both analysis threads expand macros all
-    // the time). Trees must stay alive with their nodes.
+    // Macro bodies (and -D values) parsed when first asked for; the trees
+    // stay alive with their nodes.
     struct ParsedMacro {
-        std::once_flag once;
         std::unique_ptr<SyntaxTree> tree;
         Expr value;  // null node when the body is not one expression
     };
-    std::unordered_map<std::string, std::unique_ptr<ParsedMacro>> parsed_;
+    mutable std::unordered_map<std::string, ParsedMacro> parsed_;
 
     // One pass over the tree collects everything above (queries would take
     // one pass each, and the tree of a large file is the analysis's cost).
-    // The pass over one part's root; parts after the first are collected
-    // into scratch FileDefinitions and appended in order by finish().
-    struct NoCollect {};
-    FileDefinitions(const SyntaxTree& tree, NoCollect) : tree_(tree) {}
-    std::vector<std::unique_ptr<FileDefinitions>> part_definitions_;  // [0] unused: that part is *this
-    // Per part, the calls of a plain name: the name and the call_expression.
-    std::vector<std::vector<std::pair<std::string_view, TSNode>>> part_calls_;
-    void collect_root(TSNode root, std::vector<TSNode>& calls);
+    void collect(std::vector<TSNode>& calls);
     void add_macro(TSNode def);
     void add_enumerators(TSNode list);
     void add_typedef(TSNode def);

@@ -90,8 +90,8 @@ LoopHeader read_loop_header(TSNode for_stmt, const std::string& src, AffineEvalu
     // The header runs from `for` to the `)` before the body.
     TSNode close{};
     {
-        PooledCursor pooled(for_stmt);
-        TSTreeCursor* c = pooled.get();
+        Cursor cursor(for_stmt);
+        TSTreeCursor* c = cursor.get();
         std::uint32_t body_start = is_null(h.body) ? 0 : ts_node_start_byte(h.body);
         if (ts_tree_cursor_goto_first_child(c)) {
             do {

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "analyzer/declarations.h"
-#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
@@ -76,27 +75,10 @@ class Finder {
 public:
     explicit Finder(const FileDefinitions& defs) : defs_(defs), src_(defs.source()) {}
 
-    // Outermost loops [begin, end).
-    NestSearch run(std::size_t begin, std::size_t end) {
-        const auto& loops = defs_.outermost_loops();
-        for (std::size_t i = begin; i < end; ++i) loop(loops[i], -1, 0);
-        return std::move(search_);
-    }
+    NestSearch result() { return std::move(search_); }
 
-private:
-    const FileDefinitions& defs_;
-    const std::string& src_;
-    NestSearch search_;
-
-    bool is_time_loop(TSNode n) {
-        TSNode body = field(n, "body");
-        if (!contains_for(body, src_)) return false;
-        if (!IS(n, "for_statement")) return true;
-        std::string var = loop_variable(n, src_);
-        if (var.empty()) return false;
-        return !used_by_inner_loops(body, var, src_);
-    }
-
+    // Searches loop `n`, inside time loop `time_loop` (-1: none), `depth`
+    // time loops deep.
     void loop(TSNode n, int time_loop, int depth) {
         if (depth < kMaxTimeNesting && is_time_loop(n)) {
             TimeLoopCandidate t;
@@ -136,6 +118,20 @@ private:
         if (time_loop >= 0) search_.time_loops[static_cast<std::size_t>(time_loop)].nests.push_back(static_cast<int>(search_.nests.size()));
         search_.nests.push_back(std::move(c));
     }
+
+private:
+    const FileDefinitions& defs_;
+    const std::string& src_;
+    NestSearch search_;
+
+    bool is_time_loop(TSNode n) {
+        TSNode body = field(n, "body");
+        if (!contains_for(body, src_)) return false;
+        if (!IS(n, "for_statement")) return true;
+        std::string var = loop_variable(n, src_);
+        if (var.empty()) return false;
+        return !used_by_inner_loops(body, var, src_);
+    }
 };
 
 }  // namespace
@@ -162,27 +158,10 @@ std::string loop_variable(TSNode for_stmt, const std::string& src) {
     return {};
 }
 
-NestSearch find_nests(const FileDefinitions& defs, std::size_t parts) {
-    std::size_t loops = defs.outermost_loops().size();
-    parts = std::max<std::size_t>(1, std::min(parts, loops));
-    std::vector<NestSearch> found(parts);
-    for_each_task(parts, analysis_threads(), [&](std::size_t i) { found[i] = Finder(defs).run(loops * i / parts, loops * (i + 1) / parts); });
-    // Join the runs in order; indices into either list move up by the
-    // lengths of the runs before.
-    NestSearch all = std::move(found[0]);
-    for (std::size_t i = 1; i < parts; ++i) {
-        int nests = static_cast<int>(all.nests.size()), times = static_cast<int>(all.time_loops.size());
-        for (NestCandidate& c : found[i].nests) {
-            if (c.time_loop >= 0) c.time_loop += times;
-            all.nests.push_back(std::move(c));
-        }
-        for (TimeLoopCandidate& t : found[i].time_loops) {
-            for (int& k : t.nests) k += nests;
-            if (t.outer >= 0) t.outer += times;
-            all.time_loops.push_back(std::move(t));
-        }
-    }
-    return all;
+NestSearch find_nests(const FileDefinitions& defs) {
+    Finder finder(defs);
+    for (TSNode loop : defs.outermost_loops()) finder.loop(loop, -1, 0);
+    return finder.result();
 }
 
 }  // namespace recipe::analyzer

@@ -31,10 +31,7 @@ struct NestSearch {
     std::vector<TimeLoopCandidate> time_loops;
 };
 
-// `parts` > 1 splits the outermost loops into that many runs searched side
-// by side (each loop's nests and time loops lie inside it); the result is
-// the same.
-NestSearch find_nests(const FileDefinitions& defs, std::size_t parts = 1);
+NestSearch find_nests(const FileDefinitions& defs);
 
 // The variable a `for` header initialises, or "" (shared with time loops).
 std::string loop_variable(TSNode for_stmt, const std::string& source);

@@ -1,6 +1,9 @@
 #include "analyzer/program_json.h"
 
+#include <ostream>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 namespace recipe::analyzer {
 
@@ -260,6 +263,40 @@ json to_json(const Program& p) {
             {"accepted_nests", accepted},
             {"nests", nests},
             {"diagnostics", diags}};
+}
+
+void write_json(std::ostream& out, const Program& p) {
+    // The document of a large file (10,000 nests, 70 MB) would take some
+    // 700 MB as one tree: the nests are dumped one at a time into the
+    // place the document holds for them, indented as dump(2) indents them.
+    // Strings escape their newlines, so every newline of a dump is one of
+    // its line breaks, and "\n  \"nests\": []" can only be the top level's.
+    auto dump = [](const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); };
+    json rest = to_json(Program{p.file, p.preprocessor, {}, p.diagnostics});
+    int accepted = 0;
+    for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
+    rest["accepted_nests"] = accepted;
+    const std::string document = dump(rest);
+    const std::string slot = "\n  \"nests\": []";
+    const std::size_t at = document.find(slot);
+    if (at == std::string::npos) throw std::logic_error("write_json: the document has no top-level \"nests\"");
+    out << std::string_view(document).substr(0, at);
+    if (p.nests.empty()) {
+        out << std::string_view(document).substr(at);
+        return;
+    }
+    out << "\n  \"nests\": [";
+    std::string indented;
+    for (std::size_t i = 0; i < p.nests.size(); ++i) {
+        const std::string nest = dump(nest_json(p.nests[i]));
+        indented.assign(i == 0 ? "\n    " : ",\n    ");
+        std::size_t from = 0;
+        for (std::size_t nl; (nl = nest.find('\n', from)) != std::string::npos; from = nl + 1)
+            indented.append(nest, from, nl + 1 - from).append("    ");
+        indented.append(nest, from);
+        out << indented;
+    }
+    out << "\n  ]" << std::string_view(document).substr(at + slot.size());
 }
 
 Program program_from_json(const json& j) {

@@ -14,9 +14,8 @@ namespace recipe::analyzer {
 inline constexpr int kProgramSchemaVersion = 1;
 
 nlohmann::json to_json(const Program& p);
-// Writes what to_json(p).dump(2) prints (no newline after it) as it goes,
-// without building the tree: for large files, whose tree would take
-// hundreds of megabytes. Text that is not UTF-8 is written as U+FFFD.
+// Writes to_json(p).dump(2) (no newline after it); text that is not UTF-8
+// is written as U+FFFD instead of throwing.
 void write_json(std::ostream& out, const Program& p);
 // Reads what to_json wrote. Throws nlohmann::json::exception on a document
 // that does not follow the schema.

@@ -1,62 +1,12 @@
 #include "analyzer/report.h"
 
 #include <algorithm>
-#include <charconv>
 #include <sstream>
-#include <type_traits>
 #include <vector>
-
-#include "analyzer/parallel.h"
 
 namespace recipe::analyzer {
 
 namespace {
-
-constexpr std::size_t kNestsPerRun = 512;
-
-// The report is built by appending to a string: a large file's report has
-// ~150,000 lines, and ostream insertion pays a sentry per piece. Integers
-// print as ostream prints them (decimal, no padding); bool and char-sized
-// integers are refused, since ostream would print them differently.
-class Text {
-public:
-    Text() : buf_(own_) {}
-    // Appends to `into` instead of a string of its own.
-    explicit Text(std::string& into) : buf_(into) {}
-    Text(const Text&) = delete;
-    Text& operator=(const Text&) = delete;
-
-    Text& operator<<(std::string_view s) {
-        buf_.append(s);
-        return *this;
-    }
-    Text& operator<<(const char* s) {
-        buf_.append(s);
-        return *this;
-    }
-    Text& operator<<(const std::string& s) {
-        buf_.append(s);
-        return *this;
-    }
-    Text& operator<<(char c) {
-        buf_.push_back(c);
-        return *this;
-    }
-    template <class T>
-        requires std::is_integral_v<T>
-    Text& operator<<(T v) {
-        static_assert(!std::is_same_v<T, bool> && sizeof(T) > 1, "ostream prints these differently");
-        char tmp[24];
-        auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
-        buf_.append(tmp, r.ptr);
-        return *this;
-    }
-    std::string& str() { return buf_; }
-
-private:
-    std::string own_;
-    std::string& buf_;
-};
 
 class Lines {
 public:
@@ -81,7 +31,7 @@ private:
 };
 
 std::string diagnostic(const std::string& file, const Lines* lines, const Diagnostic& d) {
-    Text os;
+    std::ostringstream os;
     os << diagnostic_line(file, d.pos, to_string(d.severity), d.message, d.rule_id) << "\n";
     if (!lines) return os.str();
     std::string_view l = lines->line(d.pos.line);
@@ -108,7 +58,7 @@ std::string sizes(const std::vector<Extent>& size) {
     return s;
 }
 
-void array_line(Text& os, const char* role, const ArrayProperties& a) {
+void array_line(std::ostream& os, const char* role, const ArrayProperties& a) {
     os << "  " << role << " " << a.name << ": " << (a.element_type.empty() ? "?" : a.element_type) << " ("
        << a.bytes_per_element << " bytes), " << to_string(a.layout);
     if (!a.linear_index.empty()) os << " [" << a.linear_index << "]";
@@ -126,7 +76,7 @@ void array_line(Text& os, const char* role, const ArrayProperties& a) {
 }
 
 // One nest's part of the report.
-void nest_text(Text& os, const Program& p, const Lines& lines, const LoopNest& n) {
+void nest_text(std::ostream& os, const Program& p, const Lines& lines, const LoopNest& n) {
     os << "\nnest " << n.id << ": " << (n.function.empty() ? "(outside a function)" : n.function + "()") << ", lines "
        << n.span.begin.line << "-" << n.span.end.line << ": ";
     if (n.accepted) os << "accepted, " << to_string(n.kind) << "\n";
@@ -196,19 +146,12 @@ std::string format_report(const Program& p, std::string_view source) {
 
 void write_report(std::ostream& out, const Program& p, std::string_view source) {
     Lines lines(source);
-    Text head;
-    for (const auto& d : p.diagnostics) head << diagnostic(p.file, &lines, d);
+    for (const auto& d : p.diagnostics) out << diagnostic(p.file, &lines, d);
     int accepted = 0;
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
-    head << p.file << ": " << p.nests.size() << " loop nest" << (p.nests.size() == 1 ? "" : "s") << ", " << accepted
-         << " accepted\n";
-    out.write(head.str().data(), static_cast<std::streamsize>(head.str().size()));
-    // A large file's report (~150,000 lines) is formatted in runs of nests
-    // side by side.
-    write_in_runs(out, p.nests.size(), kNestsPerRun, [&](std::size_t begin, std::size_t end, std::string& into) {
-        Text os(into);
-        for (std::size_t i = begin; i < end; ++i) nest_text(os, p, lines, p.nests[i]);
-    });
+    out << p.file << ": " << p.nests.size() << " loop nest" << (p.nests.size() == 1 ? "" : "s") << ", " << accepted
+        << " accepted\n";
+    for (const auto& n : p.nests) nest_text(out, p, lines, n);
 }
 
 }  // namespace recipe::analyzer

@@ -15,8 +15,7 @@ std::string excerpt(std::string_view t) {
 std::vector<Diagnostic> syntax_errors(const SyntaxTree& tree, std::size_t limit) {
     std::vector<Diagnostic> out;
     std::size_t total = 0;
-    for (TSNode root : tree.roots())
-    walk_all_nodes(root, [&](TSNode n) {
+    walk_all_nodes(tree.root(), [&](TSNode n) {
         if (!ts_node_has_error(n) && !ts_node_is_missing(n)) return false;
         Diagnostic d;
         d.severity = Severity::Error;

@@ -1,28 +1,16 @@
 #include "analyzer/syntax_tree.h"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <stdexcept>
-#include <system_error>
 
-#include "analyzer/parallel.h"
-#include "analyzer/small_blocks.h"
+#include "analyzer/tree_sitter_allocator.h"
 
 namespace recipe::analyzer {
 
 namespace {
-
-constexpr std::size_t kParallelParseBytes = 512 * 1024;
-constexpr std::size_t kBytesPerPart = 256 * 1024;
-
-// Bumped before any tree is freed: a node remembered from a freed tree must
-// not answer for a new node that happens to reuse its memory.
-std::atomic<std::uint64_t> tree_generation{1};
 
 // One parser per thread, kept between parses: the analysis parses every
 // macro body it expands as a small tree of its own, and a new parser costs
@@ -37,7 +25,7 @@ struct ThreadParser {
     }
     TSParser* get() {
         if (!parser) {
-            small_blocks::install();  // before tree-sitter allocates anything of ours
+            install_tree_sitter_allocator();
             parser = ts_parser_new();
             if (!ts_parser_set_language(parser, tree_sitter_c())) {
                 ts_parser_delete(parser);
@@ -50,15 +38,8 @@ struct ThreadParser {
 };
 thread_local ThreadParser thread_parser;
 
-// Parses [begin, end) of `source` with positions in the whole text.
-TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t end, TSPoint begin_point, TSPoint end_point) {
+TSTree* parse(const std::string& source) {
     TSParser* parser = thread_parser.get();
-    if (begin != 0 || end != source.size()) {
-        TSRange range{begin_point, end_point, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
-        ts_parser_set_included_ranges(parser, &range, 1);
-    } else {
-        ts_parser_set_included_ranges(parser, nullptr, 0);  // all of it
-    }
     TSTree* tree = ts_parser_parse_string(parser, nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
     if (!tree) {
         ts_parser_reset(parser);
@@ -67,169 +48,55 @@ TSTree* parse_range(const std::string& source, std::size_t begin, std::size_t en
     return tree;
 }
 
+// Blank to the C grammar between tokens: ASCII white space and line
+// continuations. A byte of a multi-byte character counts as blank too:
+// the grammar skips Unicode white space, and no C token is made of such
+// bytes alone.
+bool blank_at(const std::string& s, std::size_t i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c >= 0x80) return true;
+    return c == '\\' && (s.compare(i + 1, 1, "\n") == 0 || s.compare(i + 1, 2, "\r\n") == 0);
+}
+
+// The first byte of `s` that is not blank and that no leaf of `root`
+// covers, or one that two leaves cover; s.size() when there is none. The
+// leaves of a tree tile its text but for blanks between them; where
+// tree-sitter lost count of a node's children, their text is left
+// uncovered, or the nodes after them are placed over text not theirs.
+std::size_t first_uncovered(TSNode root, const std::string& s) {
+    std::size_t covered = 0;  // the end of the leaves so far
+    auto blank_until = [&](std::size_t end) {
+        for (; covered < end; ++covered)
+            if (!blank_at(s, covered)) return false;
+        return true;
+    };
+    Cursor cursor(root);
+    TSTreeCursor* c = cursor.get();
+    for (;;) {
+        if (ts_tree_cursor_goto_first_child(c)) continue;
+        TSNode leaf = ts_tree_cursor_current_node(c);
+        std::size_t b = ts_node_start_byte(leaf), e = ts_node_end_byte(leaf);
+        if (b < e) {
+            if (b < covered || e > s.size()) return std::min(covered, s.size());
+            if (!blank_until(b)) return covered;
+            covered = e;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(c))
+            if (!ts_tree_cursor_goto_parent(c)) return blank_until(s.size()) ? s.size() : covered;
+    }
+}
+
 }  // namespace
 
-std::vector<std::size_t> top_level_cuts(const std::string& s, const std::vector<std::size_t>& wanted) {
-    // A light lexer: braces, parentheses, comments, strings and #if nesting.
-    // A cut goes before a line that starts at column 0, at file scope,
-    // right after a complete declaration or function (`;` or `}`). Where
-    // the text stops making sense (a comment left open, more closing braces
-    // than opening ones), the scan stops with the cuts found so far. Runs of
-    // characters that matter to none of this are skipped in one go: the
-    // scan runs before any parsing starts, on one thread.
-    static constexpr auto special = [] {
-        std::array<bool, 256> t{};
-        for (unsigned char c : std::string_view("\n#/\"'{}()")) t[c] = true;
-        return t;
-    }();
-    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    std::vector<std::size_t> cuts;
-    std::size_t next = 0;  // the first wanted position not yet served
-    int braces = 0, parens = 0, conditionals = 0;
-    char last = ';';  // the last character that is not blank, outside comments and directives
-    bool column0 = true;
-    const std::size_t n = s.size();
-    std::size_t i = 0;
-    while (i < n && next < wanted.size()) {
-        char c = s[i];
-        if (column0) {
-            column0 = false;
-            if (i >= wanted[next] && braces == 0 && parens == 0 && conditionals == 0 && (last == ';' || last == '}') &&
-                (std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
-                cuts.push_back(i);
-                while (next < wanted.size() && wanted[next] <= i) ++next;
-            }
-            if (c == '#') {
-                std::size_t j = i + 1;
-                while (j < n && (s[j] == ' ' || s[j] == '\t')) ++j;
-                if (s.compare(j, 2, "if") == 0) ++conditionals;  // #if, #ifdef, #ifndef
-                else if (s.compare(j, 5, "endif") == 0) --conditionals;
-                if (conditionals < 0) break;
-                // Skip the directive and its continuation lines, up to the
-                // newline that ends it.
-                while (i + 1 < n && !(s[i + 1] == '\n' && s[i] != '\\')) ++i;
-                ++i;
-                continue;
-            }
-        }
-        if (!special[static_cast<unsigned char>(c)]) {
-            std::size_t j = i + 1;
-            while (j < n && !special[static_cast<unsigned char>(s[j])]) ++j;
-            for (std::size_t k = j; k > i; --k)
-                if (!blank(s[k - 1])) {
-                    last = s[k - 1];
-                    break;
-                }
-            i = j;
-            continue;
-        }
-        switch (c) {
-            case '\n':
-                column0 = true;
-                ++i;
-                continue;
-            case '/':
-                if (i + 1 < n && s[i + 1] == '*') {
-                    std::size_t e = s.find("*/", i + 2);
-                    if (e == std::string::npos) return cuts;
-                    i = e + 2;
-                    continue;
-                }
-                if (i + 1 < n && s[i + 1] == '/') {
-                    while (i + 1 < n && s[i + 1] != '\n') ++i;
-                    ++i;
-                    continue;
-                }
-                break;
-            case '"':
-            case '\'':
-                for (++i; i < n && s[i] != c && s[i] != '\n'; ++i)
-                    if (s[i] == '\\') ++i;
-                last = c;
-                // A string left open at the end of its line: the newline
-                // still starts the next line.
-                if (i < n && s[i] == '\n' && c != '\n') {
-                    column0 = true;
-                    ++i;
-                    continue;
-                }
-                ++i;
-                continue;
-            case '{': ++braces; break;
-            case '}': --braces; break;
-            case '(': ++parens; break;
-            case ')': --parens; break;
-            default: break;
-        }
-        if (braces < 0 || parens < 0) break;
-        last = c;
-        ++i;
-    }
-    return cuts;
+SyntaxTree::SyntaxTree(std::string source) : source_(std::move(source)) {
+    const std::size_t dropped = dropped_frees();
+    tree_ = parse(source_);
+    const std::size_t uncovered = first_uncovered(root(), source_);
+    whole_ = uncovered == source_.size() && dropped_frees() == dropped;
+    broken_at_ = static_cast<std::uint32_t>(uncovered);
 }
 
-std::size_t top_level_cut(const std::string& s, std::size_t wanted) {
-    std::vector<std::size_t> cuts = top_level_cuts(s, {wanted});
-    return cuts.empty() ? 0 : cuts.front();
-}
-
-SyntaxTree::SyntaxTree(std::string source, bool parallel) : SyntaxTree(std::move(source), parallel, Deferred{}) {
-    for_each_task(parts(), analysis_threads(), [this](std::size_t i) { parse_part(i); });
-}
-
-SyntaxTree::SyntaxTree(std::string source, bool parallel, Deferred) : source_(std::move(source)) {
-    std::vector<std::size_t> cuts;
-    if (parallel && source_.size() >= kParallelParseBytes) {
-        // A few more parts than threads, so that the threads finish together.
-        std::size_t parts = std::clamp<std::size_t>(source_.size() / kBytesPerPart, 2, 4 * analysis_threads());
-        std::vector<std::size_t> wanted;
-        for (std::size_t k = 1; k < parts; ++k) wanted.push_back(source_.size() * k / parts);
-        cuts = top_level_cuts(source_, wanted);
-    }
-    // Rows and columns of the cuts and of the end, counted in one pass.
-    std::vector<std::uint32_t> bounds{0};
-    std::vector<TSPoint> points{TSPoint{0, 0}};
-    if (!cuts.empty()) {
-        std::size_t line_start = 0, scanned = 0;
-        std::uint32_t row = 0;
-        cuts.push_back(source_.size());
-        for (std::size_t at : cuts) {
-            while (const void* nl = std::memchr(source_.data() + scanned, '\n', at - scanned)) {
-                ++row;
-                line_start = static_cast<std::size_t>(static_cast<const char*>(nl) - source_.data()) + 1;
-                scanned = line_start;
-            }
-            scanned = at;
-            if (at < source_.size()) bounds.push_back(static_cast<std::uint32_t>(at));
-            points.push_back({row, static_cast<std::uint32_t>(at - line_start)});
-        }
-    } else {
-        points.push_back({});  // one part: no range, positions need no offset
-    }
-    bounds.push_back(static_cast<std::uint32_t>(source_.size()));
-    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) parts_.push_back({bounds[k], bounds[k + 1], points[k], points[k + 1], nullptr});
-}
-
-void SyntaxTree::parse_part(std::size_t i) {
-    Part& p = parts_[i];
-    if (!p.tree) p.tree = parse_range(source_, p.begin, p.end, p.begin_point, p.end_point);
-}
-
-SyntaxTree::~SyntaxTree() {
-    tree_generation.fetch_add(1, std::memory_order_acq_rel);
-    // Freeing a tree visits every node: a large file's parts are freed side
-    // by side, as they were parsed.
-    for_each_task(parts(), analysis_threads(), [this](std::size_t i) {
-        if (parts_[i].tree) ts_tree_delete(parts_[i].tree);
-    });
-}
-
-std::vector<TSNode> SyntaxTree::roots() const {
-    std::vector<TSNode> out;
-    for (const Part& p : parts_)
-        if (p.tree) out.push_back(ts_tree_root_node(p.tree));
-    return out;
-}
+SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
 
 // Node types are string literals too: compare symbols, not names. With
 // grammar ABI 14 both sides are public (deduplicated) symbols, so equal
@@ -307,37 +174,10 @@ static TSFieldId field_id(const char* name) {
     return ts_language_field_id_for_name(tree_sitter_c(), name, static_cast<std::uint32_t>(std::strlen(name)));
 }
 
-namespace {
-
-// ts_node_child_by_field_id scans the node's children (and descends hidden
-// ones) on every call, and the analysis asks the same node for the same
-// field again and again (an index is read by several passes): a small
-// per-thread cache of recent answers, keyed by node and field.
-struct FieldAnswer {
-    const void* id = nullptr;
-    const TSTree* tree = nullptr;
-    std::uint32_t start_byte = 0;
-    TSFieldId field = 0;
-    std::uint64_t generation = 0;
-    TSNode child{};
-};
-constexpr std::size_t kFieldCacheSize = 2048;  // a power of two
-thread_local FieldAnswer field_cache[kFieldCacheSize];
-
-}  // namespace
-
 TSNode field(TSNode n, const char* name) {
     if (ts_node_is_null(n)) return n;
     TSFieldId id = field_id(name);
-    if (id == 0) return TSNode{};
-    std::uint64_t generation = tree_generation.load(std::memory_order_acquire);
-    auto key = reinterpret_cast<std::uintptr_t>(n.id);
-    FieldAnswer& a = field_cache[((key >> 4) ^ (key >> 12) ^ (std::uintptr_t{id} * 0x9e37u)) & (kFieldCacheSize - 1)];
-    if (a.id == n.id && a.tree == n.tree && a.start_byte == n.context[0] && a.field == id && a.generation == generation)
-        return a.child;
-    TSNode child = ts_node_child_by_field_id(n, id);
-    a = FieldAnswer{n.id, n.tree, n.context[0], id, generation, child};
-    return child;
+    return id == 0 ? TSNode{} : ts_node_child_by_field_id(n, id);
 }
 
 SourcePos pos_of(TSNode n) {
@@ -372,85 +212,10 @@ TSNode strip_parens_and_casts(TSNode n) {
     }
 }
 
-namespace {
-
-// The cursors of one thread that are not in use; freed when the thread ends.
-struct CursorPool {
-    std::vector<TSTreeCursor*> idle;
-    CursorPool() = default;
-    CursorPool(const CursorPool&) = delete;
-    CursorPool& operator=(const CursorPool&) = delete;
-    ~CursorPool() {
-        for (TSTreeCursor* c : idle) {
-            ts_tree_cursor_delete(c);
-            delete c;
-        }
-    }
-};
-thread_local CursorPool cursor_pool;
-
-}  // namespace
-
-PooledCursor::PooledCursor(TSNode n) {
-    if (cursor_pool.idle.empty()) {
-        cursor_ = new TSTreeCursor(ts_tree_cursor_new(n));
-        return;
-    }
-    cursor_ = cursor_pool.idle.back();
-    cursor_pool.idle.pop_back();
-    ts_tree_cursor_reset(cursor_, n);  // keeps the stack's memory
-}
-
-PooledCursor::~PooledCursor() { cursor_pool.idle.push_back(cursor_); }
-
 std::vector<TSNode> named_children(TSNode n) {
     std::vector<TSNode> out;
     for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
     return out;
-}
-
-std::vector<TSNode> all_children(TSNode n) {
-    std::vector<TSNode> out;
-    if (ts_node_is_null(n)) return out;
-    PooledCursor pooled(n);
-    TSTreeCursor* c = pooled.get();
-    if (ts_tree_cursor_goto_first_child(c)) {
-        do out.push_back(ts_tree_cursor_current_node(c));
-        while (ts_tree_cursor_goto_next_sibling(c));
-    }
-    return out;
-}
-
-namespace {
-
-// Node stacks of one thread that are not in use.
-struct NodeStackPool {
-    std::vector<std::vector<TSNode>*> idle;
-    NodeStackPool() = default;
-    NodeStackPool(const NodeStackPool&) = delete;
-    NodeStackPool& operator=(const NodeStackPool&) = delete;
-    ~NodeStackPool() {
-        for (auto* v : idle) delete v;
-    }
-};
-thread_local NodeStackPool node_stack_pool;
-
-}  // namespace
-
-PooledNodeStack::PooledNodeStack() {
-    if (node_stack_pool.idle.empty()) {
-        nodes_ = new std::vector<TSNode>();
-        return;
-    }
-    nodes_ = node_stack_pool.idle.back();
-    node_stack_pool.idle.pop_back();
-    nodes_->clear();
-}
-
-PooledNodeStack::~PooledNodeStack() { node_stack_pool.idle.push_back(nodes_); }
-
-void append_named_children(TSNode n, std::vector<TSNode>& out) {
-    for_each_named_child(n, [&](TSNode k) { out.push_back(k); });
 }
 
 void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
@@ -459,8 +224,8 @@ void walk(TSNode root, const std::function<bool(TSNode)>& visit) {
 
 void walk_all_nodes(TSNode root, const std::function<bool(TSNode)>& visit) {
     if (ts_node_is_null(root)) return;
-    PooledCursor pooled(root);
-    TSTreeCursor* c = pooled.get();
+    Cursor cursor(root);
+    TSTreeCursor* c = cursor.get();
     for (;;) {
         if (visit(ts_tree_cursor_current_node(c)) && ts_tree_cursor_goto_first_child(c)) continue;
         bool moved = false;

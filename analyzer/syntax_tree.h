@@ -1,9 +1,7 @@
 // syntax_tree.h — a parsed C file (tree-sitter) and the few node helpers the
 // analyzer needs. Walks keep their own stack (no recursion), so that deep
-// nesting and huge files are safe; ts_node_named_child(i) is linear in i and
-// is only used on small nodes, large ones are read with a TSTreeCursor.
-// Every tree-sitter call costs hundreds of instructions: the helpers below
-// pool cursors, cache field lookups and skip punctuation.
+// nesting is safe; children are read with a TSTreeCursor, since
+// ts_node_named_child(i) is linear in i.
 #pragma once
 
 #include <tree_sitter/api.h>
@@ -22,49 +20,31 @@ extern "C" const TSLanguage* tree_sitter_c();
 namespace recipe::analyzer {
 
 // Owns the parse of `source` (and the text, so nodes can be read back).
-// A large file is cut at top-level boundaries (between functions, outside
-// braces, comments and #if blocks) into a few parts per analysis thread,
-// parsed side by side; every part's nodes carry positions in the whole
-// file (each part's parser reads the whole text with an included range of
-// its own).
 class SyntaxTree {
 public:
-    // Parses `source` now.
-    explicit SyntaxTree(std::string source, bool parallel = true);
-    // Cuts `source` into parts but parses none: parse_part() does, so that
-    // a caller can go on with a part's analysis on the thread that parsed it.
-    struct Deferred {};
-    SyntaxTree(std::string source, bool parallel, Deferred);
+    explicit SyntaxTree(std::string source);
     ~SyntaxTree();
     SyntaxTree(const SyntaxTree&) = delete;
     SyntaxTree& operator=(const SyntaxTree&) = delete;
 
-    std::size_t parts() const { return parts_.size(); }
-    // Parses part `i` (once); different parts may be parsed at the same time.
-    void parse_part(std::size_t i);
-    TSNode part_root(std::size_t i) const { return ts_tree_root_node(parts_[i].tree); }
-    // The root of each part, in file order (one for most files).
-    std::vector<TSNode> roots() const;
-    TSNode root() const { return part_root(0); }
+    TSNode root() const { return ts_tree_root_node(tree_); }
     const std::string& source() const { return source_; }
 
-private:
-    struct Part {
-        std::uint32_t begin = 0, end = 0;  // bytes
-        TSPoint begin_point{}, end_point{};
-        TSTree* tree = nullptr;
-    };
-    std::string source_;
-    std::vector<Part> parts_;
-};
+    // False when tree-sitter lost count of a node's children while parsing
+    // (a node of 65,536 children or more, tree_sitter_allocator.h): nodes
+    // are then missing and misplaced, and none may be trusted. Seen as the
+    // parse dropping a free, or as tokens of the text that no leaf covers.
+    bool whole() const { return whole_; }
+    // Where the leaves and the text first part (a byte of the text), when
+    // not whole(); the end of the text when only the dropped free says so.
+    std::uint32_t broken_at() const { return broken_at_; }
 
-// Where a file can be cut into independently parsable parts (0 when it
-// cannot): a line start at file scope near `wanted`.
-std::size_t top_level_cut(const std::string& source, std::size_t wanted);
-// The same for several places at once (`wanted` ascending): the first cut
-// at or after each, in order, without repeats; fewer when the text runs
-// out or stops making sense.
-std::vector<std::size_t> top_level_cuts(const std::string& source, const std::vector<std::size_t>& wanted);
+private:
+    std::string source_;
+    TSTree* tree_ = nullptr;
+    bool whole_ = true;
+    std::uint32_t broken_at_ = 0;
+};
 
 // A node together with the text it was parsed from (macro bodies are parsed
 // into trees of their own, so a node alone does not say where its text is).
@@ -100,40 +80,33 @@ inline TSSymbol symbol(TSNode n) { return ts_node_is_null(n) ? TSSymbol{0} : ts_
         return recipe_symbol;                                                    \
     }())
 
-// A tree cursor at `n`, borrowed from a pool of the calling thread: a new
-// cursor allocates its stack, and the analysis of a large file starts
-// hundreds of thousands of short walks. Cursors may be nested (a walk
-// inside a walk's visitor); each is given back when it goes out of scope.
-class PooledCursor {
+// A tree cursor at `n`, deleted when it goes out of scope.
+class Cursor {
 public:
-    explicit PooledCursor(TSNode n);
-    ~PooledCursor();
-    PooledCursor(const PooledCursor&) = delete;
-    PooledCursor& operator=(const PooledCursor&) = delete;
-    TSTreeCursor* get() const { return cursor_; }
+    explicit Cursor(TSNode n) : cursor_(ts_tree_cursor_new(n)) {}
+    ~Cursor() { ts_tree_cursor_delete(&cursor_); }
+    Cursor(const Cursor&) = delete;
+    Cursor& operator=(const Cursor&) = delete;
+    TSTreeCursor* get() { return &cursor_; }
 
 private:
-    TSTreeCursor* cursor_;
+    TSTreeCursor cursor_;
 };
 
-// The named children of `n`, in order, appended to `out`. Small nodes are
-// read by index (cheaper than a cursor's steps over their punctuation),
-// large ones with a cursor (reading by index would be quadratic).
-void append_named_children(TSNode n, std::vector<TSNode>& out);
-
-// A stack of nodes borrowed from a per-thread pool (walks run inside other
-// walks' visitors), for the walks below.
-class PooledNodeStack {
-public:
-    PooledNodeStack();
-    ~PooledNodeStack();
-    PooledNodeStack(const PooledNodeStack&) = delete;
-    PooledNodeStack& operator=(const PooledNodeStack&) = delete;
-    std::vector<TSNode>& get() { return *nodes_; }
-
-private:
-    std::vector<TSNode>* nodes_;
-};
+// Calls f(child) for each named child, in order. A cursor steps from one
+// child to the next; ts_node_named_child(n, i) would scan the children
+// before the i-th each time.
+template <typename F>
+void for_each_named_child(TSNode n, F&& f) {
+    if (ts_node_is_null(n)) return;
+    Cursor cursor(n);
+    TSTreeCursor* c = cursor.get();
+    if (!ts_tree_cursor_goto_first_child(c)) return;
+    do {
+        TSNode k = ts_tree_cursor_current_node(c);
+        if (ts_node_is_named(k)) f(k);
+    } while (ts_tree_cursor_goto_next_sibling(c));
+}
 
 // Visits the named nodes of `root`'s subtree (root included) in source
 // order, without recursion: enter(n) returns false to skip n's subtree;
@@ -144,11 +117,8 @@ template <typename Enter, typename Leave>
 void walk_tree(TSNode root, Enter&& enter, Leave&& leave) {
     if (ts_node_is_null(root)) return;
     // A null node on the stack stands for "leave the node below it".
-    PooledNodeStack pooled;
-    std::vector<TSNode>& stack = pooled.get();
-    std::size_t base = stack.size();
-    stack.push_back(root);
-    while (stack.size() > base) {
+    std::vector<TSNode> stack{root};
+    while (!stack.empty()) {
         TSNode n = stack.back();
         stack.pop_back();
         if (ts_node_is_null(n)) {
@@ -164,7 +134,7 @@ void walk_tree(TSNode root, Enter&& enter, Leave&& leave) {
         stack.push_back(n);
         stack.push_back(TSNode{});
         std::size_t first = stack.size();
-        append_named_children(n, stack);
+        for_each_named_child(n, [&](TSNode k) { stack.push_back(k); });
         std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
     }
 }
@@ -190,30 +160,8 @@ SourceSpan span_of(TSNode n);
 TSNode strip_parens(TSNode n);
 TSNode strip_parens_and_casts(TSNode n);
 
-// Calls f(child) for each named child, in order, without allocating. A
-// small node's children are read by index; a large node's with a cursor
-// (by index, each would scan the children before it).
-template <typename F>
-void for_each_named_child(TSNode n, F&& f) {
-    if (ts_node_is_null(n)) return;
-    if (ts_node_child_count(n) <= 8) {
-        std::uint32_t named = ts_node_named_child_count(n);
-        for (std::uint32_t i = 0; i < named; ++i) f(ts_node_named_child(n, i));
-        return;
-    }
-    PooledCursor pooled(n);
-    TSTreeCursor* c = pooled.get();
-    if (!ts_tree_cursor_goto_first_child(c)) return;
-    do {
-        TSNode k = ts_tree_cursor_current_node(c);
-        if (ts_node_is_named(k)) f(k);
-    } while (ts_tree_cursor_goto_next_sibling(c));
-}
-
-// Named children, in order, via a cursor.
+// Named children, in order.
 std::vector<TSNode> named_children(TSNode n);
-// All children (named and anonymous), in order.
-std::vector<TSNode> all_children(TSNode n);
 
 // Visits `root` and its named descendants in source order without
 // recursion (see walk_tree). The visitor returns false to skip a node's

@@ -269,7 +269,7 @@ bool analyze_translation_unit(const std::string& path, std::string text, const B
     find_system_spellings(&pp.lines);
     unit->map = std::make_unique<SourceMap>(std::move(pp.text), std::move(pp.lines), std::move(text), std::move(pp.macros));
     map_positions(*unit->map, &unit->program);
-    return true;
+    return parsed_whole(unit->program, path, error);
 }
 
 }  // namespace recipe::analyzer

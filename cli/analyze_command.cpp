@@ -5,12 +5,7 @@
 #include <cxxopts.hpp>
 
 #include <iostream>
-#include <memory>
 #include <vector>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "analyzer/analyzer.h"
 #include "analyzer/program_json.h"
@@ -25,21 +20,6 @@ namespace {
 using recipe::cli::print_error;
 
 using namespace recipe;
-
-// A large file's syntax tree is some 150 MB of small allocations. glibc
-// grows a thread's heap a little at a time (one mprotect or brk call per
-// step: about 20,000 system calls for the benchmark's file) and hands
-// memory back whenever the top of a heap is free. Growing in large steps
-// and keeping freed memory costs address space, not resident memory.
-void tune_allocator_for(std::size_t source_bytes) {
-#if defined(__GLIBC__)
-    if (source_bytes < (512u << 10)) return;
-    mallopt(M_TOP_PAD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#else
-    (void)source_bytes;
-#endif
-}
 
 int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
     cli::CommandLine command_line;
@@ -81,28 +61,22 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
         analyzer::AnalyzeOptions opts;
         opts.assume_no_alias = source_options.assume_no_alias;
         opts.assumptions = source_options.assumptions;
-        opts.free_syntax_tree = false;  // the process ends after printing: exit reclaims it faster
         std::string source;
         if (!analyzer::read_source_file(file, &source, &error)) {
             err << error << "\n";
             return cli::kExitUsage;
         }
-        tune_allocator_for(source.size());
-        // Left for the operating system too, like the syntax tree: a large
-        // file's analysis is millions of small allocations, and the process
-        // ends right after printing it.
-        static auto* units = new std::vector<std::unique_ptr<analyzer::TranslationUnit>>();  // never destroyed
-        units->push_back(std::make_unique<analyzer::TranslationUnit>());
-        if (!analyzer::analyze_translation_unit(file, source, source_options.build, opts, units->back().get(), &error)) {
+        analyzer::TranslationUnit unit;
+        if (!analyzer::analyze_translation_unit(file, source, source_options.build, opts, &unit, &error)) {
             err << error << "\n";
             return cli::kExitUsage;
         }
-        const analyzer::Program& program = units->back()->program;
+        const analyzer::Program& program = unit.program;
         if (args.count("json")) {
             analyzer::write_json(out, program);
             out << "\n";
         } else {
-            analyzer::write_report(out, program, units->back()->original());
+            analyzer::write_report(out, program, unit.original());
         }
         for (const auto& n : program.nests)
             if (n.accepted) return cli::kExitOk;

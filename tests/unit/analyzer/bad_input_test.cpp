@@ -1,15 +1,19 @@
 // Bad input never crashes and never loses anything: unreadable files are
-// refused with one clear line, broken or absurd C is still analysed.
+// refused with one clear line, broken or absurd C is still analysed, and C
+// that is more than the parser can hold is refused with one clear line too.
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "analyzer/source_text.h"
-#include "analyzer/syntax_tree.h"
 #include "tests/unit/analyzer/analyzer_test_util.h"
 
 using namespace recipe::analyzer;
@@ -174,45 +178,131 @@ TEST_CASE("a 10 MB file is analysed whole", "[analyzer]") {
     CHECK(kernel_nest.input_arrays.at(0).stencil == Offsets{{-1, -1}, {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {1, 1}});
 }
 
-TEST_CASE("large files analysed on two threads give the same Program as on one", "[analyzer]") {
-    // Every sample many times over, with unique names: well over the size
-    // where parsing and analysis are split.
-    std::string code;
-    for (int copy = 0; code.size() < (700u << 10); ++copy) {
-        for (const char* name : {"emboss.c", "hotspot.c", "poisson2d.c", "sor1d.c", "blur_rows.c"}) {
-            std::string k = read_text(sample_path(name));
-            for (const char* fn : {"emboss", "simulate", "jacobi", "sor", "box_blur", "alloc_rows", "main"}) {
-                std::string call = std::string(fn) + "(";
-                for (std::size_t at = 0; (at = k.find(call, at)) != std::string::npos; at += call.size() + 8) {
-                    bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(k[at - 1])) || k[at - 1] == '_');
-                    if (word_start) k.insert(at + std::strlen(fn), "_" + std::to_string(copy));
-                }
-            }
-            code += k + "\n";
-        }
+namespace {
+
+// What `recipe <command> <file> [args]` ends with: its exit status, or -1
+// when a signal ended it; `first_error_line` gets the first line it wrote
+// to stderr.
+int recipe_exit(const std::string& command, const std::string& file, const std::string& args = "",
+                std::string* first_error_line = nullptr) {
+    std::string err = temp_path(command + ".err");
+    std::string cmd = "'" + std::string(RECIPE_BINARY) + "' " + command + " '" + file + "' " + args + " >/dev/null 2>'" + err + "'";
+    int status = std::system(cmd.c_str());
+    if (first_error_line) {
+        std::ifstream in(err);
+        std::getline(in, *first_error_line);
     }
-    AnalyzeOptions one;
-    one.parallel = false;
-    Program a = analyze_source("big.c", code, {});
-    Program b = analyze_source("big.c", code, one);
-    REQUIRE(a.nests.size() > 1000);
-    REQUIRE(a.nests.size() == b.nests.size());
-    int accepted = 0;
-    for (std::size_t i = 0; i < a.nests.size(); ++i) {
-        CHECK(a.nests[i].function == b.nests[i].function);
-        CHECK(a.nests[i].accepted == b.nests[i].accepted);
-        CHECK(a.nests[i].span.begin_byte == b.nests[i].span.begin_byte);
-        CHECK(a.nests[i].reasons.size() == b.nests[i].reasons.size());
-        accepted += a.nests[i].accepted;
-    }
-    CHECK(accepted > 0);
-    CHECK(a.diagnostics.size() == b.diagnostics.size());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-TEST_CASE("files are cut for parallel parsing only between top-level constructs", "[analyzer]") {
-    std::string code = "int a;\n/* x\nint b; */\nvoid f(void) {\n  int c;\n}\n#if X\nint d;\n#endif\nint e;\n";
-    std::size_t cut = top_level_cut(code, 8);
-    CHECK(code.substr(cut, 6) == "void f");
-    CHECK(code.substr(top_level_cut(code, code.find("int c")), 5) == "int e");
-    CHECK(top_level_cut("void f(void) {\n  int c;\n", 5) == 0);
+// Both commands on `content`, written to a file: each must end with `status`
+// (no signal), and where it is 2, with `error_start` at the head of its
+// first line of stderr.
+void check_commands(const std::string& name, const std::string& content, int status, const std::string& error_start = "") {
+    std::string path = write_file(name, content);
+    std::string out_dir = temp_path(name + "-out");
+    for (const std::string command : {"analyze", "advise"}) {
+        INFO("recipe " << command << " " << name);
+        std::string args = command == "advise" ? "--platform h200 --force -o '" + out_dir + "'" : "";
+        std::string error;
+        CHECK(recipe_exit(command, path, args, &error) == status);
+        if (!error_start.empty()) CHECK(error.rfind(path + error_start, 0) == 0);
+    }
+}
+
+// The text a parse of which once aborted in tree-sitter 0.20.7 (a node of
+// 65,536 children or more): the analysis refuses it, with no nests.
+void check_refused(const std::string& code) {
+    Program p = analyze_text(code);
+    CHECK(p.nests.empty());
+    REQUIRE(p.diagnostics.size() == 1);
+    CHECK(p.diagnostics[0].rule_id == kUnparsable);
+    CHECK(p.diagnostics[0].severity == Severity::Error);
+    CHECK(p.diagnostics[0].message.rfind("the parser cannot hold this file", 0) == 0);
+}
+
+std::string repeated(const std::string& piece, int times) {
+    std::string out;
+    out.reserve(piece.size() * static_cast<std::size_t>(times));
+    for (int i = 0; i < times; ++i) out += piece;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("100,000 unclosed parentheses are refused as more than the parser can hold, never a crash", "[analyzer]") {
+    // tree-sitter 0.20.7 counted the error node's children in 16 bits, and
+    // freeing it freed a pointer inside a block: "munmap_chunk(): invalid
+    // pointer", exit 134.
+    const std::string code = "int f(){ return " + std::string(100000, '(') + ";}\n";
+    check_refused(code);
+    std::string path = write_file("unclosed-parens.c", code);
+    std::string error = analyze_error(path);
+    CHECK(error.rfind(path + ":1:", 0) == 0);
+    CHECK(error.find(": error: the parser cannot hold this file: one construct has 65,536 or more pieces of syntax side by side") != std::string::npos);
+    check_commands("unclosed-parens.c", code, 2, ":1:");
+}
+
+TEST_CASE("other texts that make a node of 65,536 children are refused too", "[analyzer]") {
+    SECTION("parentheses and brackets left open, which aborted inside the parse") {
+        std::string code;
+        for (int i = 0; i < 70000; ++i) code += i % 3 ? '(' : '[';
+        check_refused(code + "\n");
+    }
+    SECTION("`if (1)` after `if (1)`, left open at the end of the file") {
+        check_refused("void f(void) {" + repeated("if (1)", 70000) + "\n");
+    }
+    SECTION("70,000 comments in a row, when nothing has removed them") {
+        const std::string code = "void f(void) {\n" + repeated("  // c\n", 70000) + "}\n";
+        check_refused(code);
+        // The commands preprocess the file first: no comment is left.
+        check_commands("comments.c", code, 1);
+    }
+    SECTION("just under the limit, the same text is analysed") {
+        Program p = analyze_text("void f(void) {\n" + repeated("  // c\n", 60000) + "}\n");
+        CHECK(p.diagnostics.empty());
+    }
+}
+
+TEST_CASE("100,000 nested blocks and 100,000 nested parentheses are analysed", "[analyzer]") {
+    const std::string blocks = "void f(void)" + std::string(100000, '{') + std::string(100000, '}') + "\n";
+    const std::string parens = "int f(int x){ return " + std::string(100000, '(') + "x" + std::string(100000, ')') + ";}\n";
+    for (const std::string* code : {&blocks, &parens}) {
+        Program p = analyze_text(*code);
+        CHECK(p.nests.empty());
+        CHECK(p.diagnostics.empty());
+    }
+    check_commands("nested-blocks.c", blocks, 1);
+    check_commands("nested-parens.c", parens, 1);
+}
+
+TEST_CASE("a 2.8 MB expression on one line is analysed", "[analyzer]") {
+    const std::string code = "int x; void f(void){ x = 1" + repeated("+1", 1400000) + ";}\n";
+    REQUIRE(code.size() > 2800000);
+    check_commands("long-sum.c", code, 1);
+}
+
+TEST_CASE("binary garbage, bytes that are not UTF-8 and an empty file end with exit 2, printable garbage with 0 to 2", "[analyzer]") {
+    std::string binary;
+    std::uint32_t state = 12345;
+    auto next = [&] {
+        state = state * 1103515245u + 12345u;
+        return static_cast<unsigned char>(state >> 16);
+    };
+    for (int i = 0; i < 100000; ++i) binary += static_cast<char>(next());
+    check_commands("garbage.bin.c", binary, 2, ":");
+    check_commands("latin1-garbage.c", "int f(void) { return 0; } /* caf\xE9 */\n", 2, ":1:33: error: invalid UTF-8");
+    check_commands("empty-file.c", "", 2, ":1:1: error: file is empty");
+
+    std::string printable;
+    for (int i = 0; i < 100000; ++i) printable += static_cast<char>(' ' + next() % 95);
+    for (char& c : printable)
+        if (c == '\\') c = '\n';  // no line continuation joins the whole file into one directive
+    CHECK_NOTHROW(analyze_text(printable));
+    std::string path = write_file("printable-garbage.c", printable);
+    for (const std::string command : {"analyze", "advise"}) {
+        int status = recipe_exit(command, path, command == "advise" ? "--platform h200 --force -o '" + temp_path("pg-out") + "'" : "");
+        CHECK(status >= 0);
+        CHECK(status <= 2);
+    }
 }

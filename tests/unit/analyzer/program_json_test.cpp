@@ -1,4 +1,5 @@
-// The streaming JSON writer prints exactly what the nlohmann tree prints.
+// write_json, which dumps the nests one at a time into the document, prints
+// exactly what the whole document's tree prints.
 #include <filesystem>
 #include <sstream>
 
