@@ -20,6 +20,29 @@ std::string fixed(double value, int decimals) {
     return s;
 }
 
+double text_width(const std::string& text, double size, bool bold) {
+    // Advance widths (em) of DejaVu Sans, what "Helvetica, Arial,
+    // sans-serif" falls back to where neither is installed; both are
+    // narrower, so the estimate errs on the wide side.
+    double em = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            if ((c & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
+            em += 0.8;                         // ×, –, …: take a wide one
+        } else if (c == ' ') em += 0.318;
+        else if (std::string(".,:;'|!").find(static_cast<char>(c)) != std::string::npos) em += 0.318;
+        else if (std::string("ijl").find(static_cast<char>(c)) != std::string::npos) em += 0.278;
+        else if (std::string("()[]{}ft-").find(static_cast<char>(c)) != std::string::npos) em += 0.39;
+        else if (c == 'r') em += 0.411;
+        else if (c == 'm') em += 0.974;
+        else if (c == 'w' || c == 'W' || c == 'M') em += 0.9;
+        else if (c >= 'A' && c <= 'Z') em += 0.75;
+        else em += 0.64;  // digits, the other lower-case letters, '=' '+' '%'
+    }
+    return em * size * (bold ? 1.1 : 1.0);
+}
+
 namespace {
 
 // Tick spacing of 1, 2 or 5 times a power of ten giving about `count` ticks.
@@ -48,6 +71,41 @@ std::string si_count(double v) {
 }
 
 std::int64_t elements(const Index3& t) { return t[0] * t[1] * t[2]; }
+
+// Lines of at most `width` pixels at `size`, broken at spaces.
+std::vector<std::string> wrap(const std::string& text, double width, double size) {
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t space = text.find(' ', at);
+        if (space == std::string::npos) space = text.size();
+        const std::string word = text.substr(at, space - at);
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && text_width(longer, size, false) > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+        at = space + 1;
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+km::data text_lines(const std::vector<std::string>& lines, double x, double y, double leading) {
+    km::data list{km::data::type::list};
+    for (const auto& l : lines) {
+        km::data d;
+        d.set("text", l);
+        d.set("x", fixed(x, 1));
+        d.set("y", fixed(y, 1));
+        list.push_back(d);
+        y += leading;
+    }
+    return list;
+}
 
 const char* kPalette[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
 
@@ -208,46 +266,101 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     return templates.render("tile_chart.svg", view, Escape::Xml);
 }
 
+namespace {
+
+// The time axis of the pipeline chart: linear, but for a break of fixed
+// width that stands for the steps not drawn.
+struct TimeAxis {
+    double left = 0, right = 0;  // pixels
+    double t0 = 0, t1 = 0;       // ms at left and right
+    double break_from = 0, break_to = 0;  // ms; equal: no break
+    double break_px = 0;
+    double scale() const { return (right - left - break_px) / std::max(1e-12, (t1 - t0) - (break_to - break_from)); }
+    double x(double ms) const {
+        if (break_px > 0 && ms > break_from) {
+            const double gap = left + (break_from - t0) * scale();
+            if (ms < break_to) return gap + (ms - break_from) / (break_to - break_from) * break_px;  // inside the cut
+            return gap + break_px + (ms - break_to) * scale();
+        }
+        return left + (ms - t0) * scale();
+    }
+};
+
+}  // namespace
+
 std::string render_timeline_chart(const TemplateStore& templates, const std::vector<advisor::TimelineEvent>& events,
                                   std::int64_t total_tiles, const std::string& title) {
     const int width = 780;
     // Lanes in pipeline order; only the engines that appear.
     // Events of no tile (tile < 0: allocation and registration before the
-    // pipeline, unregistration after) get a lane of their own.
+    // pipeline, unregistration after) get a lane of their own. A break and
+    // the total are marks across the lanes, not bars.
     auto lane_of = [](const advisor::TimelineEvent& e) { return e.tile < 0 ? std::string("setup") : e.engine; };
     static const std::vector<std::pair<std::string, std::string>> kLanes = {
         {"setup", "setup, teardown"}, {"host", "host staging"}, {"H2D", "copy in (H2D)"}, {"kernel", "kernel"}, {"D2H", "copy out (D2H)"}};
     static const std::map<std::string, std::string> kColors = {
         {"setup", "#9a9a9a"}, {"host", "#8c564b"}, {"H2D", "#1f77b4"}, {"kernel", "#2ca02c"}, {"D2H", "#ff7f0e"}};
+    std::vector<advisor::TimelineEvent> bars;
+    const advisor::TimelineEvent* brk = nullptr;
+    const advisor::TimelineEvent* total = nullptr;
+    std::int64_t steps = 0;
+    for (const auto& e : events) {
+        if (e.engine == "break") brk = &e;
+        else if (e.engine == "total") total = &e;
+        else bars.push_back(e);
+        steps = std::max(steps, e.step);
+    }
     std::vector<std::pair<std::string, std::string>> lanes;
     for (const auto& l : kLanes)
-        if (std::any_of(events.begin(), events.end(), [&](const auto& e) { return lane_of(e) == l.first; })) lanes.push_back(l);
-    for (const auto& e : events)
+        if (std::any_of(bars.begin(), bars.end(), [&](const auto& e) { return lane_of(e) == l.first; })) lanes.push_back(l);
+    for (const auto& e : bars)
         if (std::none_of(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == lane_of(e); }))
             lanes.push_back({e.engine, e.engine});
-    const double lane_h = 34, left = 130, right = width - 30.0, top = 60;
+
+    // What the chart shows, in words under the title.
+    std::string summary = std::to_string(total_tiles) + (total_tiles == 1 ? " tile" : " tiles");
+    if (steps > 1) summary += ", " + std::to_string(steps) + " time steps";
+    summary += steps > 1 && brk ? ": time steps 1 and " + std::to_string(steps) + " drawn"
+               : brk            ? ": the pipeline's first and last steps drawn"
+                                : ": every step of the pipeline drawn";
+    summary += ", with the typical tile's times";
+    summary += "; numbers are tile indices";
+    std::vector<std::string> subtitle = wrap(summary, width - 60, 12);
+    if (brk)
+        for (const auto& l : wrap("The break stands for " + brk->note + ".", width - 60, 12)) subtitle.push_back(l);
+    if (total && !total->note.empty())
+        for (const auto& l : wrap("The red line marks the predicted total: " + total->note + ".", width - 60, 12))
+            subtitle.push_back(l);
+
+    const double lane_h = 40, left = 130, right = width - 30.0;
+    const double top = 40 + 15.0 * static_cast<double>(subtitle.size()) + 24;  // room for the marks' labels above the lanes
     const double bottom = top + lane_h * static_cast<double>(std::max<std::size_t>(1, lanes.size()));
     const int height = static_cast<int>(bottom + 60);
-    double t0 = 1e300, t1 = 0;
-    std::int64_t shown = 0;
-    for (const auto& e : events) {
+    double t0 = 0, t1 = 0;
+    for (const auto& e : bars) {
         t0 = std::min(t0, e.start_ms);
         t1 = std::max(t1, e.end_ms);
-        shown = std::max(shown, e.tile + 1);
     }
-    if (events.empty()) t0 = 0, t1 = 1;
+    if (total) t1 = std::max(t1, total->end_ms);
     if (t1 <= t0) t1 = t0 + 1e-3;
-    const double step = nice_step(t1 - t0, 8);
-    const double a0 = std::floor(t0 / step) * step, a1 = std::ceil(t1 / step) * step;
-    auto px = [&](double ms) { return left + (ms - a0) / (a1 - a0) * (right - left); };
+    TimeAxis axis;
+    axis.left = left;
+    axis.right = right;
+    axis.t0 = t0;
+    axis.t1 = t1;
+    if (brk && brk->end_ms > brk->start_ms - 1e-12) {
+        axis.break_from = brk->start_ms;
+        axis.break_to = brk->end_ms;
+        axis.break_px = 64;
+    }
+    const double shown_ms = (t1 - t0) - (axis.break_to - axis.break_from);
+    const double step = nice_step(shown_ms, 12);
 
     km::data view;
     view.set("width", std::to_string(width));
     view.set("height", std::to_string(height));
     view.set("title", title);
-    view.set("subtitle", shown < total_tiles ? "the first " + std::to_string(shown) + " of " + std::to_string(total_tiles) +
-                                                   " tiles; numbers are tile indices"
-                                             : "all " + std::to_string(total_tiles) + " tiles; numbers are tile indices");
+    view.set("subtitle", text_lines(subtitle, width / 2.0, 40, 15));
     view.set("title_x", fixed(width / 2.0, 0));
     view.set("plot_left", fixed(left, 1));
     view.set("plot_right", fixed(right, 1));
@@ -256,15 +369,36 @@ std::string render_timeline_chart(const TemplateStore& templates, const std::vec
     view.set("x_title", "time (ms)");
     view.set("x_title_x", fixed((left + right) / 2, 1));
     view.set("x_title_y", fixed(bottom + 40, 1));
+    // Ticks on both sides of the break, none too close to it or to the end.
     km::data xt{km::data::type::list};
-    for (double v = a0; v <= a1 + step * 1e-6; v += step) {
+    auto add_tick = [&](double v) {
+        const double x = axis.x(v);
+        if (axis.break_px > 0 && x > axis.x(axis.break_from) - 18 && x < axis.x(axis.break_from) + axis.break_px + 18) return;
         km::data t;
-        t.set("x", fixed(px(v), 1));
+        t.set("x", fixed(x, 1));
         t.set("label", ms_label(v, step));
         t.set("label_y", fixed(bottom + 18, 1));
         xt.push_back(t);
-    }
+    };
+    for (double v = std::ceil(t0 / step - 1e-9) * step; v <= t1 + step * 1e-6; v += step)
+        if (axis.break_px == 0 || v <= axis.break_from || v >= axis.break_to) add_tick(v);
     view.set("x_ticks", xt);
+    // The axis line, in two pieces around a break.
+    km::data axis_lines{km::data::type::list};
+    auto axis_piece = [&](double x0, double x1) {
+        km::data a;
+        a.set("x1", fixed(x0, 1));
+        a.set("x2", fixed(x1, 1));
+        axis_lines.push_back(a);
+    };
+    if (axis.break_px > 0) {
+        axis_piece(left, axis.x(axis.break_from));
+        axis_piece(axis.x(axis.break_from) + axis.break_px, right);
+    } else {
+        axis_piece(left, right);
+    }
+    view.set("axis", axis_lines);
+
     km::data lane_list{km::data::type::list};
     std::map<std::string, double> lane_y;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
@@ -278,30 +412,110 @@ std::string render_timeline_chart(const TemplateStore& templates, const std::vec
         lane_list.push_back(l);
     }
     view.set("lanes", lane_list);
-    km::data bars{km::data::type::list};
-    for (const auto& e : events) {
-        const double x0 = px(e.start_ms), x1 = px(e.end_ms);
+
+    // Bars: at least kMinBar pixels wide, so that a short kernel shows; the
+    // tile index inside a bar wide enough for it, else above it where it
+    // meets no other label and no break (the tooltip always has it).
+    const double kMinBar = 3, bar_h = 22, bar_top = 13;
+    const double cut_x0 = axis.break_px > 0 ? axis.x(axis.break_from) : 1e300, cut_x1 = cut_x0 + axis.break_px;
+    std::map<std::string, double> label_end;  // per lane: where the last label above a bar ends
+    km::data bar_list{km::data::type::list};
+    for (const auto& e : bars) {
+        const double x0 = axis.x(e.start_ms), x1 = axis.x(e.end_ms);
+        const double w = std::max(kMinBar, x1 - x0);
         const std::string lane_key = lane_of(e);
-        const double y = lane_y[lane_key] + 5;
+        const double y = lane_y[lane_key] + bar_top;
         km::data b;
         b.set("x", fixed(x0, 2));
         b.set("y", fixed(y, 1));
-        b.set("w", fixed(std::max(0.5, x1 - x0), 2));
-        b.set("h", fixed(lane_h - 10, 1));
+        b.set("w", fixed(w, 2));
+        b.set("h", fixed(bar_h, 1));
         const auto color = kColors.find(lane_key);
         b.set("color", color != kColors.end() ? color->second : "#7f7f7f");
         const auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == lane_key; });
         b.set("lane", lane->second);
         b.set("tile", e.tile < 0 ? km::data(false) : km::data("tile " + std::to_string(e.tile)));
-        b.set("label", e.tile < 0 ? std::string() : std::to_string(e.tile));
+        b.set("step", e.step > 0 ? km::data("step " + std::to_string(e.step)) : km::data(false));
         b.set("start", fixed(e.start_ms, 3));
         b.set("end", fixed(e.end_ms, 3));
-        b.set("show_label", e.tile >= 0 && x1 - x0 >= 14);
-        b.set("text_x", fixed((x0 + x1) / 2, 1));
-        b.set("text_y", fixed(y + (lane_h - 10) / 2 + 4, 1));
-        bars.push_back(b);
+        km::data label{false};
+        if (e.tile >= 0) {
+            const std::string text = std::to_string(e.tile);
+            km::data l;
+            l.set("text", text);
+            const double inside_w = text_width(text, 10, false), above_w = text_width(text, 9, false);
+            const double mid = x0 + w / 2;
+            auto& free_from = label_end.try_emplace(lane_key, -1e300).first->second;
+            if (w >= inside_w + 1.5) {
+                l.set("x", fixed(mid, 1));
+                l.set("y", fixed(y + bar_h / 2 + 4, 1));
+                l.set("inside", true);
+                label = std::move(l);
+            } else {
+                // Above the bar, centred; beside a break's edge, moved off the break.
+                double at = mid;
+                if (at + above_w / 2 > cut_x0 && at - above_w / 2 < cut_x1)
+                    at = mid > cut_x1 ? cut_x1 + above_w / 2 + 1 : cut_x0 - above_w / 2 - 1;
+                if (at - above_w / 2 >= free_from + 1) {
+                    l.set("x", fixed(at, 1));
+                    l.set("y", fixed(y - 3, 1));
+                    l.set("inside", false);
+                    label = std::move(l);
+                    free_from = at + above_w / 2;
+                }
+            }
+        }
+        b.set("label", label);
+        bar_list.push_back(b);
     }
-    view.set("bars", bars);
+    view.set("bars", bar_list);
+
+    if (axis.break_px > 0) {
+        km::data b;
+        const double x = axis.x(axis.break_from);
+        b.set("x", fixed(x, 1));
+        b.set("w", fixed(axis.break_px, 1));
+        b.set("x2", fixed(x + axis.break_px, 1));
+        b.set("mid_x", fixed(x + axis.break_px / 2, 1));
+        b.set("top", fixed(top, 1));
+        b.set("bottom", fixed(bottom, 1));
+        b.set("height", fixed(bottom - top, 1));
+        b.set("label_y", fixed(bottom + 18, 1));
+        b.set("label_y2", fixed(top + 14, 1));
+        b.set("ms", fixed(axis.break_to - axis.break_from, 3));
+        b.set("from", fixed(axis.break_from, 3));
+        b.set("to", fixed(axis.break_to, 3));
+        b.set("note", brk->note);
+        // A zigzag down each edge of the gap: the time axis is cut here.
+        auto zigzag = [&](double zx) {
+            std::string pts;
+            int k = 0;
+            for (double zy = top; zy <= bottom + 8 + 1e-9; zy += 6, ++k) pts += fixed(zx + (k % 2 ? 3 : -3), 1) + "," + fixed(zy, 1) + " ";
+            return pts;
+        };
+        b.set("zigzag_left", zigzag(x + 3));
+        b.set("zigzag_right", zigzag(x + axis.break_px - 3));
+        view.set("break", b);
+    } else {
+        view.set("break", false);
+    }
+    if (total) {
+        km::data m;
+        const double x = axis.x(total->end_ms);
+        const std::string text = "predicted total " + fixed(total->end_ms, 3) + " ms";
+        m.set("x", fixed(x, 1));
+        m.set("top", fixed(top - 6, 1));
+        m.set("bottom", fixed(bottom, 1));
+        m.set("label", text);
+        // Right-aligned at the mark unless that runs off the left.
+        const bool end_anchor = x - text_width(text, 11, true) > 4;
+        m.set("anchor", end_anchor ? "end" : "start");
+        m.set("label_x", fixed(end_anchor ? std::min(x + 4, width - 4.0) : x, 1));
+        m.set("label_y", fixed(top - 10, 1));
+        view.set("total", m);
+    } else {
+        view.set("total", false);
+    }
     return templates.render("timeline_chart.svg", view, Escape::Xml);
 }
 
