@@ -107,7 +107,31 @@ km::data text_lines(const std::vector<std::string>& lines, double x, double y, d
     return list;
 }
 
-const char* kPalette[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+// How each scheme's curve looks, so that curves lying on each other all
+// show: the widest line is drawn first and the narrower ones, dashed
+// differently, on top of it; the markers differ in shape and size (a hollow
+// square around a circle, a triangle inside it). The marker shapes are
+// defined in the template.
+struct SchemeStyle {
+    const char* color;
+    double width;
+    const char* dash;    // stroke-dasharray; "" = solid
+    const char* marker;  // the template's marker id
+    double opacity;
+};
+
+SchemeStyle style_of(advisor::Scheme s) {
+    switch (s) {
+        case advisor::Scheme::Basic: return {"#1f77b4", 6.0, "", "circle", 0.55};
+        case advisor::Scheme::Scalable: return {"#2ca02c", 3.0, "9 5", "square", 1.0};
+        case advisor::Scheme::Buffered: return {"#9467bd", 1.6, "2 3", "triangle", 1.0};
+        case advisor::Scheme::Streams: return {"#ff7f0e", 4.0, "12 4 3 4", "diamond", 0.8};
+        case advisor::Scheme::Hybrid: return {"#8c564b", 2.0, "5 3", "cross", 1.0};
+        case advisor::Scheme::Mapped: return {"#e377c2", 2.0, "1 3", "circle", 1.0};
+        case advisor::Scheme::Naive: break;
+    }
+    return {"#888888", 2.0, "6 4", "", 1.0};
+}
 
 std::string scheme_label(const advisor::SchemeCurve& c) {
     std::string s = advisor::to_string(c.scheme);
@@ -118,14 +142,54 @@ std::string scheme_label(const advisor::SchemeCurve& c) {
     return s;
 }
 
+// Two curves coincide when they have the same tiles and times within 0.1%.
+bool coincide(const advisor::SchemeCurve& a, const advisor::SchemeCurve& b) {
+    if (a.points.size() != b.points.size() || a.points.empty()) return false;
+    for (std::size_t i = 0; i < a.points.size(); ++i) {
+        const auto& p = a.points[i];
+        const auto& q = b.points[i];
+        if (elements(p.tile) != elements(q.tile)) return false;
+        if (std::fabs(p.total_ms - q.total_ms) > 1e-3 * std::max(std::fabs(p.total_ms), std::fabs(q.total_ms)) + 1e-9) return false;
+    }
+    return true;
+}
+
+std::string and_list(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return s;
+}
+
+struct Box {
+    double x0, y0, x1, y1;
+    bool contains(double x, double y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
+};
+
+// Pixels of the polylines that fall inside `b`, sampled every pixel or so.
+double ink_inside(const Box& b, const std::vector<std::vector<std::pair<double, double>>>& lines) {
+    double ink = 0;
+    for (const auto& line : lines)
+        for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+            const auto [xa, ya] = line[i];
+            const auto [xb, yb] = line[i + 1];
+            const double len = std::hypot(xb - xa, yb - ya);
+            const int n = std::max(1, static_cast<int>(len));
+            for (int k = 0; k <= n; ++k) {
+                const double f = static_cast<double>(k) / n;
+                if (b.contains(xa + f * (xb - xa), ya + f * (yb - ya))) ink += len / (n + 1);
+            }
+        }
+    return ink;
+}
+
 struct Frame {
-    double left = 70, right = 560, top = 40, bottom = 350;
+    double left = 70, right = 560, top = 50, bottom = 360;
 };
 
 }  // namespace
 
 std::string render_tile_chart(const TemplateStore& templates, const advisor::Plan& plan, const std::string& title) {
-    const int width = 780, height = 420;
+    const int height = 430;
     Frame f;
     // Without a naive port (it does not fit in the device memory) the best plan sets the scale.
     const double naive_ms = plan.naive_fits ? plan.naive.total_ms : (plan.ranked.empty() ? 1.0 : plan.ranked[0].total_ms);
@@ -156,6 +220,44 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     auto px = [&](double e) { return f.left + (std::log10(e) - lo) / (hi - lo) * (f.right - f.left); };
     auto py = [&](double ms) { return f.bottom - ms / y_max * (f.bottom - f.top); };
 
+    // The curves in the order drawn: widest line first, so that narrower
+    // ones lying on it are drawn over it and both show.
+    std::vector<const advisor::SchemeCurve*> curves;
+    for (const auto& c : plan.curves)
+        if (!c.points.empty()) curves.push_back(&c);
+    std::stable_sort(curves.begin(), curves.end(),
+                     [](const auto* a, const auto* b) { return style_of(a->scheme).width > style_of(b->scheme).width; });
+
+    // The legend sits right of the plot, in the plan's order; the canvas is
+    // as wide as its longest label. A curve wholly above the axis' top is
+    // in it all the same, saying so.
+    std::vector<std::pair<std::string, SchemeStyle>> legend_rows;
+    for (const auto& c : plan.curves) {
+        if (c.points.empty()) continue;
+        const bool above = std::all_of(c.points.begin(), c.points.end(), [&](const auto& p) { return p.total_ms > y_max; });
+        legend_rows.push_back({scheme_label(c) + (above ? ", above " + ms_label(y_max, y_step) + " ms" : ""), style_of(c.scheme)});
+    }
+    if (plan.naive_fits) legend_rows.push_back({"naive", style_of(advisor::Scheme::Naive)});
+    const double legend_x = f.right + 20, legend_text_x = legend_x + 42;
+    double legend_w = 0;
+    for (const auto& row : legend_rows) legend_w = std::max(legend_w, text_width(row.first, 12, false));
+    // Curves that coincide are said to, under the legend.
+    std::vector<std::string> coincidences;
+    std::vector<bool> told(plan.curves.size(), false);
+    for (std::size_t i = 0; i < plan.curves.size(); ++i) {
+        if (plan.curves[i].points.empty() || told[i]) continue;
+        std::vector<std::string> same = {advisor::to_string(plan.curves[i].scheme)};
+        for (std::size_t j = i + 1; j < plan.curves.size(); ++j)
+            if (!told[j] && coincide(plan.curves[i], plan.curves[j])) {
+                same.push_back(advisor::to_string(plan.curves[j].scheme));
+                told[j] = true;
+            }
+        if (same.size() > 1)
+            coincidences.push_back(and_list(same) + " predict the same time at every tile size: their curves lie on each other.");
+    }
+    const double caption_w = std::max(legend_w + 42, 190.0);
+    const int width = static_cast<int>(std::ceil(std::max(780.0, std::max(legend_text_x + legend_w, legend_x + caption_w) + 16)));
+
     km::data view;
     view.set("width", std::to_string(width));
     view.set("height", std::to_string(height));
@@ -172,12 +274,15 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     view.set("y_title_y", fixed((f.top + f.bottom) / 2, 1));
     view.set("plot_width", fixed(f.right - f.left, 1));
     view.set("plot_height", fixed(f.bottom - f.top, 1));
+    Box clip_note_box{0, 0, 0, 0};
     if (clipped) {
         km::data note;
-        note.set("text", "curves above " + ms_label(y_max, y_step) + " ms leave the chart");
+        const std::string text = "curves above " + ms_label(y_max, y_step) + " ms leave the chart";
+        note.set("text", text);
         note.set("x", fixed(f.right, 1));
         note.set("y", fixed(f.top - 6, 1));
         view.set("clip_note", note);
+        clip_note_box = {f.right - text_width(text, 11, false), f.top - 18, f.right, f.top - 2};
     } else {
         view.set("clip_note", false);
     }
@@ -207,45 +312,88 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
     view.set("naive", plan.naive_fits ? naive : km::data(false));
 
     km::data series{km::data::type::list}, legend{km::data::type::list};
+    std::vector<std::vector<std::pair<double, double>>> ink;  // the curves in pixels, for placing the label
     double ly = f.top + 10;
-    auto add_legend = [&](const std::string& label, const std::string& color, bool dashed) {
-        km::data l;
-        l.set("x1", fixed(f.right + 20, 1));
-        l.set("x2", fixed(f.right + 44, 1));
-        l.set("y", fixed(ly, 1));
-        l.set("text_x", fixed(f.right + 50, 1));
-        l.set("text_y", fixed(ly + 4, 1));
-        l.set("label", label);
-        l.set("color", color);
-        l.set("dashed", dashed);
-        legend.push_back(l);
-        ly += 20;
-    };
-    std::size_t i = 0;
-    for (const auto& c : plan.curves) {
-        if (c.points.empty()) continue;
-        const std::string color = kPalette[i++ % (sizeof kPalette / sizeof *kPalette)];
+    for (const auto* c : curves) {
+        const SchemeStyle st = style_of(c->scheme);
         km::data s;
-        s.set("color", color);
-        s.set("scheme", scheme_label(c));
-        km::data pts{km::data::type::list};
-        auto points = c.points;
+        s.set("color", st.color);
+        s.set("width", fixed(st.width, 1));
+        s.set("opacity", fixed(st.opacity, 2));
+        s.set("dash", *st.dash ? km::data(std::string(st.dash)) : km::data(false));
+        s.set("marker", st.marker);
+        s.set("scheme", scheme_label(*c));
+        auto points = c->points;
         std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return elements(a.tile) < elements(b.tile); });
+        // Markers for the points on the chart; the line in runs cut where
+        // it leaves the top (a point of a huge time, millions of pixels up,
+        // makes renderers draw a wide line wrongly even when clipped).
+        km::data markers{km::data::type::list};
+        std::vector<std::pair<double, double>> line;
         for (const auto& p : points) {
+            const double x = px(static_cast<double>(elements(p.tile))), y = py(p.total_ms);
+            line.push_back({x, y});
+            if (y < f.top - 10) continue;
             km::data q;
-            q.set("x", fixed(px(static_cast<double>(elements(p.tile))), 1));
-            q.set("y", fixed(py(p.total_ms), 1));
+            q.set("x", fixed(x, 1));
+            q.set("y", fixed(y, 1));
             q.set("tile", advisor::format_tile(p.tile, 3));
             q.set("ms", fixed(p.total_ms, 3));
-            pts.push_back(q);
+            markers.push_back(q);
         }
-        s.set("points", pts);
+        const double ceiling = f.top - 20;
+        std::vector<std::vector<std::pair<double, double>>> runs(1);
+        auto cross = [&](std::pair<double, double> a, std::pair<double, double> b) {
+            const double t = (ceiling - a.second) / (b.second - a.second);
+            return std::pair<double, double>{a.first + t * (b.first - a.first), ceiling};
+        };
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const bool in = line[i].second >= ceiling;
+            if (i > 0 && in != (line[i - 1].second >= ceiling)) {
+                runs.back().push_back(cross(line[i - 1], line[i]));
+                if (!in) runs.emplace_back();
+            }
+            if (in) runs.back().push_back(line[i]);
+        }
+        km::data run_list{km::data::type::list};
+        for (const auto& run : runs) {
+            if (run.empty()) continue;
+            std::string pts;
+            for (const auto& [x, y] : run) pts += fixed(x, 1) + "," + fixed(y, 1) + " ";
+            km::data r;
+            r.set("points", pts);
+            run_list.push_back(r);
+            ink.push_back(run);
+        }
+        s.set("runs", run_list);
+        s.set("points", markers);
         series.push_back(s);
-        add_legend(scheme_label(c), color, false);
     }
-    add_legend("naive", "#888888", true);
+    // The legend lists the schemes in the plan's order.
+    for (const auto& [label, st] : legend_rows) {
+        km::data l;
+        l.set("x1", fixed(legend_x, 1));
+        l.set("x2", fixed(legend_x + 34, 1));
+        l.set("marker_x", fixed(legend_x + 17, 1));
+        l.set("y", fixed(ly, 1));
+        l.set("text_x", fixed(legend_text_x, 1));
+        l.set("text_y", fixed(ly + 4, 1));
+        l.set("label", label);
+        l.set("color", st.color);
+        l.set("width", fixed(st.width, 1));
+        l.set("opacity", fixed(st.opacity, 2));
+        l.set("dash", *st.dash ? km::data(std::string(st.dash)) : km::data(false));
+        l.set("marker", *st.marker ? km::data(std::string(st.marker)) : km::data(false));
+        legend.push_back(l);
+        ly += 22;
+    }
     view.set("series", series);
     view.set("legend", legend);
+    std::vector<std::string> caption;
+    for (const auto& c : coincidences)
+        for (const auto& line : wrap(c, caption_w, 11)) caption.push_back(line);
+    view.set("caption", text_lines(caption, legend_x, ly + 8, 15));
+    if (plan.naive_fits) ink.push_back({{f.left, py(plan.naive.total_ms)}, {f.right, py(plan.naive.total_ms)}});
 
     if (!plan.ranked.empty()) {
         const auto& best = plan.ranked[0];
@@ -255,12 +403,48 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
         km::data ch;
         ch.set("x", fixed(x, 1));
         ch.set("y", fixed(y, 1));
-        ch.set("label", std::string("chosen: ") + advisor::to_string(best.config.scheme) + " " +
-                            advisor::format_tile(best.config.tile, best.problem.dims) + ", " + fixed(best.total_ms, 2) + " ms");
-        const bool right_half = x > (f.left + f.right) / 2;
-        ch.set("anchor", right_half ? "end" : "start");
-        ch.set("label_x", fixed(right_half ? x - 10 : x + 10, 1));
-        ch.set("label_y", fixed(y > f.top + 30 ? y - 12 : y + 22, 1));
+        const std::string label = std::string("chosen: ") + advisor::to_string(best.config.scheme) + " " +
+                                  advisor::format_tile(best.config.tile, best.problem.dims) + ", " + fixed(best.total_ms, 2) + " ms";
+        ch.set("label", label);
+        // The label goes where the fewest curve pixels would lie under it,
+        // near the point, inside the plot; a white box keeps what remains
+        // from crossing it, and a leader joins it to the point when it is away.
+        const double w = text_width(label, 12, true) + 10, h = 19;
+        Box best_box{};
+        double best_score = 1e300;
+        for (double dy : {-30.0, 14.0, -50.0, 34.0, -70.0, 54.0, -95.0, 80.0, -125.0, 110.0, -160.0, 145.0})
+            for (double dx : {12.0, -12.0 - w, -w / 2}) {
+                Box b{x + dx, y + dy - h / 2, x + dx + w, y + dy + h / 2};
+                if (b.x0 < f.left + 4 || b.x1 > f.right - 2 || b.y0 < f.top + 2 || b.y1 > f.bottom - 2) continue;
+                if (Box{b.x0 - 8, b.y0 - 8, b.x1 + 8, b.y1 + 8}.contains(x, y)) continue;  // on its own point
+                const bool on_note = clipped && !(b.x1 < clip_note_box.x0 || b.y0 > clip_note_box.y1);
+                const double score = ink_inside(b, ink) * 10 + std::fabs(dy) * 0.3 + (dx == -w / 2 ? 4 : 0) + (on_note ? 1e6 : 0);
+                if (score < best_score) {
+                    best_score = score;
+                    best_box = b;
+                }
+            }
+        if (best_score >= 1e300) best_box = {std::max(f.left + 4, std::min(x + 12, f.right - 2 - w)), f.top + 4, 0, f.top + 4 + h};
+        best_box.x1 = best_box.x0 + w;
+        ch.set("box_x", fixed(best_box.x0, 1));
+        ch.set("box_y", fixed(best_box.y0, 1));
+        ch.set("box_w", fixed(w, 1));
+        ch.set("box_h", fixed(h, 1));
+        ch.set("label_x", fixed(best_box.x0 + 5, 1));
+        ch.set("label_y", fixed(best_box.y0 + h / 2 + 4.5, 1));
+        // The leader: from the marker's ring to the nearest point of the box.
+        const double nx = std::clamp(x, best_box.x0, best_box.x1), ny = std::clamp(y, best_box.y0, best_box.y1);
+        const double dist = std::hypot(nx - x, ny - y);
+        if (dist > 12) {
+            km::data leader;
+            leader.set("x1", fixed(x + (nx - x) / dist * 8, 1));
+            leader.set("y1", fixed(y + (ny - y) / dist * 8, 1));
+            leader.set("x2", fixed(nx, 1));
+            leader.set("y2", fixed(ny, 1));
+            ch.set("leader", leader);
+        } else {
+            ch.set("leader", false);
+        }
         view.set("chosen", ch);
     }
     return templates.render("tile_chart.svg", view, Escape::Xml);

@@ -27,6 +27,30 @@ advisor::Plan plan() {
     return p;
 }
 
+// basic, scalable and buffered on the same points (what a staged nest
+// gets), and the two schemes with the longest legend labels.
+advisor::Plan plan_with_coinciding_curves() {
+    advisor::Plan p = plan();
+    p.curves.clear();
+    for (auto s : {advisor::Scheme::Basic, advisor::Scheme::Scalable, advisor::Scheme::Buffered}) {
+        advisor::SchemeCurve c;
+        c.scheme = s;
+        c.copy = CopyMethod::RowByRow;
+        c.streams = 2;
+        c.points = {{{100, 1, 1}, 11.0}, {{300, 1, 1}, 8.0}, {{1000, 1, 1}, 6.5}, {{3000, 1, 1}, 6.8}, {{10000, 1, 1}, 7.5}};
+        p.curves.push_back(c);
+    }
+    for (auto s : {advisor::Scheme::Streams, advisor::Scheme::Hybrid}) {
+        advisor::SchemeCurve c;
+        c.scheme = s;
+        c.copy = CopyMethod::RowByRow;
+        const double ms = s == advisor::Scheme::Streams ? 9.0 : 9.8;
+        c.points = {{{500, 1, 1}, ms}, {{5000, 1, 1}, ms + 0.5}};
+        p.curves.push_back(c);
+    }
+    return p;
+}
+
 double number(const std::string& tag, const std::string& attribute) {
     std::smatch m;
     const std::regex re(" " + attribute + "=\"([-0-9.]+)\"");
@@ -60,6 +84,7 @@ advisor::TimelineEvent event(const char* engine, std::int64_t tile, double start
     return e;
 }
 
+double svg_width(const std::string& svg) { return number(elements(svg, "svg").at(0).first, "width"); }
 
 }  // namespace
 
@@ -74,6 +99,72 @@ TEST_CASE("the tile-size chart draws every curve, the naive line and the chosen 
     CHECK(svg.find(">100<") != std::string::npos);
     CHECK(svg.find(">10k<") != std::string::npos);
     CHECK(svg.find("</svg>") != std::string::npos);
+}
+
+TEST_CASE("the tile-size chart is as wide as its legend's longest label", "[recipes]") {
+    const std::string svg = render_tile_chart(TemplateStore::embedded(), plan_with_coinciding_curves(), "t");
+    const double width = svg_width(svg);
+    std::size_t legend_labels = 0;
+    for (const auto& [tag, text] : elements(svg, "text")) {
+        if (text.find("stream") == std::string::npos && text != "naive" && attribute(tag, "font-size") != "11") continue;
+        if (attribute(tag, "font-size") != "11") ++legend_labels;
+        const double size = attribute(tag, "font-size").empty() ? 12 : number(tag, "font-size");
+        INFO(text);
+        CHECK(number(tag, "x") + text_width(text, size, false) <= width);
+    }
+    CHECK(legend_labels == 6);  // five schemes and naive
+    // The estimate errs on the wide side of the fonts the chart names.
+    CHECK(text_width("hybrid (row-by-row, a stream per tile)", 12, false) > 38 * 6.0);
+}
+
+TEST_CASE("curves that coincide are each drawn in a style of their own and said to coincide", "[recipes]") {
+    const std::string svg = render_tile_chart(TemplateStore::embedded(), plan_with_coinciding_curves(), "t");
+    std::set<std::string> line_styles, markers;
+    double previous_width = 1e9;
+    for (const auto& [tag, text] : elements(svg, "polyline")) {
+        line_styles.insert(attribute(tag, "stroke") + "|" + attribute(tag, "stroke-width") + "|" + attribute(tag, "stroke-dasharray"));
+        // Widest first: a narrower curve on the same points is drawn over it.
+        CHECK(number(tag, "stroke-width") <= previous_width);
+        previous_width = number(tag, "stroke-width");
+    }
+    CHECK(line_styles.size() == 5);
+    for (const auto& [tag, text] : elements(svg, "use")) markers.insert(attribute(tag, "xlink:href"));
+    CHECK(markers.size() == 5);
+    // The caption under the legend, wrapped.
+    std::string caption;
+    for (const auto& [tag, text] : elements(svg, "text"))
+        if (attribute(tag, "font-size") == "11") caption += (caption.empty() ? "" : " ") + text;
+    CHECK(caption == "basic, scalable and buffered predict the same time at every tile size: their curves lie on each other.");
+}
+
+TEST_CASE("the chosen label sits on a white box where no curve crosses it", "[recipes]") {
+    const advisor::Plan p = plan_with_coinciding_curves();
+    const std::string svg = render_tile_chart(TemplateStore::embedded(), p, "t");
+    const auto rects = elements(svg, "rect");
+    const auto box = std::find_if(rects.begin(), rects.end(), [](const auto& r) { return attribute(r.first, "stroke") == "#d62728"; });
+    REQUIRE(box != rects.end());
+    CHECK(attribute(box->first, "fill") == "#ffffff");
+    const double x0 = number(box->first, "x"), y0 = number(box->first, "y");
+    const double x1 = x0 + number(box->first, "width"), y1 = y0 + number(box->first, "height");
+    // Its text fits in it.
+    const std::size_t at = svg.find("chosen: ");
+    REQUIRE(at != std::string::npos);
+    const std::string label = svg.substr(at, svg.find('<', at) - at);
+    CHECK(x0 + text_width(label, 12, true) < x1);
+    // No point of a curve, sampled along each segment, falls in the box.
+    for (const auto& [tag, text] : elements(svg, "polyline")) {
+        std::vector<std::pair<double, double>> pts;
+        const std::string list = attribute(tag, "points");
+        const std::regex pair_re("([-0-9.]+),([-0-9.]+)");
+        for (auto it = std::sregex_iterator(list.begin(), list.end(), pair_re); it != std::sregex_iterator(); ++it)
+            pts.push_back({std::stod((*it)[1]), std::stod((*it)[2])});
+        for (std::size_t i = 0; i + 1 < pts.size(); ++i)
+            for (double f = 0; f <= 1; f += 0.01) {
+                const double x = pts[i].first + f * (pts[i + 1].first - pts[i].first);
+                const double y = pts[i].second + f * (pts[i + 1].second - pts[i].second);
+                CHECK_FALSE((x > x0 && x < x1 && y > y0 && y < y1));
+            }
+    }
 }
 
 TEST_CASE("the pipeline chart has one lane per engine and one bar per event", "[recipes]") {
