@@ -28,7 +28,8 @@ std::string ms_text(double ms) {
 }
 
 std::string range_text(const std::string& what, std::int64_t first, std::int64_t last) {
-    return first == last ? what + " " + std::to_string(first) : what + "s " + std::to_string(first) + " to " + std::to_string(last);
+    if (first == last) return what + " " + std::to_string(first);
+    return what + "s " + std::to_string(first) + " to " + std::to_string(last);
 }
 
 enum Stage { BufferIn, In, Kernel, Out, BufferOut };
@@ -79,7 +80,10 @@ bool has(const Slot& s, Stage stage) {
 double partial_step(const Slot& s, const TileTimes& t, const PipelineShape& shape) {
     const double host = (has(s, BufferIn) ? t.buffer_in : 0) + (has(s, BufferOut) ? t.buffer_out : 0);
     const bool in = has(s, In), out = has(s, Out);
-    const double copies = in && out ? copy_pair(t.transfer_in, t.transfer_out, shape) : in ? t.transfer_in : out ? t.transfer_out : 0;
+    const double copies = in && out ? copy_pair(t.transfer_in, t.transfer_out, shape)
+                          : in      ? t.transfer_in
+                          : out     ? t.transfer_out
+                                    : 0;
     return std::max({host, copies, has(s, Kernel) ? t.kernel : 0.0});
 }
 
@@ -96,7 +100,8 @@ std::vector<Slot> pipeline_slots(const std::vector<Stage>& stages, std::int64_t 
         for (std::int64_t k = 0; k < depth; ++k)
             if (j - k >= 0 && j - k < n) s.ops.push_back({stages[static_cast<std::size_t>(k)], j - k});
         const bool steady = static_cast<std::int64_t>(s.ops.size()) == depth && n > 1;
-        s.length = steady ? (buffered ? steady_step_buffered(st, shape) : steady_step(st, shape)) : partial_step(s, t, shape);
+        if (!steady) s.length = partial_step(s, t, shape);
+        else s.length = buffered ? steady_step_buffered(st, shape) : steady_step(st, shape);
     }
     return slots;
 }
@@ -148,86 +153,173 @@ TimelineEvent event(const char* engine, std::int64_t tile, double start, double 
     return {engine, tile, start, end, step, std::move(note)};
 }
 
-}  // namespace
+// The model's steps for one prediction: `all` holds them in order; a time
+// loop's middle steps (not slots: whole-space launches) fall between
+// all[head_end - 1] and all[head_end].
+struct Steps {
+    std::vector<Slot> all;
+    std::size_t head_end = 0;
+    bool loop = false;
+    std::int64_t repeated = 0;  // a time loop's middle steps (2 .. steps-1)
+    PipelineShape shape;
+};
 
-std::vector<TimelineEvent> timeline(const Prediction& p, const Platform& platform, std::int64_t max_tiles) {
-    std::vector<TimelineEvent> ev;
+// The shape the model priced the steps with (model.cpp, Model::evaluate).
+// Its duplex factor for pinned copies (pipeline_duplex) is the model's
+// own; the profile's is used here.
+PipelineShape model_shape(const Prediction& p, const Platform& platform) {
+    PipelineShape shape;
+    const bool one_link = p.host_strategy == HostStrategy::PageableCopy || p.config.scheme == Scheme::Hybrid;
+    shape.copy_engines = one_link ? 1 : platform.copy_engines;
+    shape.duplex_factor = platform.duplex_factor;
+    const std::int64_t tiles = std::max<std::int64_t>(1, p.tiles);
+    shape.buffers = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(p.config.streams, tiles)));
+    shape.streams_in_order = true;
+    shape.serial_host = true;
+    return shape;
+}
+
+Steps model_steps(const Prediction& p, const Platform& platform) {
     const TileTimes& t = p.typical_tile;
     const Scheme scheme = p.config.scheme;
     const std::int64_t n = std::max<std::int64_t>(1, p.tiles);
     const std::int64_t steps = std::max<std::int64_t>(1, p.problem.time_steps);
-    const bool staged = scheme == Scheme::Buffered || p.host_strategy == HostStrategy::Stage;
-
-    // The shape the model priced the steps with (model.cpp, Model::evaluate).
-    PipelineShape shape;
-    shape.copy_engines = p.host_strategy == HostStrategy::PageableCopy || scheme == Scheme::Hybrid ? 1 : platform.copy_engines;
-    shape.duplex_factor = platform.duplex_factor;
-    shape.buffers = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(p.config.streams, n)));
-    shape.streams_in_order = true;
-    shape.serial_host = true;
-    StepTimes st{t.buffer_in, t.transfer_in, t.kernel, t.transfer_out, t.buffer_out, 0};
-    const double copies_per_tile = static_cast<double>(p.h2d.copies + p.d2h.copies) / static_cast<double>(n);
-    st.issue = (copies_per_tile + 3) * platform.async_call_ns * 1e-6;
-
-    // The steps: `head` before the part a time loop repeats, `tail` after it.
-    std::vector<Slot> head, tail;
-    std::int64_t repeated_steps = 0;  // a time loop's middle steps (2 .. steps-1)
+    Steps out;
+    out.shape = model_shape(p, platform);
     // The model prices a time loop for naive and the schemes of full or
     // tile-sized device buffers (model.cpp); streams, hybrid and mapped
     // are priced as one pass.
-    const bool loop = steps > 1 && (scheme == Scheme::Naive || scheme == Scheme::Basic || scheme == Scheme::Scalable ||
-                                    scheme == Scheme::Buffered);
+    out.loop = steps > 1 && (scheme == Scheme::Naive || scheme == Scheme::Basic || scheme == Scheme::Scalable ||
+                             scheme == Scheme::Buffered);
+    out.repeated = out.loop ? steps - 2 : 0;
+    std::vector<Slot> head, tail;
     if (scheme == Scheme::Naive) {
         // thesis §6.2.1: one piece, one step after the other; the kernel every time step.
-        auto one = [&](Stage s, std::int64_t step) {
-            Slot slot{{{s, 0}}, duration(t, s), step};
-            if (slot.length > 0 || s == Kernel) (step == steps && steps > 1 ? tail : head).push_back(slot);
+        auto one = [&](Stage s, bool last_step) {
+            Slot slot{{{s, 0}}, duration(t, s), out.loop ? (last_step ? steps : 1) : 0};
+            if (slot.length > 0 || s == Kernel) (last_step && out.loop ? tail : head).push_back(slot);
         };
-        one(BufferIn, loop ? 1 : 0);
-        one(In, loop ? 1 : 0);
-        one(Kernel, loop ? 1 : 0);
-        if (loop) one(Kernel, steps);
-        one(Out, loop ? steps : 0);
-        one(BufferOut, loop ? steps : 0);
-        repeated_steps = loop ? steps - 2 : 0;
+        for (Stage s : {BufferIn, In, Kernel}) one(s, false);
+        if (out.loop) one(Kernel, true);
+        for (Stage s : {Out, BufferOut}) one(s, true);
     } else if (scheme == Scheme::Mapped) {
         // seed 003 eq. 5.6: everything at once, for as long as the equation says.
         head.push_back({{{In, 0}, {Kernel, 0}, {Out, 0}}, p.phases.pipeline, 0});
-    } else if (loop) {
+    } else if (out.loop) {
         // An iterative stencil (model.cpp): step 1 overlaps its kernels with
         // the copies in, the middle steps are whole-space launches, the last
         // step overlaps its kernels with the copies out.
-        head = two_stage_slots(In, Kernel, n, t, shape, 1);
-        tail = two_stage_slots(Kernel, Out, n, t, shape, steps);
-        repeated_steps = steps - 2;
+        head = two_stage_slots(In, Kernel, n, t, out.shape, 1);
+        tail = two_stage_slots(Kernel, Out, n, t, out.shape, steps);
     } else {
+        const bool staged = scheme == Scheme::Buffered || p.host_strategy == HostStrategy::Stage;
+        StepTimes st{t.buffer_in, t.transfer_in, t.kernel, t.transfer_out, t.buffer_out, 0};
+        const double copies_per_tile = static_cast<double>(p.h2d.copies + p.d2h.copies) / static_cast<double>(n);
+        st.issue = (copies_per_tile + 3) * platform.async_call_ns * 1e-6;  // as class_costs prices it
         std::vector<Stage> stages = {In, Kernel, Out};
         if (staged) stages = {BufferIn, In, Kernel, Out, BufferOut};
-        head = pipeline_slots(stages, n, t, st, shape, staged);
+        head = pipeline_slots(stages, n, t, st, out.shape, staged);
     }
+    out.all = head;
+    out.head_end = out.all.size();
+    out.all.insert(out.all.end(), tail.begin(), tail.end());
+    return out;
+}
 
-    // What is drawn: every step when there are few tiles; else the steps of
-    // the first and the last `keep` tiles, and a break for those between
-    // (the steady state, and a time loop's middle steps).
+// The slots not drawn, [first, second): every step is drawn when there are
+// few tiles; else the steps of the first and the last `keep` tiles.
+std::pair<std::size_t, std::size_t> cut(const Steps& s, std::int64_t n, std::int64_t keep) {
+    const std::size_t end = s.all.size();
+    if (keep >= n) return s.loop ? std::pair{s.head_end, s.head_end} : std::pair{end, end};
+    if (s.loop) return {after_last(s.all, 0, s.head_end, keep - 1), first_of(s.all, s.head_end, end, n - keep)};
+    const std::size_t from = after_last(s.all, 0, end, keep - 1), to = first_of(s.all, 0, end, n - keep);
+    if (to < from + 2) return {end, end};  // too few steps between to be worth a break
+    return {from, to};
+}
+
+// What a break stands for, in words.
+std::string break_parts(const Steps& s, std::pair<std::size_t, std::size_t> gap, std::int64_t n, std::int64_t keep,
+                        std::int64_t steps, bool naive) {
+    std::vector<std::string> parts;
+    if (!s.loop) {
+        parts.push_back(std::to_string(gap.second - gap.first) + " steady steps (" + range_text("tile", keep, n - keep - 1) +
+                        " in flight)");
+    } else {
+        if (gap.first < s.head_end) parts.push_back(range_text("tile", keep, n - 1) + " of step 1");
+        if (s.repeated > 0)
+            parts.push_back((s.repeated == 1 ? "step 2" : "steps 2 to " + std::to_string(steps - 1)) + " (" +
+                            std::to_string(s.repeated) + (naive ? " kernel launch" : " whole-space kernel launch") +
+                            (s.repeated == 1 ? ")" : "es)"));
+        if (gap.second > s.head_end)
+            parts.push_back(range_text("tile", 0, n - keep - 1) + " of step " + std::to_string(steps));
+    }
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return text;
+}
+
+// Appends the events of slots [from, to) starting at *at; advances *at.
+void draw(const Steps& s, std::size_t from, std::size_t to, const TileTimes& t, bool mapped, double* at,
+          std::vector<TimelineEvent>* ev) {
+    const bool one_link = s.shape.copy_engines < 2;
+    for (std::size_t i = from; i < to; ++i) {
+        const Slot& slot = s.all[i];
+        double host_at = *at, link_at = *at;
+        // Two copies in one step share the link (thesis §6.4.4): both are
+        // drawn stretched so that together they take copy_pair.
+        double stretch = 1;
+        if (!one_link && !mapped && has(slot, In) && has(slot, Out) && std::max(t.transfer_in, t.transfer_out) > 0)
+            stretch = copy_pair(t.transfer_in, t.transfer_out, s.shape) / std::max(t.transfer_in, t.transfer_out);
+        for (Stage stage : {BufferIn, BufferOut, In, Out, Kernel})
+            for (const Op& o : slot.ops) {
+                if (o.stage != stage) continue;
+                double len = duration(t, stage), start = *at;
+                if (len <= 0 && stage != Kernel) continue;  // a stage with nothing to do (no input to copy in)
+                if (stage == BufferIn || stage == BufferOut) {
+                    start = host_at;  // one host thread packs, then unpacks
+                    host_at += len;
+                } else if ((stage == In || stage == Out) && one_link) {
+                    start = link_at;  // one engine: in, then out
+                    link_at += len;
+                } else if (stage == In || stage == Out) {
+                    len *= stretch;
+                }
+                ev->push_back(event(engine_of(stage), o.tile, start, start + len, slot.step));
+            }
+        *at += slot.length;
+    }
+}
+
+// Why bars that take `drawn` ms do not end at the model's pipeline; a total
+// below one engine's own work is the formula's, not the picture's, doing.
+std::string mismatch(const Prediction& p, double drawn, bool outlast) {
+    const std::string model = ms_text(p.phases.pipeline);
+    std::string why = outlast ? "the drawn steps alone, at the typical tile's pace, take " + ms_text(drawn) +
+                                    " ms, more than the " + model + " ms the model gives the whole pipeline"
+                              : "the bars repeat the typical tile's steps and take " + ms_text(drawn) +
+                                    " ms; the model, which prices every tile's own steps, gives the pipeline " + model +
+                                    " ms";
+    const std::pair<double, const char*> busy[] = {{p.phases.staging, "the host thread's packing and unpacking"},
+                                                   {p.phases.h2d, "the copies in"},
+                                                   {p.phases.kernel, "the kernels"},
+                                                   {p.phases.d2h, "the copies out"}};
+    const auto most = std::max_element(std::begin(busy), std::end(busy));
+    if (p.phases.pipeline < most->first * (1 - 2e-3))
+        why += "; that is less than " + std::string(most->second) + " alone, " + ms_text(most->first) + " ms";
+    return why;
+}
+
+}  // namespace
+
+std::vector<TimelineEvent> timeline(const Prediction& p, const Platform& platform, std::int64_t max_tiles) {
+    const TileTimes& t = p.typical_tile;
+    const std::int64_t n = std::max<std::int64_t>(1, p.tiles);
+    const Steps s = model_steps(p, platform);
     const std::int64_t keep = max_tiles > 0 ? std::max<std::int64_t>(1, max_tiles / 2) : n;
-    std::vector<Slot> all = head;
-    const std::size_t head_end = all.size();
-    all.insert(all.end(), tail.begin(), tail.end());
-    std::size_t cut_from = all.size(), cut_to = all.size();  // [cut_from, cut_to): not drawn
-    if (keep < n) {
-        if (loop) {
-            cut_from = after_last(all, 0, head_end, keep - 1);
-            cut_to = first_of(all, head_end, all.size(), n - keep);
-        } else {
-            cut_from = after_last(all, 0, all.size(), keep - 1);
-            cut_to = first_of(all, 0, all.size(), n - keep);
-            if (cut_to < cut_from + 2) cut_from = cut_to = all.size();  // too few steps between to be worth a break
-        }
-    } else if (loop) {
-        cut_from = cut_to = head_end;
-    }
-    const bool broken = cut_to > cut_from || (loop && repeated_steps > 0);
+    const auto gap = cut(s, n, keep);
+    const bool broken = gap.second > gap.first || s.repeated > 0;
 
+    std::vector<TimelineEvent> ev;
     // Setup: allocation and registration, then the inputs read whole.
     const double setup = p.phases.alloc + p.phases.host_register;
     if (setup > 0) ev.push_back(event("host", -1, 0, setup));
@@ -236,91 +328,40 @@ std::vector<TimelineEvent> timeline(const Prediction& p, const Platform& platfor
         ev.push_back(event("H2D", -1, at, at + p.phases.whole_in));
         at += p.phases.whole_in;
     }
-    const double pipeline_start = at, pipeline_end = at + p.phases.pipeline;
-    auto draw = [&](std::size_t from, std::size_t to) {
-        for (std::size_t i = from; i < to; ++i) {
-            const Slot& s = all[i];
-            double host_at = at, link_at = at;
-            const bool one_link = shape.copy_engines < 2;
-            // Two copies in one step share the link (thesis §6.4.4): both are
-            // drawn stretched so that together they take copy_pair.
-            double stretch = 1;
-            if (!one_link && scheme != Scheme::Mapped && has(s, In) && has(s, Out) && std::max(t.transfer_in, t.transfer_out) > 0)
-                stretch = copy_pair(t.transfer_in, t.transfer_out, shape) / std::max(t.transfer_in, t.transfer_out);
-            for (Stage stage : {BufferIn, BufferOut, In, Out, Kernel})
-                for (const Op& o : s.ops) {
-                    if (o.stage != stage) continue;
-                    double len = duration(t, stage), start = at;
-                    if (len <= 0 && stage != Kernel) continue;  // a stage with nothing to do (no input to copy in)
-                    if (stage == BufferIn || stage == BufferOut) {
-                        start = host_at;  // one host thread packs, then unpacks
-                        host_at += len;
-                    } else if ((stage == In || stage == Out) && one_link) {
-                        start = link_at;  // one engine: in, then out
-                        link_at += len;
-                    } else if (stage == In || stage == Out) {
-                        len *= stretch;
-                    }
-                    ev.push_back(event(engine_of(stage), o.tile, start, start + len, s.step));
-                }
-            at += s.length;
-        }
-    };
-    draw(0, cut_from);
+    const double pipeline_start = at;
+    const bool mapped = p.config.scheme == Scheme::Mapped;
+    draw(s, 0, gap.first, t, mapped, &at, &ev);
     std::string why;  // why the bars do not end at the prediction's total
     if (broken) {
-        // The break holds what the model says the steps not drawn take.
-        const double drawn = sum(all, 0, cut_from) + sum(all, cut_to, all.size());
-        double gap = p.phases.pipeline - drawn;
-        const bool fits = gap >= 0;
+        // The break holds what the model says the steps not drawn take. When
+        // the drawn steps alone outlast the model's pipeline it holds them at
+        // the typical tile's pace (a time loop's middle: the model's kernel
+        // time less the first and the last step's), and the mark says so.
+        const double drawn = sum(s.all, 0, gap.first) + sum(s.all, gap.second, s.all.size());
+        double length = p.phases.pipeline - drawn;
+        const bool fits = length >= 0;
         if (!fits) {
-            // The drawn steps alone outlast the model's pipeline: the break
-            // holds the typical steps it stands for, and the mark says so.
-            // A time loop's middle steps: the kernel time the model gives them.
-            const double middle = std::max(0.0, p.phases.kernel - (scheme == Scheme::Naive ? 2.0 : 2.0 * static_cast<double>(n)) * t.kernel);
-            gap = sum(all, cut_from, cut_to) + (repeated_steps > 0 ? middle : 0.0);
+            const double first_last = (p.config.scheme == Scheme::Naive ? 2.0 : 2.0 * static_cast<double>(n)) * t.kernel;
+            length = sum(s.all, gap.first, gap.second);
+            if (s.repeated > 0) length += std::max(0.0, p.phases.kernel - first_last);
+            why = mismatch(p, drawn, true);
         }
-        std::vector<std::string> parts;
-        if (loop) {
-            if (cut_from < head_end) parts.push_back(range_text("tile", keep, n - 1) + " of step 1");
-            if (repeated_steps > 0)
-                parts.push_back((repeated_steps == 1 ? "step 2" : "steps 2 to " + std::to_string(steps - 1)) + " (" +
-                                std::to_string(repeated_steps) + (scheme == Scheme::Naive ? " kernel launch" : " whole-space kernel launch") +
-                                (repeated_steps == 1 ? ")" : "es)"));
-            if (cut_to > head_end) parts.push_back(range_text("tile", 0, n - keep - 1) + " of step " + std::to_string(steps));
-        } else {
-            parts.push_back(std::to_string(cut_to - cut_from) + " steady steps (" + range_text("tile", keep, n - keep - 1) +
-                            " in flight)");
-        }
-        std::string note;
-        for (std::size_t i = 0; i < parts.size(); ++i) note += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-        note += fits ? ", " + ms_text(gap) + " ms by the model" : ", " + ms_text(gap) + " ms at the typical tile's pace";
-        ev.push_back(event("break", -1, at, at + gap, 0, note));
-        at += gap;
-        if (!fits)
-            why = "the drawn steps alone, at the typical tile's pace, take " + ms_text(drawn) + " ms, more than the " +
-                  ms_text(p.phases.pipeline) + " ms the model gives the whole pipeline";
+        const std::string note = break_parts(s, gap, n, keep, std::max<std::int64_t>(1, p.problem.time_steps),
+                                             p.config.scheme == Scheme::Naive) +
+                                 ", " + ms_text(length) + (fits ? " ms by the model" : " ms at the typical tile's pace");
+        ev.push_back(event("break", -1, at, at + length, 0, note));
+        at += length;
     }
-    draw(cut_to, all.size());
+    draw(s, gap.second, s.all.size(), t, mapped, &at, &ev);
     // Within 0.2% (a pixel or so) the bars end at the total.
-    if (why.empty() && std::fabs(at - pipeline_end) > 2e-3 * p.total_ms)
-        why = "the bars repeat the typical tile's steps and take " + ms_text(at - pipeline_start) +
-              " ms; the model, which prices every tile's own steps, gives the pipeline " + ms_text(p.phases.pipeline) + " ms";
-    if (!why.empty()) {
-        // A total below one engine's own work is the formula's, not the picture's, doing: say so.
-        const std::pair<double, const char*> busy[] = {{p.phases.staging, "the host thread's packing and unpacking"},
-                                                       {p.phases.h2d, "the copies in"},
-                                                       {p.phases.kernel, "the kernels"},
-                                                       {p.phases.d2h, "the copies out"}};
-        const auto most = std::max_element(std::begin(busy), std::end(busy));
-        if (p.phases.pipeline < most->first * (1 - 2e-3))
-            why += "; that is less than " + std::string(most->second) + " alone, " + ms_text(most->first) + " ms";
-    }
+    if (why.empty() && std::fabs(at - (pipeline_start + p.phases.pipeline)) > 2e-3 * p.total_ms)
+        why = mismatch(p, at - pipeline_start, false);
     // Teardown: unregistration (and frees the profile times apart).
     const double teardown = p.phases.host_unregister + p.phases.free;
     if (teardown > 0) ev.push_back(event("host", -1, at, at + teardown));
     ev.push_back(event("total", -1, p.total_ms, p.total_ms, 0, why));
-    std::stable_sort(ev.begin(), ev.end(), [](const TimelineEvent& a, const TimelineEvent& b) { return a.start_ms < b.start_ms; });
+    std::stable_sort(ev.begin(), ev.end(),
+                     [](const TimelineEvent& a, const TimelineEvent& b) { return a.start_ms < b.start_ms; });
     return ev;
 }
 

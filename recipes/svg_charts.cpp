@@ -149,7 +149,8 @@ bool coincide(const advisor::SchemeCurve& a, const advisor::SchemeCurve& b) {
         const auto& p = a.points[i];
         const auto& q = b.points[i];
         if (elements(p.tile) != elements(q.tile)) return false;
-        if (std::fabs(p.total_ms - q.total_ms) > 1e-3 * std::max(std::fabs(p.total_ms), std::fabs(q.total_ms)) + 1e-9) return false;
+        const double larger = std::max(std::fabs(p.total_ms), std::fabs(q.total_ms));
+        if (std::fabs(p.total_ms - q.total_ms) > 1e-3 * larger + 1e-9) return false;
     }
     return true;
 }
@@ -182,17 +183,25 @@ double ink_inside(const Box& b, const std::vector<std::vector<std::pair<double, 
     return ink;
 }
 
-struct Frame {
-    double left = 70, right = 560, top = 50, bottom = 360;
+using Point = std::pair<double, double>;  // pixels
+using Polyline = std::vector<Point>;
+
+// The tile chart's axes: tile size across (log scale), time up.
+struct TileAxes {
+    double left = 70, right = 560, top = 50, bottom = 360;  // the plot, pixels
+    double lo = 0, hi = 1;                                 // log10 of the elements at left and right
+    double y_max = 1, y_step = 1;
+    bool clipped = false;  // curves go above y_max
+    double x(double elements) const { return left + (std::log10(elements) - lo) / (hi - lo) * (right - left); }
+    double y(double ms) const { return bottom - ms / y_max * (bottom - top); }
+    std::string ms(double v) const { return ms_label(v, y_step); }
 };
 
-}  // namespace
-
-std::string render_tile_chart(const TemplateStore& templates, const advisor::Plan& plan, const std::string& title) {
-    const int height = 430;
-    Frame f;
+TileAxes tile_axes(const advisor::Plan& plan) {
+    TileAxes a;
     // Without a naive port (it does not fit in the device memory) the best plan sets the scale.
-    const double naive_ms = plan.naive_fits ? plan.naive.total_ms : (plan.ranked.empty() ? 1.0 : plan.ranked[0].total_ms);
+    const double best_ms = plan.ranked.empty() ? 0.0 : plan.ranked[0].total_ms;
+    const double naive_ms = plan.naive_fits ? plan.naive.total_ms : (plan.ranked.empty() ? 1.0 : best_ms);
     double min_e = 1e300, max_e = 0, max_ms = naive_ms;
     for (const auto& c : plan.curves)
         for (const auto& p : c.points) {
@@ -207,42 +216,121 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
         max_e = std::max(max_e, e);
     }
     if (max_e <= 0) min_e = max_e = 1;
-    double lo = std::floor(std::log10(min_e)), hi = std::ceil(std::log10(max_e));
-    if (hi <= lo) hi = lo + 1;
+    a.lo = std::floor(std::log10(min_e));
+    a.hi = std::max(a.lo + 1, std::ceil(std::log10(max_e)));
     // A scheme far slower than naive would squash the interesting part (the
     // curves near the best and naive) into the bottom: the axis stops at 2.5x
     // naive and what lies above is clipped (a note says so).
-    const double top_ms = std::max(naive_ms, plan.ranked.empty() ? 0.0 : plan.ranked[0].total_ms) * 2.5;
-    const bool clipped = top_ms > 0 && max_ms > top_ms;
-    if (clipped) max_ms = top_ms;
-    const double y_step = nice_step(max_ms > 0 ? max_ms : 1, 6);
-    const double y_max = std::ceil((max_ms > 0 ? max_ms * 1.05 : 1) / y_step) * y_step;
-    auto px = [&](double e) { return f.left + (std::log10(e) - lo) / (hi - lo) * (f.right - f.left); };
-    auto py = [&](double ms) { return f.bottom - ms / y_max * (f.bottom - f.top); };
+    const double top_ms = std::max(naive_ms, best_ms) * 2.5;
+    a.clipped = top_ms > 0 && max_ms > top_ms;
+    if (a.clipped) max_ms = top_ms;
+    a.y_step = nice_step(max_ms > 0 ? max_ms : 1, 6);
+    a.y_max = std::ceil((max_ms > 0 ? max_ms * 1.05 : 1) / a.y_step) * a.y_step;
+    return a;
+}
 
-    // The curves in the order drawn: widest line first, so that narrower
-    // ones lying on it are drawn over it and both show.
-    std::vector<const advisor::SchemeCurve*> curves;
-    for (const auto& c : plan.curves)
-        if (!c.points.empty()) curves.push_back(&c);
-    std::stable_sort(curves.begin(), curves.end(),
-                     [](const auto* a, const auto* b) { return style_of(a->scheme).width > style_of(b->scheme).width; });
+void set_tile_ticks(const TileAxes& a, km::data* view) {
+    km::data xt{km::data::type::list};
+    for (double k = a.lo; k <= a.hi + 1e-9; ++k) {
+        km::data t;
+        t.set("x", fixed(a.x(std::pow(10.0, k)), 1));
+        t.set("label", si_count(std::pow(10.0, k)));
+        t.set("label_y", fixed(a.bottom + 18, 1));
+        xt.push_back(t);
+    }
+    view->set("x_ticks", xt);
+    km::data yt{km::data::type::list};
+    for (double v = 0; v <= a.y_max + a.y_step * 1e-6; v += a.y_step) {
+        km::data t;
+        t.set("y", fixed(a.y(v), 1));
+        t.set("label", a.ms(v));
+        t.set("label_x", fixed(a.left - 8, 1));
+        t.set("label_y", fixed(a.y(v) + 4, 1));
+        yt.push_back(t);
+    }
+    view->set("y_ticks", yt);
+}
 
-    // The legend sits right of the plot, in the plan's order; the canvas is
-    // as wide as its longest label. A curve wholly above the axis' top is
-    // in it all the same, saying so.
-    std::vector<std::pair<std::string, SchemeStyle>> legend_rows;
+void set_style(const SchemeStyle& st, km::data* d) {
+    d->set("color", st.color);
+    d->set("width", fixed(st.width, 1));
+    d->set("opacity", fixed(st.opacity, 2));
+    d->set("dash", *st.dash ? km::data(std::string(st.dash)) : km::data(false));
+    d->set("marker", *st.marker ? km::data(std::string(st.marker)) : km::data(false));
+}
+
+// `line` in runs cut where it leaves the top by more than a little: a point
+// of a huge time (millions of pixels up) makes renderers draw a wide line
+// wrongly even where it is clipped.
+std::vector<Polyline> below(const Polyline& line, double ceiling) {
+    std::vector<Polyline> runs(1);
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const bool in = line[i].second >= ceiling;
+        if (i > 0 && in != (line[i - 1].second >= ceiling)) {
+            const Point& a = line[i - 1];
+            const Point& b = line[i];
+            const double t = (ceiling - a.second) / (b.second - a.second);
+            runs.back().push_back({a.first + t * (b.first - a.first), ceiling});
+            if (!in) runs.emplace_back();
+        }
+        if (in) runs.back().push_back(line[i]);
+    }
+    runs.erase(std::remove_if(runs.begin(), runs.end(), [](const Polyline& r) { return r.empty(); }), runs.end());
+    return runs;
+}
+
+// One curve: its line (in runs) and a marker per point on the chart. Adds the line to `ink`.
+km::data curve_view(const advisor::SchemeCurve& c, const TileAxes& a, std::vector<Polyline>* ink) {
+    km::data s;
+    set_style(style_of(c.scheme), &s);
+    s.set("scheme", scheme_label(c));
+    auto points = c.points;
+    std::sort(points.begin(), points.end(),
+              [](const auto& p, const auto& q) { return elements(p.tile) < elements(q.tile); });
+    km::data markers{km::data::type::list};
+    Polyline line;
+    for (const auto& p : points) {
+        const double x = a.x(static_cast<double>(elements(p.tile))), y = a.y(p.total_ms);
+        line.push_back({x, y});
+        if (y < a.top - 10) continue;
+        km::data q;
+        q.set("x", fixed(x, 1));
+        q.set("y", fixed(y, 1));
+        q.set("tile", advisor::format_tile(p.tile, 3));
+        q.set("ms", fixed(p.total_ms, 3));
+        markers.push_back(q);
+    }
+    km::data runs{km::data::type::list};
+    for (const auto& run : below(line, a.top - 20)) {
+        std::string pts;
+        for (const auto& [x, y] : run) pts += fixed(x, 1) + "," + fixed(y, 1) + " ";
+        km::data r;
+        r.set("points", pts);
+        runs.push_back(r);
+        ink->push_back(run);
+    }
+    s.set("runs", runs);
+    s.set("points", markers);
+    return s;
+}
+
+// The legend's rows, in the plan's order; a curve wholly above the axis'
+// top is in it all the same, saying so.
+std::vector<std::pair<std::string, SchemeStyle>> legend_rows(const advisor::Plan& plan, const TileAxes& a) {
+    std::vector<std::pair<std::string, SchemeStyle>> rows;
     for (const auto& c : plan.curves) {
         if (c.points.empty()) continue;
-        const bool above = std::all_of(c.points.begin(), c.points.end(), [&](const auto& p) { return p.total_ms > y_max; });
-        legend_rows.push_back({scheme_label(c) + (above ? ", above " + ms_label(y_max, y_step) + " ms" : ""), style_of(c.scheme)});
+        const bool above =
+            std::all_of(c.points.begin(), c.points.end(), [&](const auto& p) { return p.total_ms > a.y_max; });
+        rows.push_back({scheme_label(c) + (above ? ", above " + a.ms(a.y_max) + " ms" : ""), style_of(c.scheme)});
     }
-    if (plan.naive_fits) legend_rows.push_back({"naive", style_of(advisor::Scheme::Naive)});
-    const double legend_x = f.right + 20, legend_text_x = legend_x + 42;
-    double legend_w = 0;
-    for (const auto& row : legend_rows) legend_w = std::max(legend_w, text_width(row.first, 12, false));
-    // Curves that coincide are said to, under the legend.
-    std::vector<std::string> coincidences;
+    if (plan.naive_fits) rows.push_back({"naive", style_of(advisor::Scheme::Naive)});
+    return rows;
+}
+
+// Sentences naming the curves that lie on each other.
+std::vector<std::string> coincidences(const advisor::Plan& plan) {
+    std::vector<std::string> out;
     std::vector<bool> told(plan.curves.size(), false);
     for (std::size_t i = 0; i < plan.curves.size(); ++i) {
         if (plan.curves[i].points.empty() || told[i]) continue;
@@ -253,200 +341,152 @@ std::string render_tile_chart(const TemplateStore& templates, const advisor::Pla
                 told[j] = true;
             }
         if (same.size() > 1)
-            coincidences.push_back(and_list(same) + " predict the same time at every tile size: their curves lie on each other.");
+            out.push_back(and_list(same) + " predict the same time at every tile size: their curves lie on each other.");
     }
+    return out;
+}
+
+// The legend right of the plot: a sample of each line with its marker, then
+// the coincidences, wrapped to `caption_w`.
+void set_legend(const std::vector<std::pair<std::string, SchemeStyle>>& rows, const std::vector<std::string>& notes,
+                double x, double y, double caption_w, km::data* view) {
+    km::data legend{km::data::type::list};
+    for (const auto& [label, st] : rows) {
+        km::data l;
+        l.set("x1", fixed(x, 1));
+        l.set("x2", fixed(x + 34, 1));
+        l.set("marker_x", fixed(x + 17, 1));
+        l.set("y", fixed(y, 1));
+        l.set("text_x", fixed(x + 42, 1));
+        l.set("text_y", fixed(y + 4, 1));
+        l.set("label", label);
+        set_style(st, &l);
+        legend.push_back(l);
+        y += 22;
+    }
+    view->set("legend", legend);
+    std::vector<std::string> caption;
+    for (const auto& c : notes)
+        for (const auto& line : wrap(c, caption_w, 11)) caption.push_back(line);
+    view->set("caption", text_lines(caption, x, y + 8, 15));
+}
+
+// Where the chosen label goes: among spots around (x, y) inside the plot,
+// the one with the fewest curve pixels under it, near the point; beside it
+// rather than centred over it.
+Box label_spot(double x, double y, double w, double h, const TileAxes& a, const std::vector<Polyline>& ink) {
+    Box best{std::max(a.left + 4, std::min(x + 12, a.right - 2 - w)), a.top + 4, 0, a.top + 4 + h};
+    double best_score = 1e300;
+    for (double dy : {-30.0, 14.0, -50.0, 34.0, -70.0, 54.0, -95.0, 80.0, -125.0, 110.0, -160.0, 145.0})
+        for (double dx : {12.0, -12.0 - w, -w / 2}) {
+            const Box b{x + dx, y + dy - h / 2, x + dx + w, y + dy + h / 2};
+            if (b.x0 < a.left + 4 || b.x1 > a.right - 2 || b.y0 < a.top + 2 || b.y1 > a.bottom - 2) continue;
+            if (Box{b.x0 - 8, b.y0 - 8, b.x1 + 8, b.y1 + 8}.contains(x, y)) continue;  // on its own point
+            const double score = ink_inside(b, ink) * 10 + std::fabs(dy) * 0.3 + (dx == -w / 2 ? 4 : 0);
+            if (score < best_score) {
+                best_score = score;
+                best = b;
+            }
+        }
+    best.x1 = best.x0 + w;
+    return best;
+}
+
+// The chosen plan's point, and its label on a white box where no curve
+// crosses it, with a leader to the point when it is away from it.
+km::data chosen_view(const advisor::Plan& plan, const TileAxes& a, const std::vector<Polyline>& ink) {
+    const auto& best = plan.ranked[0];
+    const bool naive_best = !scheme_traits(best.config.scheme).pipelined;
+    const double x = naive_best ? a.right : a.x(static_cast<double>(elements(best.config.tile)));
+    const double y = a.y(best.total_ms);
+    km::data ch;
+    ch.set("x", fixed(x, 1));
+    ch.set("y", fixed(y, 1));
+    const std::string label = std::string("chosen: ") + advisor::to_string(best.config.scheme) + " " +
+                              advisor::format_tile(best.config.tile, best.problem.dims) + ", " +
+                              fixed(best.total_ms, 2) + " ms";
+    ch.set("label", label);
+    const double w = text_width(label, 12, true) + 10, h = 19;
+    const Box box = label_spot(x, y, w, h, a, ink);
+    ch.set("box_x", fixed(box.x0, 1));
+    ch.set("box_y", fixed(box.y0, 1));
+    ch.set("box_w", fixed(w, 1));
+    ch.set("box_h", fixed(h, 1));
+    ch.set("label_x", fixed(box.x0 + 5, 1));
+    ch.set("label_y", fixed(box.y0 + h / 2 + 4.5, 1));
+    // The leader: from the marker's ring to the nearest point of the box.
+    const double nx = std::clamp(x, box.x0, box.x1), ny = std::clamp(y, box.y0, box.y1);
+    const double dist = std::hypot(nx - x, ny - y);
+    km::data leader{false};
+    if (dist > 12) {
+        leader = km::data{};
+        leader.set("x1", fixed(x + (nx - x) / dist * 8, 1));
+        leader.set("y1", fixed(y + (ny - y) / dist * 8, 1));
+        leader.set("x2", fixed(nx, 1));
+        leader.set("y2", fixed(ny, 1));
+    }
+    ch.set("leader", leader);
+    return ch;
+}
+
+}  // namespace
+
+std::string render_tile_chart(const TemplateStore& templates, const advisor::Plan& plan, const std::string& title) {
+    const TileAxes a = tile_axes(plan);
+    // The legend sits right of the plot; the canvas is as wide as its longest label.
+    const auto rows = legend_rows(plan, a);
+    const auto notes = coincidences(plan);
+    const double legend_x = a.right + 20;
+    double legend_w = 0;
+    for (const auto& row : rows) legend_w = std::max(legend_w, text_width(row.first, 12, false));
     const double caption_w = std::max(legend_w + 42, 190.0);
-    const int width = static_cast<int>(std::ceil(std::max(780.0, std::max(legend_text_x + legend_w, legend_x + caption_w) + 16)));
+    const int width = static_cast<int>(std::ceil(std::max(780.0, legend_x + std::max(42 + legend_w, caption_w) + 16)));
+    const int height = 430;
 
     km::data view;
     view.set("width", std::to_string(width));
     view.set("height", std::to_string(height));
     view.set("title", title);
     view.set("title_x", fixed(width / 2.0, 0));
-    view.set("plot_left", fixed(f.left, 1));
-    view.set("plot_right", fixed(f.right, 1));
-    view.set("plot_top", fixed(f.top, 1));
-    view.set("plot_bottom", fixed(f.bottom, 1));
+    view.set("plot_left", fixed(a.left, 1));
+    view.set("plot_right", fixed(a.right, 1));
+    view.set("plot_top", fixed(a.top, 1));
+    view.set("plot_bottom", fixed(a.bottom, 1));
+    view.set("plot_width", fixed(a.right - a.left, 1));
+    view.set("plot_height", fixed(a.bottom - a.top, 1));
     view.set("x_title", "tile size (elements per tile, log scale)");
-    view.set("x_title_x", fixed((f.left + f.right) / 2, 1));
-    view.set("x_title_y", fixed(f.bottom + 40, 1));
+    view.set("x_title_x", fixed((a.left + a.right) / 2, 1));
+    view.set("x_title_y", fixed(a.bottom + 40, 1));
     view.set("y_title", "predicted run time (ms)");
-    view.set("y_title_y", fixed((f.top + f.bottom) / 2, 1));
-    view.set("plot_width", fixed(f.right - f.left, 1));
-    view.set("plot_height", fixed(f.bottom - f.top, 1));
-    Box clip_note_box{0, 0, 0, 0};
-    if (clipped) {
-        km::data note;
-        const std::string text = "curves above " + ms_label(y_max, y_step) + " ms leave the chart";
+    view.set("y_title_y", fixed((a.top + a.bottom) / 2, 1));
+    set_tile_ticks(a, &view);
+    km::data note{false};
+    if (a.clipped) {
+        const std::string text = "curves above " + a.ms(a.y_max) + " ms leave the chart";
+        note = km::data{};
         note.set("text", text);
-        note.set("x", fixed(f.right, 1));
-        note.set("y", fixed(f.top - 6, 1));
-        view.set("clip_note", note);
-        clip_note_box = {f.right - text_width(text, 11, false), f.top - 18, f.right, f.top - 2};
-    } else {
-        view.set("clip_note", false);
+        note.set("x", fixed(a.right, 1));
+        note.set("y", fixed(a.top - 6, 1));
     }
-
-    km::data xt{km::data::type::list};
-    for (double k = lo; k <= hi + 1e-9; ++k) {
-        km::data t;
-        t.set("x", fixed(px(std::pow(10.0, k)), 1));
-        t.set("label", si_count(std::pow(10.0, k)));
-        t.set("label_y", fixed(f.bottom + 18, 1));
-        xt.push_back(t);
-    }
-    view.set("x_ticks", xt);
-    km::data yt{km::data::type::list};
-    for (double v = 0; v <= y_max + y_step * 1e-6; v += y_step) {
-        km::data t;
-        t.set("y", fixed(py(v), 1));
-        t.set("label", ms_label(v, y_step));
-        t.set("label_x", fixed(f.left - 8, 1));
-        t.set("label_y", fixed(py(v) + 4, 1));
-        yt.push_back(t);
-    }
-    view.set("y_ticks", yt);
-
+    view.set("clip_note", note);
     km::data naive;
-    naive.set("y", fixed(py(plan.naive.total_ms), 1));
+    naive.set("y", fixed(a.y(plan.naive.total_ms), 1));
     view.set("naive", plan.naive_fits ? naive : km::data(false));
 
-    km::data series{km::data::type::list}, legend{km::data::type::list};
-    std::vector<std::vector<std::pair<double, double>>> ink;  // the curves in pixels, for placing the label
-    double ly = f.top + 10;
-    for (const auto* c : curves) {
-        const SchemeStyle st = style_of(c->scheme);
-        km::data s;
-        s.set("color", st.color);
-        s.set("width", fixed(st.width, 1));
-        s.set("opacity", fixed(st.opacity, 2));
-        s.set("dash", *st.dash ? km::data(std::string(st.dash)) : km::data(false));
-        s.set("marker", st.marker);
-        s.set("scheme", scheme_label(*c));
-        auto points = c->points;
-        std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return elements(a.tile) < elements(b.tile); });
-        // Markers for the points on the chart; the line in runs cut where
-        // it leaves the top (a point of a huge time, millions of pixels up,
-        // makes renderers draw a wide line wrongly even when clipped).
-        km::data markers{km::data::type::list};
-        std::vector<std::pair<double, double>> line;
-        for (const auto& p : points) {
-            const double x = px(static_cast<double>(elements(p.tile))), y = py(p.total_ms);
-            line.push_back({x, y});
-            if (y < f.top - 10) continue;
-            km::data q;
-            q.set("x", fixed(x, 1));
-            q.set("y", fixed(y, 1));
-            q.set("tile", advisor::format_tile(p.tile, 3));
-            q.set("ms", fixed(p.total_ms, 3));
-            markers.push_back(q);
-        }
-        const double ceiling = f.top - 20;
-        std::vector<std::vector<std::pair<double, double>>> runs(1);
-        auto cross = [&](std::pair<double, double> a, std::pair<double, double> b) {
-            const double t = (ceiling - a.second) / (b.second - a.second);
-            return std::pair<double, double>{a.first + t * (b.first - a.first), ceiling};
-        };
-        for (std::size_t i = 0; i < line.size(); ++i) {
-            const bool in = line[i].second >= ceiling;
-            if (i > 0 && in != (line[i - 1].second >= ceiling)) {
-                runs.back().push_back(cross(line[i - 1], line[i]));
-                if (!in) runs.emplace_back();
-            }
-            if (in) runs.back().push_back(line[i]);
-        }
-        km::data run_list{km::data::type::list};
-        for (const auto& run : runs) {
-            if (run.empty()) continue;
-            std::string pts;
-            for (const auto& [x, y] : run) pts += fixed(x, 1) + "," + fixed(y, 1) + " ";
-            km::data r;
-            r.set("points", pts);
-            run_list.push_back(r);
-            ink.push_back(run);
-        }
-        s.set("runs", run_list);
-        s.set("points", markers);
-        series.push_back(s);
-    }
-    // The legend lists the schemes in the plan's order.
-    for (const auto& [label, st] : legend_rows) {
-        km::data l;
-        l.set("x1", fixed(legend_x, 1));
-        l.set("x2", fixed(legend_x + 34, 1));
-        l.set("marker_x", fixed(legend_x + 17, 1));
-        l.set("y", fixed(ly, 1));
-        l.set("text_x", fixed(legend_text_x, 1));
-        l.set("text_y", fixed(ly + 4, 1));
-        l.set("label", label);
-        l.set("color", st.color);
-        l.set("width", fixed(st.width, 1));
-        l.set("opacity", fixed(st.opacity, 2));
-        l.set("dash", *st.dash ? km::data(std::string(st.dash)) : km::data(false));
-        l.set("marker", *st.marker ? km::data(std::string(st.marker)) : km::data(false));
-        legend.push_back(l);
-        ly += 22;
-    }
+    // The curves in the order drawn: widest line first, so that narrower
+    // ones lying on it are drawn over it and both show.
+    std::vector<const advisor::SchemeCurve*> curves;
+    for (const auto& c : plan.curves)
+        if (!c.points.empty()) curves.push_back(&c);
+    std::stable_sort(curves.begin(), curves.end(),
+                     [](const auto* p, const auto* q) { return style_of(p->scheme).width > style_of(q->scheme).width; });
+    km::data series{km::data::type::list};
+    std::vector<Polyline> ink;  // the curves in pixels, for placing the label
+    for (const auto* c : curves) series.push_back(curve_view(*c, a, &ink));
     view.set("series", series);
-    view.set("legend", legend);
-    std::vector<std::string> caption;
-    for (const auto& c : coincidences)
-        for (const auto& line : wrap(c, caption_w, 11)) caption.push_back(line);
-    view.set("caption", text_lines(caption, legend_x, ly + 8, 15));
-    if (plan.naive_fits) ink.push_back({{f.left, py(plan.naive.total_ms)}, {f.right, py(plan.naive.total_ms)}});
-
-    if (!plan.ranked.empty()) {
-        const auto& best = plan.ranked[0];
-        const bool naive_best = !scheme_traits(best.config.scheme).pipelined;
-        const double x = naive_best ? f.right : px(static_cast<double>(elements(best.config.tile)));
-        const double y = py(best.total_ms);
-        km::data ch;
-        ch.set("x", fixed(x, 1));
-        ch.set("y", fixed(y, 1));
-        const std::string label = std::string("chosen: ") + advisor::to_string(best.config.scheme) + " " +
-                                  advisor::format_tile(best.config.tile, best.problem.dims) + ", " + fixed(best.total_ms, 2) + " ms";
-        ch.set("label", label);
-        // The label goes where the fewest curve pixels would lie under it,
-        // near the point, inside the plot; a white box keeps what remains
-        // from crossing it, and a leader joins it to the point when it is away.
-        const double w = text_width(label, 12, true) + 10, h = 19;
-        Box best_box{};
-        double best_score = 1e300;
-        for (double dy : {-30.0, 14.0, -50.0, 34.0, -70.0, 54.0, -95.0, 80.0, -125.0, 110.0, -160.0, 145.0})
-            for (double dx : {12.0, -12.0 - w, -w / 2}) {
-                Box b{x + dx, y + dy - h / 2, x + dx + w, y + dy + h / 2};
-                if (b.x0 < f.left + 4 || b.x1 > f.right - 2 || b.y0 < f.top + 2 || b.y1 > f.bottom - 2) continue;
-                if (Box{b.x0 - 8, b.y0 - 8, b.x1 + 8, b.y1 + 8}.contains(x, y)) continue;  // on its own point
-                const bool on_note = clipped && !(b.x1 < clip_note_box.x0 || b.y0 > clip_note_box.y1);
-                const double score = ink_inside(b, ink) * 10 + std::fabs(dy) * 0.3 + (dx == -w / 2 ? 4 : 0) + (on_note ? 1e6 : 0);
-                if (score < best_score) {
-                    best_score = score;
-                    best_box = b;
-                }
-            }
-        if (best_score >= 1e300) best_box = {std::max(f.left + 4, std::min(x + 12, f.right - 2 - w)), f.top + 4, 0, f.top + 4 + h};
-        best_box.x1 = best_box.x0 + w;
-        ch.set("box_x", fixed(best_box.x0, 1));
-        ch.set("box_y", fixed(best_box.y0, 1));
-        ch.set("box_w", fixed(w, 1));
-        ch.set("box_h", fixed(h, 1));
-        ch.set("label_x", fixed(best_box.x0 + 5, 1));
-        ch.set("label_y", fixed(best_box.y0 + h / 2 + 4.5, 1));
-        // The leader: from the marker's ring to the nearest point of the box.
-        const double nx = std::clamp(x, best_box.x0, best_box.x1), ny = std::clamp(y, best_box.y0, best_box.y1);
-        const double dist = std::hypot(nx - x, ny - y);
-        if (dist > 12) {
-            km::data leader;
-            leader.set("x1", fixed(x + (nx - x) / dist * 8, 1));
-            leader.set("y1", fixed(y + (ny - y) / dist * 8, 1));
-            leader.set("x2", fixed(nx, 1));
-            leader.set("y2", fixed(ny, 1));
-            ch.set("leader", leader);
-        } else {
-            ch.set("leader", false);
-        }
-        view.set("chosen", ch);
-    }
+    set_legend(rows, notes, legend_x, a.top + 10, caption_w, &view);
+    if (plan.naive_fits) ink.push_back({{a.left, a.y(plan.naive.total_ms)}, {a.right, a.y(plan.naive.total_ms)}});
+    if (!plan.ranked.empty()) view.set("chosen", chosen_view(plan, a, ink));
     return templates.render("tile_chart.svg", view, Escape::Xml);
 }
 
@@ -468,81 +508,241 @@ struct TimeAxis {
         }
         return left + (ms - t0) * scale();
     }
+    double cut_x0() const { return break_px > 0 ? x(break_from) : 1e300; }  // the break's pixels
+    double cut_x1() const { return cut_x0() + break_px; }
 };
 
-}  // namespace
-
-std::string render_timeline_chart(const TemplateStore& templates, const std::vector<advisor::TimelineEvent>& events,
-                                  std::int64_t total_tiles, const std::string& title) {
-    const int width = 780;
-    // Lanes in pipeline order; only the engines that appear.
-    // Events of no tile (tile < 0: allocation and registration before the
-    // pipeline, unregistration after) get a lane of their own. A break and
-    // the total are marks across the lanes, not bars.
-    auto lane_of = [](const advisor::TimelineEvent& e) { return e.tile < 0 ? std::string("setup") : e.engine; };
-    static const std::vector<std::pair<std::string, std::string>> kLanes = {
-        {"setup", "setup, teardown"}, {"host", "host staging"}, {"H2D", "copy in (H2D)"}, {"kernel", "kernel"}, {"D2H", "copy out (D2H)"}};
-    static const std::map<std::string, std::string> kColors = {
-        {"setup", "#9a9a9a"}, {"host", "#8c564b"}, {"H2D", "#1f77b4"}, {"kernel", "#2ca02c"}, {"D2H", "#ff7f0e"}};
+// The events of a timeline sorted out: the bars, the break and the total marks.
+struct Marks {
     std::vector<advisor::TimelineEvent> bars;
     const advisor::TimelineEvent* brk = nullptr;
     const advisor::TimelineEvent* total = nullptr;
-    std::int64_t steps = 0;
+    std::int64_t steps = 0;  // a time loop's steps (0: none)
+};
+
+Marks marks_of(const std::vector<advisor::TimelineEvent>& events) {
+    Marks m;
     for (const auto& e : events) {
-        if (e.engine == "break") brk = &e;
-        else if (e.engine == "total") total = &e;
-        else bars.push_back(e);
-        steps = std::max(steps, e.step);
+        if (e.engine == "break") m.brk = &e;
+        else if (e.engine == "total") m.total = &e;
+        else m.bars.push_back(e);
+        m.steps = std::max(m.steps, e.step);
     }
+    return m;
+}
+
+// Events of no tile (tile < 0: allocation and registration before the
+// pipeline, unregistration after) get a lane of their own.
+std::string lane_of(const advisor::TimelineEvent& e) { return e.tile < 0 ? std::string("setup") : e.engine; }
+
+// The lanes in pipeline order, only the engines that appear: key and label.
+std::vector<std::pair<std::string, std::string>> lanes_of(const std::vector<advisor::TimelineEvent>& bars) {
+    static const std::vector<std::pair<std::string, std::string>> kLanes = {{"setup", "setup, teardown"},
+                                                                           {"host", "host staging"},
+                                                                           {"H2D", "copy in (H2D)"},
+                                                                           {"kernel", "kernel"},
+                                                                           {"D2H", "copy out (D2H)"}};
     std::vector<std::pair<std::string, std::string>> lanes;
     for (const auto& l : kLanes)
         if (std::any_of(bars.begin(), bars.end(), [&](const auto& e) { return lane_of(e) == l.first; })) lanes.push_back(l);
     for (const auto& e : bars)
         if (std::none_of(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == lane_of(e); }))
             lanes.push_back({e.engine, e.engine});
+    return lanes;
+}
 
-    // What the chart shows, in words under the title.
+// What the chart shows, in words under the title: what is drawn, what the
+// break stands for, why the bars miss the total where they do.
+std::vector<std::string> subtitle_of(const Marks& m, std::int64_t total_tiles, double width) {
     std::string summary = std::to_string(total_tiles) + (total_tiles == 1 ? " tile" : " tiles");
-    if (steps > 1) summary += ", " + std::to_string(steps) + " time steps";
-    summary += steps > 1 && brk ? ": time steps 1 and " + std::to_string(steps) + " drawn"
-               : brk            ? ": the pipeline's first and last steps drawn"
-                                : ": every step of the pipeline drawn";
-    summary += ", with the typical tile's times";
-    summary += "; numbers are tile indices";
-    std::vector<std::string> subtitle = wrap(summary, width - 60, 12);
-    if (brk)
-        for (const auto& l : wrap("The break stands for " + brk->note + ".", width - 60, 12)) subtitle.push_back(l);
-    if (total && !total->note.empty())
-        for (const auto& l : wrap("The red line marks the predicted total: " + total->note + ".", width - 60, 12))
-            subtitle.push_back(l);
+    if (m.steps > 1) summary += ", " + std::to_string(m.steps) + " time steps";
+    summary += m.steps > 1 && m.brk ? ": time steps 1 and " + std::to_string(m.steps) + " drawn"
+               : m.brk              ? ": the pipeline's first and last steps drawn"
+                                    : ": every step of the pipeline drawn";
+    summary += ", with the typical tile's times; numbers are tile indices";
+    std::vector<std::string> lines = wrap(summary, width, 12);
+    if (m.brk)
+        for (const auto& l : wrap("The break stands for " + m.brk->note + ".", width, 12)) lines.push_back(l);
+    if (m.total && !m.total->note.empty())
+        for (const auto& l : wrap("The red line marks the predicted total: " + m.total->note + ".", width, 12))
+            lines.push_back(l);
+    return lines;
+}
 
-    const double lane_h = 40, left = 130, right = width - 30.0;
-    const double top = 40 + 15.0 * static_cast<double>(subtitle.size()) + 24;  // room for the marks' labels above the lanes
-    const double bottom = top + lane_h * static_cast<double>(std::max<std::size_t>(1, lanes.size()));
-    const int height = static_cast<int>(bottom + 60);
-    double t0 = 0, t1 = 0;
-    for (const auto& e : bars) {
-        t0 = std::min(t0, e.start_ms);
-        t1 = std::max(t1, e.end_ms);
-    }
-    if (total) t1 = std::max(t1, total->end_ms);
-    if (t1 <= t0) t1 = t0 + 1e-3;
+// From the first event to the total (or the last bar), cut at the break.
+TimeAxis time_axis(const Marks& m, double left, double right) {
     TimeAxis axis;
     axis.left = left;
     axis.right = right;
-    axis.t0 = t0;
-    axis.t1 = t1;
-    if (brk && brk->end_ms > brk->start_ms - 1e-12) {
-        axis.break_from = brk->start_ms;
-        axis.break_to = brk->end_ms;
+    for (const auto& e : m.bars) {
+        axis.t0 = std::min(axis.t0, e.start_ms);
+        axis.t1 = std::max(axis.t1, e.end_ms);
+    }
+    if (m.total) axis.t1 = std::max(axis.t1, m.total->end_ms);
+    if (axis.t1 <= axis.t0) axis.t1 = axis.t0 + 1e-3;
+    if (m.brk && m.brk->end_ms > m.brk->start_ms - 1e-12) {
+        axis.break_from = m.brk->start_ms;
+        axis.break_to = m.brk->end_ms;
         axis.break_px = 64;
     }
-    const double shown_ms = (t1 - t0) - (axis.break_to - axis.break_from);
-    const double step = nice_step(shown_ms, 12);
+    return axis;
+}
+
+// Ticks on both sides of the break, none too close to it; the axis line in
+// pieces around it.
+void set_time_ticks(const TimeAxis& axis, double bottom, km::data* view) {
+    const double step = nice_step((axis.t1 - axis.t0) - (axis.break_to - axis.break_from), 12);
+    km::data ticks{km::data::type::list};
+    for (double v = std::ceil(axis.t0 / step - 1e-9) * step; v <= axis.t1 + step * 1e-6; v += step) {
+        const double x = axis.x(v);
+        if (axis.break_px > 0 && ((v > axis.break_from && v < axis.break_to) ||
+                                  (x > axis.cut_x0() - 18 && x < axis.cut_x1() + 18)))
+            continue;
+        km::data t;
+        t.set("x", fixed(x, 1));
+        t.set("label", ms_label(v, step));
+        t.set("label_y", fixed(bottom + 18, 1));
+        ticks.push_back(t);
+    }
+    view->set("x_ticks", ticks);
+    km::data pieces{km::data::type::list};
+    auto piece = [&](double x0, double x1) {
+        km::data a;
+        a.set("x1", fixed(x0, 1));
+        a.set("x2", fixed(x1, 1));
+        pieces.push_back(a);
+    };
+    if (axis.break_px > 0) {
+        piece(axis.left, axis.cut_x0());
+        piece(axis.cut_x1(), axis.right);
+    } else {
+        piece(axis.left, axis.right);
+    }
+    view->set("axis", pieces);
+}
+
+// A bar's tile index: inside a bar wide enough for it, else above it where
+// it meets no other label of the lane (`*free_from`: where the last one
+// ends) and no break; false where there is no room (the tooltip has it).
+km::data bar_label(const advisor::TimelineEvent& e, double x0, double w, double y, double bar_h, const TimeAxis& axis,
+                   double* free_from) {
+    if (e.tile < 0) return km::data(false);
+    const std::string text = std::to_string(e.tile);
+    km::data l;
+    l.set("text", text);
+    const double mid = x0 + w / 2;
+    if (w >= text_width(text, 10, false) + 1.5) {
+        l.set("x", fixed(mid, 1));
+        l.set("y", fixed(y + bar_h / 2 + 4, 1));
+        l.set("inside", true);
+        return l;
+    }
+    // Above the bar, centred; beside a break's edge, moved off the break.
+    const double half = text_width(text, 9, false) / 2;
+    double at = mid;
+    if (at + half > axis.cut_x0() && at - half < axis.cut_x1())
+        at = mid > axis.cut_x1() ? axis.cut_x1() + half + 1 : axis.cut_x0() - half - 1;
+    if (at - half < *free_from + 1) return km::data(false);
+    *free_from = at + half;
+    l.set("x", fixed(at, 1));
+    l.set("y", fixed(y - 3, 1));
+    l.set("inside", false);
+    return l;
+}
+
+// The bars, at least 3 px wide so that a short kernel shows, each with its
+// lane's colour, a tooltip and its tile index where there is room.
+km::data bar_views(const std::vector<advisor::TimelineEvent>& bars, const TimeAxis& axis,
+                   const std::vector<std::pair<std::string, std::string>>& lanes,
+                   const std::map<std::string, double>& lane_y) {
+    static const std::map<std::string, std::string> kColors = {
+        {"setup", "#9a9a9a"}, {"host", "#8c564b"}, {"H2D", "#1f77b4"}, {"kernel", "#2ca02c"}, {"D2H", "#ff7f0e"}};
+    const double kMinBar = 3, bar_h = 22, bar_top = 13;
+    std::map<std::string, double> label_end;  // per lane: where the last label above a bar ends
+    km::data list{km::data::type::list};
+    for (const auto& e : bars) {
+        const double x0 = axis.x(e.start_ms), w = std::max(kMinBar, axis.x(e.end_ms) - x0);
+        const std::string key = lane_of(e);
+        const double y = lane_y.at(key) + bar_top;
+        km::data b;
+        b.set("x", fixed(x0, 2));
+        b.set("y", fixed(y, 1));
+        b.set("w", fixed(w, 2));
+        b.set("h", fixed(bar_h, 1));
+        const auto color = kColors.find(key);
+        b.set("color", color != kColors.end() ? color->second : "#7f7f7f");
+        b.set("lane", std::find_if(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == key; })->second);
+        b.set("tile", e.tile < 0 ? km::data(false) : km::data("tile " + std::to_string(e.tile)));
+        b.set("step", e.step > 0 ? km::data("step " + std::to_string(e.step)) : km::data(false));
+        b.set("start", fixed(e.start_ms, 3));
+        b.set("end", fixed(e.end_ms, 3));
+        b.set("label", bar_label(e, x0, w, y, bar_h, axis, &label_end.try_emplace(key, -1e300).first->second));
+        list.push_back(b);
+    }
+    return list;
+}
+
+// The break: a band across the lanes with a zigzag down each edge (the time
+// axis is cut here), "not drawn" in it and the time it holds under it.
+km::data break_view(const TimeAxis& axis, const advisor::TimelineEvent& brk, double top, double bottom) {
+    km::data b;
+    const double x = axis.cut_x0();
+    b.set("x", fixed(x, 1));
+    b.set("w", fixed(axis.break_px, 1));
+    b.set("mid_x", fixed(x + axis.break_px / 2, 1));
+    b.set("top", fixed(top, 1));
+    b.set("height", fixed(bottom - top, 1));
+    b.set("label_y", fixed(bottom + 18, 1));
+    b.set("label_y2", fixed(top + 14, 1));
+    b.set("ms", fixed(axis.break_to - axis.break_from, 3));
+    b.set("from", fixed(axis.break_from, 3));
+    b.set("to", fixed(axis.break_to, 3));
+    b.set("note", brk.note);
+    auto zigzag = [&](double zx) {
+        std::string pts;
+        int k = 0;
+        for (double zy = top; zy <= bottom + 8 + 1e-9; zy += 6, ++k)
+            pts += fixed(zx + (k % 2 ? 3 : -3), 1) + "," + fixed(zy, 1) + " ";
+        return pts;
+    };
+    b.set("zigzag_left", zigzag(x + 3));
+    b.set("zigzag_right", zigzag(x + axis.break_px - 3));
+    return b;
+}
+
+// The predicted total: a red line across the lanes, labelled above them.
+km::data total_view(const TimeAxis& axis, const advisor::TimelineEvent& total, double top, double bottom, double width) {
+    km::data m;
+    const double x = axis.x(total.end_ms);
+    const std::string text = "predicted total " + fixed(total.end_ms, 3) + " ms";
+    m.set("x", fixed(x, 1));
+    m.set("top", fixed(top - 6, 1));
+    m.set("bottom", fixed(bottom, 1));
+    m.set("label", text);
+    // Right-aligned at the mark unless that runs off the left.
+    const bool end_anchor = x - text_width(text, 11, true) > 4;
+    m.set("anchor", end_anchor ? "end" : "start");
+    m.set("label_x", fixed(end_anchor ? std::min(x + 4, width - 4) : x, 1));
+    m.set("label_y", fixed(top - 10, 1));
+    return m;
+}
+
+}  // namespace
+
+std::string render_timeline_chart(const TemplateStore& templates, const std::vector<advisor::TimelineEvent>& events,
+                                  std::int64_t total_tiles, const std::string& title) {
+    const int width = 780;
+    const Marks m = marks_of(events);
+    const auto lanes = lanes_of(m.bars);
+    const std::vector<std::string> subtitle = subtitle_of(m, total_tiles, width - 60);
+    const double lane_h = 40, left = 130, right = width - 30.0;
+    const double top = 40 + 15.0 * static_cast<double>(subtitle.size()) + 24;  // room for the marks' labels above the lanes
+    const double bottom = top + lane_h * static_cast<double>(std::max<std::size_t>(1, lanes.size()));
+    const TimeAxis axis = time_axis(m, left, right);
 
     km::data view;
     view.set("width", std::to_string(width));
-    view.set("height", std::to_string(height));
+    view.set("height", std::to_string(static_cast<int>(bottom + 60)));
     view.set("title", title);
     view.set("subtitle", text_lines(subtitle, width / 2.0, 40, 15));
     view.set("title_x", fixed(width / 2.0, 0));
@@ -553,36 +753,7 @@ std::string render_timeline_chart(const TemplateStore& templates, const std::vec
     view.set("x_title", "time (ms)");
     view.set("x_title_x", fixed((left + right) / 2, 1));
     view.set("x_title_y", fixed(bottom + 40, 1));
-    // Ticks on both sides of the break, none too close to it or to the end.
-    km::data xt{km::data::type::list};
-    auto add_tick = [&](double v) {
-        const double x = axis.x(v);
-        if (axis.break_px > 0 && x > axis.x(axis.break_from) - 18 && x < axis.x(axis.break_from) + axis.break_px + 18) return;
-        km::data t;
-        t.set("x", fixed(x, 1));
-        t.set("label", ms_label(v, step));
-        t.set("label_y", fixed(bottom + 18, 1));
-        xt.push_back(t);
-    };
-    for (double v = std::ceil(t0 / step - 1e-9) * step; v <= t1 + step * 1e-6; v += step)
-        if (axis.break_px == 0 || v <= axis.break_from || v >= axis.break_to) add_tick(v);
-    view.set("x_ticks", xt);
-    // The axis line, in two pieces around a break.
-    km::data axis_lines{km::data::type::list};
-    auto axis_piece = [&](double x0, double x1) {
-        km::data a;
-        a.set("x1", fixed(x0, 1));
-        a.set("x2", fixed(x1, 1));
-        axis_lines.push_back(a);
-    };
-    if (axis.break_px > 0) {
-        axis_piece(left, axis.x(axis.break_from));
-        axis_piece(axis.x(axis.break_from) + axis.break_px, right);
-    } else {
-        axis_piece(left, right);
-    }
-    view.set("axis", axis_lines);
-
+    set_time_ticks(axis, bottom, &view);
     km::data lane_list{km::data::type::list};
     std::map<std::string, double> lane_y;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
@@ -596,110 +767,9 @@ std::string render_timeline_chart(const TemplateStore& templates, const std::vec
         lane_list.push_back(l);
     }
     view.set("lanes", lane_list);
-
-    // Bars: at least kMinBar pixels wide, so that a short kernel shows; the
-    // tile index inside a bar wide enough for it, else above it where it
-    // meets no other label and no break (the tooltip always has it).
-    const double kMinBar = 3, bar_h = 22, bar_top = 13;
-    const double cut_x0 = axis.break_px > 0 ? axis.x(axis.break_from) : 1e300, cut_x1 = cut_x0 + axis.break_px;
-    std::map<std::string, double> label_end;  // per lane: where the last label above a bar ends
-    km::data bar_list{km::data::type::list};
-    for (const auto& e : bars) {
-        const double x0 = axis.x(e.start_ms), x1 = axis.x(e.end_ms);
-        const double w = std::max(kMinBar, x1 - x0);
-        const std::string lane_key = lane_of(e);
-        const double y = lane_y[lane_key] + bar_top;
-        km::data b;
-        b.set("x", fixed(x0, 2));
-        b.set("y", fixed(y, 1));
-        b.set("w", fixed(w, 2));
-        b.set("h", fixed(bar_h, 1));
-        const auto color = kColors.find(lane_key);
-        b.set("color", color != kColors.end() ? color->second : "#7f7f7f");
-        const auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& l) { return l.first == lane_key; });
-        b.set("lane", lane->second);
-        b.set("tile", e.tile < 0 ? km::data(false) : km::data("tile " + std::to_string(e.tile)));
-        b.set("step", e.step > 0 ? km::data("step " + std::to_string(e.step)) : km::data(false));
-        b.set("start", fixed(e.start_ms, 3));
-        b.set("end", fixed(e.end_ms, 3));
-        km::data label{false};
-        if (e.tile >= 0) {
-            const std::string text = std::to_string(e.tile);
-            km::data l;
-            l.set("text", text);
-            const double inside_w = text_width(text, 10, false), above_w = text_width(text, 9, false);
-            const double mid = x0 + w / 2;
-            auto& free_from = label_end.try_emplace(lane_key, -1e300).first->second;
-            if (w >= inside_w + 1.5) {
-                l.set("x", fixed(mid, 1));
-                l.set("y", fixed(y + bar_h / 2 + 4, 1));
-                l.set("inside", true);
-                label = std::move(l);
-            } else {
-                // Above the bar, centred; beside a break's edge, moved off the break.
-                double at = mid;
-                if (at + above_w / 2 > cut_x0 && at - above_w / 2 < cut_x1)
-                    at = mid > cut_x1 ? cut_x1 + above_w / 2 + 1 : cut_x0 - above_w / 2 - 1;
-                if (at - above_w / 2 >= free_from + 1) {
-                    l.set("x", fixed(at, 1));
-                    l.set("y", fixed(y - 3, 1));
-                    l.set("inside", false);
-                    label = std::move(l);
-                    free_from = at + above_w / 2;
-                }
-            }
-        }
-        b.set("label", label);
-        bar_list.push_back(b);
-    }
-    view.set("bars", bar_list);
-
-    if (axis.break_px > 0) {
-        km::data b;
-        const double x = axis.x(axis.break_from);
-        b.set("x", fixed(x, 1));
-        b.set("w", fixed(axis.break_px, 1));
-        b.set("x2", fixed(x + axis.break_px, 1));
-        b.set("mid_x", fixed(x + axis.break_px / 2, 1));
-        b.set("top", fixed(top, 1));
-        b.set("bottom", fixed(bottom, 1));
-        b.set("height", fixed(bottom - top, 1));
-        b.set("label_y", fixed(bottom + 18, 1));
-        b.set("label_y2", fixed(top + 14, 1));
-        b.set("ms", fixed(axis.break_to - axis.break_from, 3));
-        b.set("from", fixed(axis.break_from, 3));
-        b.set("to", fixed(axis.break_to, 3));
-        b.set("note", brk->note);
-        // A zigzag down each edge of the gap: the time axis is cut here.
-        auto zigzag = [&](double zx) {
-            std::string pts;
-            int k = 0;
-            for (double zy = top; zy <= bottom + 8 + 1e-9; zy += 6, ++k) pts += fixed(zx + (k % 2 ? 3 : -3), 1) + "," + fixed(zy, 1) + " ";
-            return pts;
-        };
-        b.set("zigzag_left", zigzag(x + 3));
-        b.set("zigzag_right", zigzag(x + axis.break_px - 3));
-        view.set("break", b);
-    } else {
-        view.set("break", false);
-    }
-    if (total) {
-        km::data m;
-        const double x = axis.x(total->end_ms);
-        const std::string text = "predicted total " + fixed(total->end_ms, 3) + " ms";
-        m.set("x", fixed(x, 1));
-        m.set("top", fixed(top - 6, 1));
-        m.set("bottom", fixed(bottom, 1));
-        m.set("label", text);
-        // Right-aligned at the mark unless that runs off the left.
-        const bool end_anchor = x - text_width(text, 11, true) > 4;
-        m.set("anchor", end_anchor ? "end" : "start");
-        m.set("label_x", fixed(end_anchor ? std::min(x + 4, width - 4.0) : x, 1));
-        m.set("label_y", fixed(top - 10, 1));
-        view.set("total", m);
-    } else {
-        view.set("total", false);
-    }
+    view.set("bars", bar_views(m.bars, axis, lanes, lane_y));
+    view.set("break", axis.break_px > 0 ? break_view(axis, *m.brk, top, bottom) : km::data(false));
+    view.set("total", m.total ? total_view(axis, *m.total, top, bottom, width) : km::data(false));
     return templates.render("timeline_chart.svg", view, Escape::Xml);
 }
 
