@@ -195,14 +195,23 @@ double block_occupancy(const Platform& platform, const Index3& block, std::strin
 
 // A picture of the pipeline: when each engine works on which tile.
 struct TimelineEvent {
-    std::string engine;  // "H2D", "kernel", "D2H" or "host"
-    std::int64_t tile = 0;
+    // "H2D", "kernel", "D2H" or "host"; "break": steps not drawn, which take
+    // start_ms to end_ms in the model (`note` says which); "total": a mark at
+    // the prediction's total (start_ms == end_ms; `note` says why the bars
+    // end elsewhere, empty when they end there).
+    std::string engine;
+    std::int64_t tile = 0;  // -1: no tile (setup, teardown, break, total)
     double start_ms = 0;
     double end_ms = 0;
+    std::int64_t step = 0;  // a time loop's step (1-based; 0: not a time loop)
+    std::string note;
 };
-// Schedules the typical tile's steps on the engines (one or two copy
-// engines, duplex slow-down applied) for at most `max_tiles` tiles (0 = all),
-// after the setup phase (alloc/register) and before the teardown.
+// Lays the typical tile's steps out in the steps of the scheme's formula
+// (one or two copy engines, duplex slow-down applied), after the setup
+// phase (alloc/register, inputs read whole) and before the teardown. With
+// more than `max_tiles` tiles (0 = no limit), or a time loop, the steps of
+// the first and the last max_tiles/2 tiles are drawn and a "break" event
+// holds the model's time for the rest, so the last event ends at the total.
 std::vector<TimelineEvent> timeline(const Prediction& prediction, const Platform& platform,
                                     std::int64_t max_tiles = 0);
 

@@ -93,8 +93,12 @@ json to_json(const Plan& plan) {
 
 json to_json(const std::vector<TimelineEvent>& events) {
     json a = json::array();
-    for (const auto& e : events)
-        a.push_back({{"engine", e.engine}, {"tile", e.tile}, {"start_ms", e.start_ms}, {"end_ms", e.end_ms}});
+    for (const auto& e : events) {
+        json x = {{"engine", e.engine}, {"tile", e.tile}, {"start_ms", e.start_ms}, {"end_ms", e.end_ms}};
+        if (e.step > 0) x["step"] = e.step;
+        if (!e.note.empty()) x["note"] = e.note;
+        a.push_back(std::move(x));
+    }
     return a;
 }
 

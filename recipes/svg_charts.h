@@ -16,10 +16,15 @@ namespace recipe::recipes {
 // "12.3" style fixed-point text for coordinates and times.
 std::string fixed(double value, int decimals);
 
+// An estimate of how wide `text` is drawn at `size` pixels (the charts' font,
+// or the wider DejaVu Sans it falls back to), for fitting labels.
+double text_width(const std::string& text, double size, bool bold);
+
 std::string render_tile_chart(const TemplateStore& templates, const advisor::Plan& plan, const std::string& title);
 
-// `events` from advisor::timeline(); `total_tiles` is the plan's tile count
-// (the timeline may show only the first few).
+// `events` from advisor::timeline(); `total_tiles` is the plan's tile count.
+// A "break" event becomes a cut in the time axis that says what it stands
+// for, a "total" event a labelled mark at the prediction's total.
 std::string render_timeline_chart(const TemplateStore& templates, const std::vector<advisor::TimelineEvent>& events,
                                   std::int64_t total_tiles, const std::string& title);
 
