@@ -455,8 +455,9 @@ bool resolve_kernel_times(const analyzer::Program& program, AdviseOptions* optio
         times[only] = ms;
     }
     for (const auto& [id, ms] : times) {
+        const int nest_id = id;  // clang 14 lambdas cannot capture a structured binding
         const bool known = std::any_of(program.nests.begin(), program.nests.end(),
-                                       [&](const analyzer::LoopNest& n) { return n.id == id && n.accepted; });
+                                       [&](const analyzer::LoopNest& n) { return n.id == nest_id && n.accepted; });
         if (!known) {
             *error = "--kernel-ms " + std::to_string(id) + "=" + number(ms) + ": the file has no accepted nest " +
                      std::to_string(id) + (count ? " (accepted: " + accepted_ids + ")" : std::string(" (none is accepted)"));
