@@ -402,7 +402,12 @@ double tiled_pipeline(const TilePipeline& tp, Prediction* pred, bool explain) {
     }
     if (tp.staging) {
         pred->startup_steps = 4;
-        return thesis_buffered_pipeline(tp.weighted, tp.first, tp.last, tp.shape);  // thesis §6.4.4, buffered
+        // thesis §6.4.4, buffered; its start-up and shutdown take the first
+        // and last tiles for all four edge steps, which with a thin last tile
+        // can price the pipeline below the host thread's own packing: no
+        // pipeline is faster than its busiest engine.
+        return std::max(thesis_buffered_pipeline(tp.weighted, tp.first, tp.last, tp.shape),
+                        busiest_engine(tp.weighted, tp.shape));
     }
     pred->startup_steps = 2;
     return thesis_pipeline(tp.weighted, tp.first, tp.last, tp.shape);  // thesis §6.4.4

@@ -75,6 +75,18 @@ double thesis_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes&
                 first.in + first.kernel + all_out});
 }
 
+double busiest_engine(const std::vector<WeightedSteps>& tiles, const PipelineShape& s) {
+    double host = 0, h2d = 0, d2h = 0, kernel = 0;
+    for (const auto& w : tiles) {
+        const double c = static_cast<double>(w.count);
+        host += c * (w.t.buffer_in + w.t.buffer_out);
+        h2d += c * w.t.in;
+        d2h += c * w.t.out;
+        kernel += c * w.t.kernel;
+    }
+    return s.copy_engines < 2 ? max({host, h2d + d2h, kernel}) : max({host, h2d, d2h, kernel});
+}
+
 double thesis_buffered_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,
                                 const PipelineShape& s) {
     const std::int64_t n = tile_count(tiles);

@@ -75,6 +75,11 @@ double thesis_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes&
 // thesis §6.4.4, buffered scheme: four start-up and four shutdown steps
 // around (n-4) * max(bIn + bOut, pair(in, out), k). Fewer than four
 // tiles: the first tile's whole journey plus (n-1) steady steps.
+// The busiest engine's own work: the host thread's packing and unpacking,
+// each copy engine's copies (one engine: both directions), the kernels. No
+// pipeline of these tiles can take less (an engine does its work in series).
+double busiest_engine(const std::vector<WeightedSteps>& tiles, const PipelineShape& s);
+
 double thesis_buffered_pipeline(const std::vector<WeightedSteps>& tiles, const StepTimes& first, const StepTimes& last,
                                 const PipelineShape& s);
 
