@@ -1,5 +1,9 @@
 #include "cli/model_options.h"
 
+#include <optional>
+
+#include "cli/command.h"
+
 #include <cctype>
 
 
@@ -66,6 +70,24 @@ bool parse_model_options(const cxxopts::ParseResult& args, advisor::ModelOptions
         model->kernel_ms = k;
     }
     return true;
+}
+
+int read_model_request(const cxxopts::ParseResult& args, SourceOptions* source, ModelRequest* request, std::string* error) {
+    const std::string file = args["file"].as<std::string>();
+    if (!parse_model_options(args, &request->model, error)) return kExitUsage;
+    if (!apply_compile_database(file, source, error)) return kExitUsage;
+    analyzer::AnalyzeOptions analysis;
+    analysis.assumptions = source->assumptions;
+    analysis.assume_no_alias = source->assume_no_alias;
+    if (!advisor::find_platform(args["platform"].as<std::string>(), &request->platform, error)) return kExitUsage;
+    std::optional<int> nest_id;
+    if (args.count("nest")) nest_id = args["nest"].as<int>();
+    advisor::RequestError failure;
+    if (!advisor::problems_for_file(file, source->build, analysis, nest_id, &request->nests, &request->skipped, &failure)) {
+        *error = failure.message;
+        return failure.kind == advisor::RequestError::Kind::NothingAccepted ? kExitNothingAccepted : kExitUsage;
+    }
+    return kExitOk;
 }
 
 }  // namespace recipe::cli

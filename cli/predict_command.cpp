@@ -87,26 +87,13 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         if (!parse_tile(t, parts, &ignored, &e)) return fail(err, "--tile " + t + ": " + e);
     }
 
-    ModelOptions model;
-    {
-        std::string e;
-        if (!cli::parse_model_options(args, &model, &e)) return fail(err, e);
-        if (!cli::apply_compile_database(args["file"].as<std::string>(), &source, &e)) return fail(err, e);
-    }
-    analyzer::AnalyzeOptions analysis;
-    analysis.assumptions = source.assumptions;
-    analysis.assume_no_alias = source.assume_no_alias;
-
-    Platform platform;
+    cli::ModelRequest request;
     std::string error;
-    if (!find_platform(args["platform"].as<std::string>(), &platform, &error)) return fail(err, error);
-    std::vector<NestProblem> nests;
-    std::vector<std::string> skipped;
-    std::optional<int> nest_id;
-    if (args.count("nest")) nest_id = args["nest"].as<int>();
-    if (advisor::RequestError failure; !problems_for_file(args["file"].as<std::string>(), source.build, analysis, nest_id, &nests, &skipped, &failure))
-        return fail(err, failure.message,
-                    failure.kind == advisor::RequestError::Kind::NothingAccepted ? cli::kExitNothingAccepted : cli::kExitUsage);
+    if (const int code = cli::read_model_request(args, &source, &request, &error)) return fail(err, error, code);
+    const ModelOptions& model = request.model;
+    const Platform& platform = request.platform;
+    std::vector<NestProblem>& nests = request.nests;
+    std::vector<std::string>& skipped = request.skipped;
 
     nlohmann::json all = nlohmann::json::array();
     int printed = 0;  // nests predicted
@@ -115,7 +102,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         Config c = config;
         if (needs_tile && !parse_tile(args["tile"].as<std::string>(), np.problem.dims, &c.tile, &error)) {
             // Several nests: a tile of another dimensionality is meant for another nest.
-            if (nest_id || nests.size() == 1) return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
+            if (args.count("nest") || nests.size() == 1) return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
             skipped.push_back(args["file"].as<std::string>() + ":" + std::to_string(np.nest.span.begin.line) +
                               ": note: nest " + std::to_string(np.nest.id) + " skipped: " + error);
             continue;
