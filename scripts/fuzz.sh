@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes recipe: builds a libFuzzer target with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-fuzz/ (or $RECIPE_FUZZ_BUILD_DIR),
-# seeds a corpus from samples/*.c and tests/unit/analyzer/inputs/*.c, and
+# seeds a corpus from samples/*.c, tests/unit/analyzer/inputs/*.c and the
+# kept corpus tests/fuzz/corpus-TARGET/ (merge new finds into it with
+# `-merge=1`), and
 # runs it. TARGET: advise (the default: preprocessing, analysis, planning,
 # conversion, rendering and writing the outputs; tests/fuzz/advise_fuzz.cpp)
 # or analyzer (the analysis alone, faster; tests/fuzz/analyzer_fuzz.cpp).
@@ -51,7 +53,7 @@ fuzzer="$build_dir/recipe_${target}_fuzz"
 # Seeds are copied afresh each run; the corpus directory keeps what the
 # fuzzer found interesting across runs.
 rm -rf "$build_dir/seeds" && mkdir -p "$build_dir/seeds" "$build_dir/corpus-$target" "$build_dir/artifacts"
-for f in samples/*.c tests/unit/analyzer/inputs/*.c; do
+for f in samples/*.c tests/unit/analyzer/inputs/*.c tests/fuzz/corpus-"$target"/*; do
   [ -f "$f" ] && cp "$f" "$build_dir/seeds/$(echo "$f" | tr / _)"
 done
 echo "recipe fuzz: $(ls "$build_dir/seeds" | wc -l) seed files"
