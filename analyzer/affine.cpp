@@ -174,6 +174,65 @@ Affine AffineEvaluator::expand_call(TSNode n, const std::string& src, const Affi
     return opaque(n, src, site);
 }
 
+// A name: a binding, a loop variable, an index temporary, a scalar the
+// analysis cannot see through, or a size.
+Affine AffineEvaluator::eval_identifier(TSNode n, const std::string& src, const AffineBindings* b, TSNode site) {
+    std::string name(text(n, src));
+    if (b) {
+        auto it = b->find(name);
+        if (it != b->end()) return it->second;
+    }
+    if (loop_vars.count(name)) return Affine::variable(name);
+    if (auto it = temporaries.find(name); it != temporaries.end()) return it->second;
+    if (auto it = opaque_scalars.find(name); it != opaque_scalars.end()) {
+        Affine r = it->second;
+        r.problem_span = where(n, site);
+        return r;
+    }
+    if (!is_null(site)) {
+        // A size named inside a macro body (NX in IDX): the same global
+        // name as in the file.
+        return Affine::constant_of(Poly::symbol(name));
+    }
+    return Affine::constant_of(Poly::symbol(name));
+}
+
+// `l op r`: sums and differences of affine terms, products by constants,
+// shifts by constants; constant arithmetic folds.
+Affine AffineEvaluator::eval_binary(TSNode n, const std::string& src, const AffineBindings* b, TSNode site) {
+    std::string_view op = text(field(n, "operator"), src);
+    Affine l = eval(field(n, "left"), src, b, site);
+    Affine r = eval(field(n, "right"), src, b, site);
+    if (op == "+") return std::move(l) + r;
+    if (op == "-") return std::move(l) + (-std::move(r));
+    if (!l.ok()) return l;
+    if (!r.ok()) return r;
+    // Only failures name the expression.
+    auto shown = [&] { return shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source())); };
+    if (op == "*") {
+        if (l.has_vars() && r.has_vars())
+            return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' multiplies loop variables", where(n, site));
+        Affine res = l.has_vars() ? scale(l, r.constant) : scale(r, l.constant);
+        add_clamps(res, l.has_vars() ? r : l);
+        return res;
+    }
+    if (op == "<<" && !r.has_vars()) {
+        if (auto k = r.constant.as_constant(); k && *k >= 0 && *k < 62) {
+            Affine res = scale(l, Poly::constant(std::int64_t{1} << *k));
+            return res;
+        }
+    }
+    if (!l.has_vars() && !r.has_vars()) {
+        auto lc = l.constant.as_constant(), rc = r.constant.as_constant();
+        if (lc && rc && *rc != 0 && !(*lc == INT64_MIN && *rc == -1)) {
+            if (op == "/") return Affine::constant_of(Poly::constant(*lc / *rc));
+            if (op == "%") return Affine::constant_of(Poly::constant(*lc % *rc));
+        }
+        return opaque(n, src, site);
+    }
+    return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' is not affine in the loop variables", where(n, site));
+}
+
 Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindings* b, TSNode site) {
     if (is_null(n)) return Affine::fail(Affine::Status::NonAffine, "missing expression", SourceSpan{});
     if (++depth_ > kMaxDepth) {
@@ -196,26 +255,7 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
         return Affine::fail(Affine::Status::NonAffine, "floating-point index '" + std::string(text(n, src)) + "'", where(n, site));
     }
     if (kind == SYM("char_literal")) return opaque(n, src, site);
-    if (kind == SYM("identifier")) {
-        std::string name(text(n, src));
-        if (b) {
-            auto it = b->find(name);
-            if (it != b->end()) return it->second;
-        }
-        if (loop_vars.count(name)) return Affine::variable(name);
-        if (auto it = temporaries.find(name); it != temporaries.end()) return it->second;
-        if (auto it = opaque_scalars.find(name); it != opaque_scalars.end()) {
-            Affine r = it->second;
-            r.problem_span = where(n, site);
-            return r;
-        }
-        if (!is_null(site)) {
-            // A size named inside a macro body (NX in IDX): the same global
-            // name as in the file.
-            return Affine::constant_of(Poly::symbol(name));
-        }
-        return Affine::constant_of(Poly::symbol(name));
-    }
+    if (kind == SYM("identifier")) return eval_identifier(n, src, b, site);
     if (kind == SYM("sizeof_expression")) {
         TSNode t = field(n, "type");
         if (!is_null(t)) {
@@ -233,39 +273,7 @@ Affine AffineEvaluator::eval(TSNode n, const std::string& src, const AffineBindi
             return Affine::fail(Affine::Status::NonAffine, "'" + shorten(text(n, src)) + "' is not affine", where(n, site));
         return opaque(n, src, site);
     }
-    if (kind == SYM("binary_expression")) {
-        std::string_view op = text(field(n, "operator"), src);
-        Affine l = eval(field(n, "left"), src, b, site);
-        Affine r = eval(field(n, "right"), src, b, site);
-        if (op == "+") return std::move(l) + r;
-        if (op == "-") return std::move(l) + (-std::move(r));
-        if (!l.ok()) return l;
-        if (!r.ok()) return r;
-        // Only failures name the expression.
-        auto shown = [&] { return shorten(text(is_null(site) ? n : site, is_null(site) ? src : defs_.source())); };
-        if (op == "*") {
-            if (l.has_vars() && r.has_vars())
-                return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' multiplies loop variables", where(n, site));
-            Affine res = l.has_vars() ? scale(l, r.constant) : scale(r, l.constant);
-            add_clamps(res, l.has_vars() ? r : l);
-            return res;
-        }
-        if (op == "<<" && !r.has_vars()) {
-            if (auto k = r.constant.as_constant(); k && *k >= 0 && *k < 62) {
-                Affine res = scale(l, Poly::constant(std::int64_t{1} << *k));
-                return res;
-            }
-        }
-        if (!l.has_vars() && !r.has_vars()) {
-            auto lc = l.constant.as_constant(), rc = r.constant.as_constant();
-            if (lc && rc && *rc != 0 && !(*lc == INT64_MIN && *rc == -1)) {
-                if (op == "/") return Affine::constant_of(Poly::constant(*lc / *rc));
-                if (op == "%") return Affine::constant_of(Poly::constant(*lc % *rc));
-            }
-            return opaque(n, src, site);
-        }
-        return Affine::fail(Affine::Status::NonAffine, "'" + shown() + "' is not affine in the loop variables", where(n, site));
-    }
+    if (kind == SYM("binary_expression")) return eval_binary(n, src, b, site);
     if (kind == SYM("conditional_expression")) {
         Affine cond = eval(field(n, "condition"), src, b, site);
         if (cond.status == Affine::Status::DataDependent) return cond;

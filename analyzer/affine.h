@@ -79,6 +79,8 @@ private:
     int depth_ = 0;
 
     Affine eval(TSNode n, const std::string& src, const AffineBindings* b, TSNode site);
+    Affine eval_identifier(TSNode n, const std::string& src, const AffineBindings* b, TSNode site);
+    Affine eval_binary(TSNode n, const std::string& src, const AffineBindings* b, TSNode site);
     Affine opaque(TSNode n, const std::string& src, TSNode site);
     Affine clamp(const Affine& a, const Affine& b, TSNode n, const std::string& src, TSNode site);
     Affine expand_call(TSNode n, const std::string& src, const AffineBindings* b, TSNode site);
