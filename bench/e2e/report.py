@@ -9,6 +9,8 @@ convertible nest with the CPU):
   program: {calls, cuda_startup_ms, startup_paid_ms, teardown_ms, cpu_ms, gpu_ms, runs_on_gpu}
   nests[] that were converted: in_program: {calls, cpu_first_ms, cpu_ms,
     gpu_first_ms, gpu_warm_ms, cpu_total_ms, gpu_total_ms, runs_on}
+  regions[] that were converted: in_program: {calls, cpu_first_ms, cpu_ms,
+    gpu_first_ms, gpu_warm_ms} (their nests count once, as the region)
 and the verdicts of the decision's plan.json. A field missing stops it with
 an error naming the field and the file; `program` is missing when the
 platform profile advise used has no host figures (no comparison with the CPU
@@ -72,8 +74,20 @@ def predictions(path, plan):
     for k in PROGRAM_FIELDS:
         need(program, k, "program.", path)
     c_region = gpu_region = 0.0
+    # Nests that run in a converted region (a time loop, consecutive nests, a
+    # caller's loop) are priced there, once for the region: their own
+    # in_program is what they would cost called one by one.
+    in_region = set()
+    for k, region in enumerate(plan.get("regions", [])):
+        if not region.get("converted"):
+            continue
+        ip = need(region, "in_program", f"regions[{k}].", path)
+        calls = ip["calls"]
+        c_region += ip["cpu_first_ms"] + (calls - 1) * ip["cpu_ms"]
+        gpu_region += ip["gpu_first_ms"] + (calls - 1) * ip["gpu_warm_ms"]
+        in_region.update(region["nests"])
     for i, n in enumerate(plan["nests"]):
-        if n.get("verdict") != "converted":
+        if n.get("verdict") != "converted" or n.get("id") in in_region:
             continue
         ip = need(n, "in_program", f"nests[{i}].", path)
         for k in NEST_FIELDS:
@@ -273,11 +287,12 @@ def main():
                "the model's: the GPU region, the start-up wait and CUDA's teardown at exit (`program.startup_paid_ms`, "
                "`program.teardown_ms` of the `--convert-all` plan).")
     out.append("- *C region*: every nest the `--convert-all` plan converted, timed in a copy of the C program (its "
-               "own runs), whatever the decision; predicted: the sum of their `in_program.cpu_total_ms`.")
+               "own runs), whatever the decision; predicted: the sum of their `in_program.cpu_total_ms` (a converted "
+               "region's nests: the region's `in_program`, once).")
     out.append("- *all-on-GPU region*: the sum of the all-on-GPU program's `recipe: time` measurements less their "
                "wait for CUDA's start-up (shown on its own: it depends on the program's work before the first call, "
                "not on the region); predicted: the sum of `in_program.gpu_total_ms` of the `--convert-all` plan's "
-               "nests. *start-up wait predicted*: its `program.startup_paid_ms`, the model's upper bound.")
+               "nests (a converted region's nests: the region's `in_program`, once). *start-up wait predicted*: its `program.startup_paid_ms`, the model's upper bound.")
     out.append("- *error*: (predicted − measured) / measured. *decision*: gpu (every convertible nest converted), "
                "cpu (all kept on the CPU: no .cu), mixed (some nests kept; how many of the convertible ones). "
                "*right*: yes when the decision's program is within 3% of the faster of the C program and the "
