@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "advisor/kernel_time.h"
+#include "advisor/model.h"
 
 namespace recipe::advisor {
 
@@ -109,23 +110,6 @@ double alloc_ms(const Platform& pf, const Prediction& p, std::int64_t streams, b
     return ms;
 }
 
-// The busiest phase, the setup counted among them.
-Operation busiest(const PhaseTimes& phases) {
-    const std::pair<double, Operation> busy[] = {{phases.h2d, Operation::TransferIn},
-                                                 {phases.kernel, Operation::Kernel},
-                                                 {phases.d2h, Operation::TransferOut},
-                                                 {phases.staging, Operation::Staging},
-                                                 {phases.alloc, Operation::Setup}};
-    Operation dominant = Operation::TransferIn;
-    double top = -1;
-    for (const auto& [t, op] : busy)
-        if (t > top) {
-            top = t;
-            dominant = op;
-        }
-    return dominant;
-}
-
 }  // namespace
 
 Index3 region_chunk(const RegionProblem& r) {
@@ -187,7 +171,7 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.phases.pipeline = in.total_ms + p.phases.kernel + back.total_ms;
     p.total_ms = p.phases.alloc + p.phases.pipeline;
 
-    p.dominant = busiest(p.phases);
+    p.dominant = dominant_operation(p.phases);  // the region's setup is all in alloc
     p.typical_tile = {in.staging_ms / static_cast<double>(rp.chunks), in.dma_ms / static_cast<double>(rp.chunks), step_ms,
                       back.dma_ms / static_cast<double>(rp.chunks), back.staging_ms / static_cast<double>(rp.chunks)};
     p.notes.push_back("region: " + mb(static_cast<double>(in.stats.bytes)) + " copied in once and " +
