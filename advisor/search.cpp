@@ -219,14 +219,28 @@ std::vector<SchemeCurve> scheme_curves(const std::vector<Result>& results, const
             for (const Result& x : results)
                 if (x.config.scheme == scheme) curve.points.push_back({x.config.tile, x.total_ms});
         } else {
+            // The search's own predictions where it tried the tile; the
+            // sizes it skipped (narrow shapes step coarsely) priced alike:
+            // host strategy and thread block left to the model.
             const int d = varying_dimension(r->config.tile, problem.space.extents(), problem.dims);
             curve.dimension = d;
+            std::map<Index3, double> searched;
+            for (const Result& x : results)
+                if (x.config.scheme == scheme && x.config.copy == r->config.copy && x.config.streams == r->config.streams)
+                    searched.emplace(x.config.tile, x.total_ms);
             for (auto size : sizes_along(problem.space.extent(d))) {
-                Config c = r->config;
+                Config c;
+                c.scheme = scheme;
+                c.tile = r->config.tile;
                 c.tile[d] = size;
-                c.block = {0, 0, 0};
+                c.copy = r->config.copy;
+                c.streams = r->config.streams;
+                if (const auto hit = searched.find(c.tile); hit != searched.end()) {
+                    curve.points.push_back({c.tile, hit->second});
+                    continue;
+                }
                 Prediction pr;
-                if (model.predict(c, &pr, nullptr)) curve.points.push_back({pr.config.tile, pr.total_ms});
+                if (model.predict(c, &pr, nullptr, false)) curve.points.push_back({pr.config.tile, pr.total_ms});
             }
         }
         std::sort(curve.points.begin(), curve.points.end(), [&](const CurvePoint& a, const CurvePoint& b) {
@@ -262,6 +276,7 @@ double gain_at(double scale, const Problem& problem, const Platform& platform, c
         for (int k = 0; k < problem.dims; ++k)
             if (choice.tile[k] == problem.space.extent(k)) c.tile[k] = qs[k];  // whole rows stay whole
         c.tile[d] = size;
+        if (c.tile[0] >= qs[0] && c.tile[1] >= qs[1] && c.tile[2] >= qs[2]) continue;  // one tile: the naive port, as in the search
         c.block = {0, 0, 0};
         Prediction pr;
         if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
@@ -270,41 +285,57 @@ double gain_at(double scale, const Problem& problem, const Platform& platform, c
 }
 
 // Break-even: the problem scale at which the best pipelined choice stops
-// beating naive, found by halving (or doubling) the scale, then bisecting
-// geometrically. Sets the plan's break_even_* or a note saying why not.
+// beating naive. The scale is bracketed in steps of 8 (down from this size
+// when pipelining wins here, up when it does not), then the bracket is
+// narrowed by regula falsi on log(gain) against log(scale) — the gain is
+// close to a power law in the scale — kept at least a tenth of the bracket
+// away from its ends, so that each step shrinks it even where the gain
+// jumps (tile classes change in steps). Stops when the ends are within 5%
+// of each other, well inside the model's own error. Sets the plan's
+// break_even_* or a note saying why not.
 void find_break_even(const Problem& problem, const Platform& platform, const SearchOptions& options,
                      const Config& choice, Plan* out) {
     const int d = varying_dimension(choice.tile, problem.space.extents(), problem.dims);
-    auto gain = [&](double scale, Index3* extents) {
-        return gain_at(scale, problem, platform, options, choice, d, extents);
-    };
-    Index3 ext;
     // Predictions within 1% of each other are a tie, not a win.
-    constexpr double kWin = 1.01;
-    const bool wins_here = gain(1.0, &ext) > kWin;
-    double lo, hi;  // gain(lo) <= 1 < gain(hi) when wins_here
+    constexpr double kWin = 1.01, kStep = 8, kPrecision = 1.05;
+    struct End {
+        double scale, excess;  // excess: log(gain / kWin); > 0 wins
+        Index3 extents;
+    };
+    auto at = [&](double scale) {
+        End e{scale, 0, {}};
+        const double g = gain_at(scale, problem, platform, options, choice, d, &e.extents);
+        // A plan that cannot run counts as a clear loss (gain 0).
+        e.excess = g > 0 ? std::log(g / kWin) : -1e9;
+        return e;
+    };
+    // At this size the gain is at least the search's speed-up (the best
+    // tile is among the sizes gain_at tries): a plan that wins by that
+    // needs no evaluation here.
+    End here{1.0, out->speedup > 0 ? std::log(out->speedup / kWin) : -1e9, problem.space.extents()};
+    if (here.excess <= 0) here = at(1.0);
+    const bool wins_here = here.excess > 0;
+    End lo = here, hi = here;  // lo loses, hi wins
     bool found = false;
     if (wins_here) {
-        hi = 1;
-        lo = 0.5;
-        while (lo > 1e-7) {
-            if (gain(lo, &ext) <= kWin) {
+        for (double s = 1 / kStep; s > 1e-7 / kStep; s /= kStep) {
+            End e = at(std::max(s, 1e-7));
+            if (e.excess <= 0) {
+                lo = e;
                 found = true;
                 break;
             }
-            hi = lo;
-            lo /= 2;
+            hi = e;
         }
     } else {
-        lo = 1;
-        hi = 2;
-        while (hi < 1e4) {
-            if (gain(hi, &ext) > kWin) {
+        for (double s = kStep; s < 1e4 * kStep; s *= kStep) {
+            End e = at(std::min(s, 1e4));
+            if (e.excess > 0) {
+                hi = e;
                 found = true;
                 break;
             }
-            lo = hi;
-            hi *= 2;
+            lo = e;
         }
     }
     if (!found) {
@@ -312,14 +343,24 @@ void find_break_even(const Problem& problem, const Platform& platform, const Sea
                                        : "pipelining does not beat naive at this size nor up to 10,000 times it");
         return;
     }
-    for (int i = 0; i < 8; ++i) {
-        const double mid = std::sqrt(lo * hi);
-        if (gain(mid, &ext) > kWin) hi = mid;
-        else lo = mid;
+    int kept = 0;  // > 0: steps in a row that moved lo; < 0: hi
+    for (int i = 0; i < 60 && hi.scale / lo.scale > kPrecision; ++i) {
+        const double a = std::log(lo.scale), b = std::log(hi.scale);
+        double t = lo.excess > -1e8 ? lo.excess / (lo.excess - hi.excess) : 0.5;  // where the line crosses 0
+        // Where the gain is flat on one side the line creeps towards the
+        // other end: after two steps from the same end, halve.
+        t = std::abs(kept) >= 2 ? 0.5 : std::clamp(t, 0.1, 0.9);
+        End mid = at(std::exp(a + t * (b - a)));
+        if (mid.excess > 0) {
+            hi = mid;
+            kept = kept < 0 ? kept - 1 : -1;
+        } else {
+            lo = mid;
+            kept = kept > 0 ? kept + 1 : 1;
+        }
     }
-    gain(hi, &ext);
-    out->break_even_scale = hi;
-    out->break_even_extents = ext;
+    out->break_even_scale = hi.scale;
+    out->break_even_extents = hi.extents;
 }
 
 }  // namespace

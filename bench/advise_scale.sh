@@ -77,11 +77,13 @@ for n in ${LINES:-1000 10000 100000}; do
   gen "$n" "$work/f$n.c"
   : > "$work/t$n"
   for ((i = 0; i < runs; i++)); do
-    rm -rf "$work/out"
-    "$time_bin" -f '%e %U %S %M' -o "$work/one" "$recipe" advise "$work/f$n.c" -o "$work/out" --force >/dev/null 2>&1 || true
+    # A new directory per run, as a first run writes: deleting the last
+    # run's thousands of files just before would time the file system's
+    # handling of freshly freed inodes (slow on ext4 without a journal).
+    "$time_bin" -f '%e %U %S %M' -o "$work/one" "$recipe" advise "$work/f$n.c" -o "$work/out$n.$i" >/dev/null 2>&1 || true
     cat "$work/one" >> "$work/t$n"
   done
-  nests=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['nests']))" "$work/out/f$n.plan.json" 2>/dev/null || echo "?")
+  nests=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['nests']))" "$work/out$n.0/f$n.plan.json" 2>/dev/null || echo "?")
   wall=$(awk '{print $1}' "$work/t$n" | median)
   cpu=$(awk '{print $2 + $3}' "$work/t$n" | median)
   mb=$(awk '{print int($4 / 1024)}' "$work/t$n" | sort -n | tail -1)

@@ -280,7 +280,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     for (const auto& line : result.diagnostics) err << line << "\n";
-    recipe::recipes::WriteRequest request{dir, options.input, force, result.files,
+    recipe::recipes::WriteRequest request{dir, options.input, force, std::move(result.files),
                                           [&](const std::string& name) { return recipe::recipes::is_output_name(result.stem, name); }};
     std::vector<std::string> written;
     if (!recipe::recipes::write_outputs(fs, request, &written, &error)) {

@@ -582,8 +582,8 @@ void settle_cpp_fixes(const CTree& tree, Run& run, std::vector<std::pair<std::ui
     }
 }
 
-// The .cu (when a nest was converted), the recipe, the plan and two
-// pictures per planned nest (drawn on the cores there are).
+// The recipe, the .cu (when a nest was converted), the plan and two
+// pictures per planned nest (made on the cores there are).
 void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& replaced,
                     std::set<std::string>* taken) {
     AdviseResult* r = &run.r;
@@ -600,22 +600,30 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
         cu_nests.push_back(c);
     }
     const TemplateStore& templates = TemplateStore::embedded();
-    std::string cu;
-    if (!cu_nests.empty()) {
-        const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes};
-        cu = render_cu(templates, *r->unit.map, cu_nests, r->fixes, unused_declaration_edits(tree, *r->unit.map, replaced), ctx, taken);
-        r->wrote_cu = true;
-    }
+    r->wrote_cu = !cu_nests.empty();
     r->files.push_back({run.recipe_file, render_recipe(templates, *r, run.options)});
-    if (r->wrote_cu) r->files.push_back({run.cu_file, cu});
-    r->files.push_back({run.plan_file, plan_json(*r, run.options).dump(2) + "\n"});
+    const nlohmann::json plan = plan_json(*r, run.options);
     std::vector<const NestOutcome*> drawn;
     for (const auto& n : r->nests)
         if (n.planned) drawn.push_back(&n);
+    // The .cu, the plan's text and the pictures are independent: one pool
+    // (tasks 0 and 1, then two pictures per drawn nest).
+    std::string cu, plan_text;
     std::vector<OutputFile> pictures(2 * drawn.size());
     std::atomic<std::size_t> done{0};
     const std::thread::id caller = std::this_thread::get_id();
-    for_each_task(drawn.size(), [&](std::size_t k) {
+    for_each_task(2 + drawn.size(), [&](std::size_t task) {
+        if (task == 0) {
+            plan_text = plan.dump(2) + "\n";
+            return;
+        }
+        if (task == 1) {
+            if (cu_nests.empty()) return;
+            const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes};
+            cu = render_cu(templates, *r->unit.map, cu_nests, r->fixes, unused_declaration_edits(tree, *r->unit.map, replaced), ctx, taken);
+            return;
+        }
+        const std::size_t k = task - 2;
         const NestOutcome& n = *drawn[k];
         const std::string place = r->source_file + ":" + std::to_string(n.nest->span.begin.line) + " " + n.nest->function + "()";
         pictures[2 * k] = {n.tile_chart, render_tile_chart(templates, n.plan, place + ": predicted run time against tile size on " + r->platform.name)};
@@ -626,6 +634,8 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
         const std::size_t d = ++done;
         if (std::this_thread::get_id() == caller) run.progress("drawing", d, drawn.size());
     });
+    if (r->wrote_cu) r->files.push_back({run.cu_file, std::move(cu)});
+    r->files.push_back({run.plan_file, std::move(plan_text)});
     for (auto& f : pictures) r->files.push_back(std::move(f));
 }
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "recipes/cu_builder.h"
+#include "recipes/tasks.h"
 
 namespace recipe::recipes {
 
@@ -155,13 +156,19 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
                         {"cpu_ms", ps.cpu_ms},       {"gpu_ms", ps.gpu_ms},
                         {"runs_on_gpu", ps.runs_on_gpu}};
     if (!ps.note.empty()) j["program_note"] = ps.note;
-    j["nests"] = nlohmann::json::array();
-    for (const auto& n : r.nests) j["nests"].push_back(nest_json(n));
     // Nests that run with their arrays resident: time loops and consecutive nests (recipes/region_plan.h).
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) j["regions"].push_back(region_json(r, region));
     if (!r.region_notes.empty()) j["step_by_step_time_loops"] = r.region_notes;
     round_numbers(&j, 6);
+    // The nests, each on its own (a file of thousands of nests has them
+    // made on the cores there are).
+    std::vector<nlohmann::json> nests(r.nests.size());
+    for_each_task(nests.size(), [&](std::size_t i) {
+        nests[i] = nest_json(r.nests[i]);
+        round_numbers(&nests[i], 6);
+    });
+    j["nests"] = std::move(nests);
     return j;
 }
 

@@ -11,6 +11,7 @@
 #include "recipes/recipe_sections.h"
 #include "recipes/recipe_text.h"
 #include "recipes/svg_charts.h"
+#include "recipes/tasks.h"
 
 namespace recipe::recipes {
 
@@ -153,13 +154,8 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
     v.set("converted_phrase", (converted.size() == 1 ? "the loop nest at " : "the loop nests at ") + phrase);
 
     km::data summary{km::data::type::list};
-    km::data nests{km::data::type::list};
-    for (const auto& n : r.nests) {
-        summary.push_back(summary_row(n));
-        nests.push_back(nest_section(x, n));
-    }
+    for (const auto& n : r.nests) summary.push_back(summary_row(n));
     v.set("summary", summary);
-    v.set("nests", nests);
     v.set("program", program_view(r, x));
     v.set("regions", regions_view(r, x));
     v.set("has_region_notes", !r.region_notes.empty());
@@ -175,6 +171,14 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
         f.set("why", fix.why);
     }));
     v.set("compile_command", r.compile_command);
+    // Each nest's section is rendered on its own, on the cores there are (a
+    // file of thousands of nests spends most of its recipe here), with the
+    // file's names beside its own.
+    std::vector<std::string> sections(r.nests.size());
+    for_each_task(sections.size(), [&](std::size_t i) {
+        sections[i] = t.render("recipe_nest.md", nest_section(x, r.nests[i]), v, Escape::None);
+    });
+    v.set("nests", list_of(sections, [](km::data& d, const std::string& s) { d.set("text", s); }));
     return t.render("recipe.md", v, Escape::None);
 }
 

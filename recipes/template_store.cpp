@@ -1,6 +1,8 @@
 #include "recipes/template_store.h"
 
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace recipe::recipes {
 
@@ -83,14 +85,33 @@ TemplateStore::TemplateStore(std::map<std::string, std::string> texts) : texts_(
     partials_.set("__newline", "\n");
 }
 
+// Parsing a template costs more than rendering it, and a file of thousands
+// of nests renders the same templates thousands of times: each thread keeps
+// what it has parsed, by text and escape. (A parsed template is not shared
+// between threads: kainjow keeps its escape function and its error in it.)
+km::mustache& TemplateStore::parsed(const std::string& text, Escape escape) {
+    thread_local std::map<std::pair<Escape, std::string>, std::unique_ptr<km::mustache>> cache;
+    auto& slot = cache[{escape, text}];
+    if (!slot || !slot->is_valid()) {
+        slot = std::make_unique<km::mustache>(text);
+        if (escape == Escape::None) slot->set_custom_escape([](const std::string& s) { return s; });
+    }
+    return *slot;
+}
+
 std::string TemplateStore::render(const std::string& name, const km::data& view, Escape escape) const {
-    text(name);  // a missing template is a bug
-    km::mustache tmpl(joined_.at(name));
-    if (!tmpl.is_valid()) throw std::logic_error("template '" + name + "': " + tmpl.error_message());
-    if (escape == Escape::None) tmpl.set_custom_escape([](const std::string& s) { return s; });
-    // Partials are looked up like variables, before the view's own names.
     static const km::data empty(km::data::type::object);
-    km::context<std::string> context(view.is_object() ? &view : &empty);
+    return render(name, view, empty, escape);
+}
+
+std::string TemplateStore::render(const std::string& name, const km::data& view, const km::data& outer,
+                                  Escape escape) const {
+    text(name);  // a missing template is a bug
+    km::mustache& tmpl = parsed(joined_.at(name), escape);
+    if (!tmpl.is_valid()) throw std::logic_error("template '" + name + "': " + tmpl.error_message());
+    // Partials are looked up like variables, before the view's own names.
+    km::context<std::string> context(&outer);
+    if (view.is_object()) context.push(&view);
     context.push(&partials_);
     std::string out = tmpl.render(context);
     if (!tmpl.is_valid()) throw std::logic_error("template '" + name + "': " + tmpl.error_message());

@@ -41,8 +41,14 @@ public:
     // '.' is also available as a partial ({{> cu_kernel}}). A template that
     // does not parse throws std::logic_error.
     std::string render(const std::string& name, const kainjow::mustache::data& view, Escape escape) const;
+    // The same, with `view`'s missing names looked up in `outer` (one part of
+    // a larger text, rendered alone: a section of a list).
+    std::string render(const std::string& name, const kainjow::mustache::data& view, const kainjow::mustache::data& outer,
+                       Escape escape) const;
 
 private:
+    static kainjow::mustache::mustache& parsed(const std::string& text, Escape escape);
+
     std::map<std::string, std::string> texts_;
     std::map<std::string, std::string> joined_;  // with standalone tags joined, as rendered
     kainjow::mustache::data partials_{kainjow::mustache::data::type::object};  // every template usable as {{> name}}
