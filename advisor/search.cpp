@@ -270,6 +270,9 @@ double gain_at(double scale, const Problem& problem, const Platform& platform, c
     const double naive_ms = naive.total_ms;
     double best_ms = -1;
     const Index3 qs = q.space.extents();
+    // Every tile launches a kernel: tiles so many that their launches alone
+    // outlast the naive port cannot win, and are not priced.
+    const double launch_ms = platform.kernel_launch_ns * 1e-6;
     for (auto size : sizes_along(qs[d])) {
         Config c = choice;
         for (int k = 0; k < 3; ++k) c.tile[k] = std::min(c.tile[k], qs[k]);
@@ -277,9 +280,12 @@ double gain_at(double scale, const Problem& problem, const Platform& platform, c
             if (choice.tile[k] == problem.space.extent(k)) c.tile[k] = qs[k];  // whole rows stay whole
         c.tile[d] = size;
         if (c.tile[0] >= qs[0] && c.tile[1] >= qs[1] && c.tile[2] >= qs[2]) continue;  // one tile: the naive port, as in the search
+        double tiles = 1;
+        for (int k = 0; k < problem.dims; ++k) tiles *= static_cast<double>((qs[k] + c.tile[k] - 1) / c.tile[k]);
+        if (tiles * launch_ms >= naive_ms) continue;
         c.block = {0, 0, 0};
         Prediction pr;
-        if (m.predict(c, &pr, nullptr) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
+        if (m.predict(c, &pr, nullptr, false) && (best_ms < 0 || pr.total_ms < best_ms)) best_ms = pr.total_ms;
     }
     return best_ms < 0 ? 0.0 : naive_ms / best_ms;
 }
