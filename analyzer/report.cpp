@@ -6,31 +6,24 @@
 
 namespace recipe::analyzer {
 
+SourceLines::SourceLines(std::string_view text) : text_(text) {
+    starts_.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') starts_.push_back(i + 1);
+}
+
+std::string_view SourceLines::line(int n) const {
+    if (n < 1 || static_cast<std::size_t>(n) > starts_.size()) return {};
+    const std::size_t b = starts_[static_cast<std::size_t>(n - 1)];
+    const std::size_t e = static_cast<std::size_t>(n) < starts_.size() ? starts_[static_cast<std::size_t>(n)] : text_.size();
+    std::string_view l = text_.substr(b, e - b);
+    while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.remove_suffix(1);
+    return l;
+}
+
 namespace {
 
-class Lines {
-public:
-    explicit Lines(std::string_view s) : s_(s) {
-        starts_.push_back(0);
-        for (std::size_t i = 0; i < s.size(); ++i)
-            if (s[i] == '\n') starts_.push_back(i + 1);
-    }
-    // 1-based; empty when out of range.
-    std::string_view line(int n) const {
-        if (n < 1 || static_cast<std::size_t>(n) > starts_.size()) return {};
-        std::size_t b = starts_[static_cast<std::size_t>(n - 1)];
-        std::size_t e = static_cast<std::size_t>(n) < starts_.size() ? starts_[static_cast<std::size_t>(n)] : s_.size();
-        std::string_view l = s_.substr(b, e - b);
-        while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.remove_suffix(1);
-        return l;
-    }
-
-private:
-    std::string_view s_;
-    std::vector<std::size_t> starts_;
-};
-
-std::string diagnostic(const std::string& file, const Lines* lines, const Diagnostic& d) {
+std::string diagnostic(const std::string& file, const SourceLines* lines, const Diagnostic& d) {
     std::ostringstream os;
     os << diagnostic_line(file, d.pos, to_string(d.severity), d.message, d.rule_id) << "\n";
     if (!lines) return os.str();
@@ -76,7 +69,7 @@ void array_line(std::ostream& os, const char* role, const ArrayProperties& a) {
 }
 
 // One nest's part of the report.
-void nest_text(std::ostream& os, const Program& p, const Lines& lines, const LoopNest& n) {
+void nest_text(std::ostream& os, const Program& p, const SourceLines& lines, const LoopNest& n) {
     os << "\nnest " << n.id << ": " << (n.function.empty() ? "(outside a function)" : n.function + "()") << ", lines "
        << n.span.begin.line << "-" << n.span.end.line << ": ";
     if (n.accepted) os << "accepted, " << to_string(n.kind) << "\n";
@@ -133,8 +126,7 @@ std::string diagnostic_line(const std::string& file, const SourcePos& pos, const
            " [" + rule + "]";
 }
 
-std::string format_diagnostic(const std::string& file, std::string_view source, const Diagnostic& d) {
-    Lines lines(source);
+std::string format_diagnostic(const std::string& file, const SourceLines& lines, const Diagnostic& d) {
     return diagnostic(file, &lines, d);
 }
 
@@ -145,7 +137,7 @@ std::string format_report(const Program& p, std::string_view source) {
 }
 
 void write_report(std::ostream& out, const Program& p, std::string_view source) {
-    Lines lines(source);
+    SourceLines lines(source);
     for (const auto& d : p.diagnostics) out << diagnostic(p.file, &lines, d);
     int accepted = 0;
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analyzer/program.h"
 
@@ -15,9 +16,21 @@ namespace recipe::analyzer {
 // `file:line:col: severity: message [rule]`.
 std::string diagnostic_line(const std::string& file, const SourcePos& pos, const std::string& severity,
                             const std::string& message, const std::string& rule);
-// One diagnostic with its source line and caret (no line when `source` does
+// A text's lines, found once (a file's diagnostics each show their line).
+class SourceLines {
+public:
+    explicit SourceLines(std::string_view text);
+    // 1-based, without its line ending; empty when out of range.
+    std::string_view line(int n) const;
+
+private:
+    std::string_view text_;
+    std::vector<std::size_t> starts_;
+};
+
+// One diagnostic with its source line and caret (no line when `lines` does
 // not have it).
-std::string format_diagnostic(const std::string& file, std::string_view source, const Diagnostic& d);
+std::string format_diagnostic(const std::string& file, const SourceLines& lines, const Diagnostic& d);
 
 // Extent as people read it: "W = 8000", "N-1 (symbolic)", "100".
 std::string format_extent(const Extent& e);

@@ -164,20 +164,6 @@ std::vector<VlaParameter> vla_parameters(const CTree& tree) {
     return out;
 }
 
-bool used_outside(const CTree& tree, TSNode function, const std::string& name,
-                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, int* line) {
-    bool used = false;
-    walk(field(function, "body"), [&](TSNode n) {
-        if (used || !is(n, "identifier") || tree.text(n) != name) return;
-        const std::uint32_t b = ts_node_start_byte(n);
-        for (const auto& [s, e] : skip)
-            if (b >= s && b < e) return;
-        used = true;
-        if (line) *line = static_cast<int>(ts_node_start_point(n).row) + 1;
-    });
-    return used;
-}
-
 std::string field_type(const CTree& tree, const std::string& path, std::uint32_t at) {
     const auto arrow = path.find("->");
     const auto dot = path.find('.');

@@ -35,9 +35,6 @@ struct VlaParameter {
 bool vla_parameter(const CTree& tree, const std::string& name, std::uint32_t at, VlaParameter* out);
 // Every such parameter of every function of the file.
 std::vector<VlaParameter> vla_parameters(const CTree& tree);
-// Whether `name` appears in `function`'s body outside the byte ranges `skip`.
-bool used_outside(const CTree& tree, TSNode function, const std::string& name,
-                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, int* line);
 
 // The declared type of a struct field reached from a variable (`in->u`,
 // `g.nx`, one level): the variable's declaration at `at`, its type's struct

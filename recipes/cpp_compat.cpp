@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "recipes/byte_spans.h"
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 
@@ -85,8 +86,8 @@ namespace {
 // Edits that rewrite every use of VLA parameter `v` in `fn` outside `skip`
 // as a subscript of a pointer to its first element; false when a use is not
 // a subscript of every dimension (a row handed on, the array passed whole).
-bool flat_uses(const CTree& tree, const analyzer::SourceMap& map, TSNode fn, const VlaParameter& v,
-               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip, std::vector<Edit>* edits) {
+bool flat_uses(const CTree& tree, const analyzer::SourceMap& map, TSNode fn, const VlaParameter& v, const ByteSpans& skip,
+               std::vector<Edit>* edits) {
     std::vector<std::string> sizes;  // outer first
     for (TSNode a = v.declarator; is(a, "array_declarator"); a = field(a, "declarator")) {
         const TSNode size = field(a, "size");
@@ -95,9 +96,7 @@ bool flat_uses(const CTree& tree, const analyzer::SourceMap& map, TSNode fn, con
     bool ok = true;
     walk(field(fn, "body"), [&](TSNode n) {
         if (!ok || !is(n, "identifier") || tree.text(n) != v.name) return;
-        const std::uint32_t at = ts_node_start_byte(n);
-        for (const auto& [s, e] : skip)
-            if (at >= s && at < e) return;
+        if (skip.contains(ts_node_start_byte(n))) return;
         // n[e1][e2]...: climb one subscript per dimension.
         std::vector<TSNode> indices;
         TSNode top = n;
@@ -135,6 +134,7 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
                                         const analyzer::SourceMap& map,
                                         std::vector<std::pair<std::uint32_t, std::string>>* unfixable) {
     std::vector<CompatFix> found = cpp_compat_fixes(tree, skip);
+    const ByteSpans replaced(skip);
     // Variable-length array parameters: C++ has none. Where the function
     // uses the array only in loops the library call replaced, it becomes a
     // pointer to its first element, which the call is given.
@@ -146,7 +146,7 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
         // Its uses left in the function: whole subscripts `B[i][j]` become
         // `B[(i) * (nj) + (j)]` on the pointer; any other use cannot be.
         std::vector<Edit> flattened;
-        const bool uses_ok = !ts_node_is_null(fn) && b && e && flat_uses(tree, map, fn, v, skip, &flattened);
+        const bool uses_ok = !ts_node_is_null(fn) && b && e && flat_uses(tree, map, fn, v, replaced, &flattened);
         if (!uses_ok) {
             if (unfixable && !ts_node_is_null(fn)) unfixable->emplace_back(ts_node_start_byte(fn), v.name);
             continue;
@@ -265,12 +265,8 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
                                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& skip) {
     const auto fns = void_pointer_functions(tree);
     std::vector<CompatFix> fixes;
-    auto skipped = [&](TSNode n) {
-        const std::uint32_t b = ts_node_start_byte(n);
-        for (const auto& [s, e] : skip)
-            if (b >= s && b < e) return true;
-        return false;
-    };
+    const ByteSpans replaced(skip);
+    auto skipped = [&](TSNode n) { return replaced.contains(ts_node_start_byte(n)); };
     walk(tree.root(), [&](TSNode n) {
         if (skipped(n)) return;
         if (is(n, "type_qualifier") && tree.text(n) == "restrict") {

@@ -459,7 +459,7 @@ km::data rejected_view(const RecipeContext& x, const NestOutcome& n) {
     std::vector<std::string> rules;
     for (const auto& dg : n.nest->reasons) {
         if (dg.severity == analyzer::Severity::Note) continue;
-        std::string block = analyzer::format_diagnostic(x.result.source_file, x.result.source, dg);
+        std::string block = analyzer::format_diagnostic(x.result.source_file, x.source_lines, dg);
         if (!block.empty() && block.back() == '\n') block.pop_back();
         blocks.push_back(block);
         if (std::find(rules.begin(), rules.end(), dg.rule_id) == rules.end()) rules.push_back(dg.rule_id);

@@ -3,6 +3,8 @@
 // nest the diagnostics and what would make it legal.
 #pragma once
 
+#include "analyzer/report.h"
+
 #include <string>
 
 #include <kainjow/mustache.hpp>
@@ -17,6 +19,7 @@ struct RecipeContext {
     const AdviseResult& result;
     const AdviseOptions& options;
     std::string cu_file, recipe_file, plan_file;
+    analyzer::SourceLines source_lines;  // the user's file, for the diagnostics shown
 };
 
 kainjow::mustache::data nest_description_view(const NestOutcome& n);

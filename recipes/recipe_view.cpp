@@ -120,7 +120,7 @@ km::data nest_section(const RecipeContext& x, const NestOutcome& n) {
 }  // namespace
 
 std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const AdviseOptions& o) {
-    RecipeContext x{t, r, o, r.stem + ".cu", r.stem + ".recipe.md", r.stem + ".plan.json"};
+    RecipeContext x{t, r, o, r.stem + ".cu", r.stem + ".recipe.md", r.stem + ".plan.json", analyzer::SourceLines(r.source)};
     km::data v;
     v.set("source_file", r.source_file);
     v.set("platform_name", r.platform.name);

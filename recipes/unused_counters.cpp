@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "recipes/byte_spans.h"
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 #include "recipes/nest_source_facts.h"
@@ -13,35 +14,30 @@ namespace {
 
 using Spans = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 
-bool inside(std::uint32_t at, const Spans& spans) {
-    for (const auto& [b, e] : spans)
-        if (at >= b && at < e) return true;
-    return false;
-}
-
 // Whether `name` is used in `function` inside the spans, and outside them
 // (and outside its own declarator).
-void uses(const CTree& tree, TSNode function, const std::string& name, const Spans& replaced, std::uint32_t own,
+void uses(const CTree& tree, TSNode function, const std::string& name, const ByteSpans& replaced, std::uint32_t own,
           bool* in, bool* out) {
     walk(field(function, "body"), [&](TSNode n) {
         if (!is(n, "identifier") || tree.text(n) != name) return;
         const std::uint32_t at = ts_node_start_byte(n);
         if (at == own) return;
-        if (inside(at, replaced)) *in = true;
+        if (replaced.contains(at)) *in = true;
         else *out = true;
     });
 }
 
 }  // namespace
 
-std::vector<Edit> unused_declaration_edits(const CTree& tree, const analyzer::SourceMap& map, const Spans& replaced) {
+std::vector<Edit> unused_declaration_edits(const CTree& tree, const analyzer::SourceMap& map, const Spans& spans) {
     std::vector<Edit> edits;
     std::set<std::uint32_t> functions;
-    for (const auto& span : replaced) {
+    const ByteSpans replaced(spans);
+    for (const auto& span : spans) {
         const TSNode fn = enclosing_function(tree, span.first);
         if (ts_node_is_null(fn) || !functions.insert(ts_node_start_byte(fn)).second) continue;
         walk(field(fn, "body"), [&](TSNode decl) {
-            if (!is(decl, "declaration") || inside(ts_node_start_byte(decl), replaced)) return;
+            if (!is(decl, "declaration") || replaced.contains(ts_node_start_byte(decl))) return;
             for (TSNode c : named_children(decl))
                 if (is(c, "storage_class_specifier")) return;  // static: it outlives the call
             // The plain declarators (no initialiser) the replaced loops alone used.
