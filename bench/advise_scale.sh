@@ -8,15 +8,23 @@
 #   bench/advise_scale.sh [RECIPE-BINARY]
 #
 # Environment: LINES ("1000 10000 100000"), RUNS (3), TIME_BIN
-# (/usr/bin/time). Prints per length: wall and CPU seconds (medians), peak
-# MB, the nests found, and the wall time per 1,000 lines.
+# (/usr/bin/time), OUT_ROOT (where the outputs go; default a new directory in
+# $TMPDIR — /dev/shm takes the disk out of the figure). Prints per length:
+# wall, user and system seconds (medians), peak MB, the nests found, and the
+# wall time per 1,000 lines.
+#
+# The system time is mostly creating the output files (two pictures per
+# nest). On ext4 without a journal it depends on how many files were deleted
+# in the last minutes (the allocator skips their inodes): rerunning this
+# script right after itself reads slower.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 recipe=$(realpath "${1:-$root/build/recipe}")
 runs=${RUNS:-3}
 time_bin=${TIME_BIN:-/usr/bin/time}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+out_root=$(mktemp -d "${OUT_ROOT:-${TMPDIR:-/tmp}}/advise-scale.XXXXXX")
+trap 'rm -rf "$work" "$out_root"' EXIT
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 gen() {  # gen LINES FILE
@@ -72,7 +80,7 @@ open(path, "w").write("".join(out))
 PY
 }
 
-printf '%8s %8s %8s %8s %8s %12s\n' lines nests "wall s" "cpu s" "peak MB" "s/1k lines"
+printf '%8s %8s %8s %8s %8s %8s %12s\n' lines nests "wall s" "user s" "sys s" "peak MB" "s/1k lines"
 for n in ${LINES:-1000 10000 100000}; do
   gen "$n" "$work/f$n.c"
   : > "$work/t$n"
@@ -80,13 +88,14 @@ for n in ${LINES:-1000 10000 100000}; do
     # A new directory per run, as a first run writes: deleting the last
     # run's thousands of files just before would time the file system's
     # handling of freshly freed inodes (slow on ext4 without a journal).
-    "$time_bin" -f '%e %U %S %M' -o "$work/one" "$recipe" advise "$work/f$n.c" -o "$work/out$n.$i" >/dev/null 2>&1 || true
+    "$time_bin" -f '%e %U %S %M' -o "$work/one" "$recipe" advise "$work/f$n.c" -o "$out_root/out$n.$i" >/dev/null 2>&1 || true
     cat "$work/one" >> "$work/t$n"
   done
-  nests=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['nests']))" "$work/out$n.0/f$n.plan.json" 2>/dev/null || echo "?")
+  nests=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['nests']))" "$out_root/out$n.0/f$n.plan.json" 2>/dev/null || echo "?")
   wall=$(awk '{print $1}' "$work/t$n" | median)
-  cpu=$(awk '{print $2 + $3}' "$work/t$n" | median)
+  user=$(awk '{print $2}' "$work/t$n" | median)
+  sys=$(awk '{print $3}' "$work/t$n" | median)
   mb=$(awk '{print int($4 / 1024)}' "$work/t$n" | sort -n | tail -1)
-  printf '%8s %8s %8.2f %8.2f %8s %12.3f\n' "$n" "$nests" "$wall" "$cpu" "$mb" "$(awk -v w="$wall" -v n="$n" 'BEGIN { print w / n * 1000 }')"
+  printf '%8s %8s %8.2f %8.2f %8.2f %8s %12.3f\n' "$n" "$nests" "$wall" "$user" "$sys" "$mb" "$(awk -v w="$wall" -v n="$n" 'BEGIN { print w / n * 1000 }')"
 done
-echo "(median of $runs runs each; load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "(median of $runs runs each, outputs under $(df --output=fstype "$out_root" | tail -1) $out_root; load average before: $(cut -d' ' -f1-3 /proc/loadavg))"

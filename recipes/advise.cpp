@@ -602,28 +602,24 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
     const TemplateStore& templates = TemplateStore::embedded();
     r->wrote_cu = !cu_nests.empty();
     r->files.push_back({run.recipe_file, render_recipe(templates, *r, run.options)});
-    const nlohmann::json plan = plan_json(*r, run.options);
+    std::string plan_text = plan_json_text(*r, run.options);
     std::vector<const NestOutcome*> drawn;
     for (const auto& n : r->nests)
         if (n.planned) drawn.push_back(&n);
-    // The .cu, the plan's text and the pictures are independent: one pool
-    // (tasks 0 and 1, then two pictures per drawn nest).
-    std::string cu, plan_text;
+    // The .cu and the pictures are independent: one pool (task 0, then two
+    // pictures per drawn nest).
+    std::string cu;
     std::vector<OutputFile> pictures(2 * drawn.size());
     std::atomic<std::size_t> done{0};
     const std::thread::id caller = std::this_thread::get_id();
-    for_each_task(2 + drawn.size(), [&](std::size_t task) {
+    for_each_task(1 + drawn.size(), [&](std::size_t task) {
         if (task == 0) {
-            plan_text = plan.dump(2) + "\n";
-            return;
-        }
-        if (task == 1) {
             if (cu_nests.empty()) return;
             const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes};
             cu = render_cu(templates, *r->unit.map, cu_nests, r->fixes, unused_declaration_edits(tree, *r->unit.map, replaced), ctx, taken);
             return;
         }
-        const std::size_t k = task - 2;
+        const std::size_t k = task - 1;
         const NestOutcome& n = *drawn[k];
         const std::string place = r->source_file + ":" + std::to_string(n.nest->span.begin.line) + " " + n.nest->function + "()";
         pictures[2 * k] = {n.tile_chart, render_tile_chart(templates, n.plan, place + ": predicted run time against tile size on " + r->platform.name)};

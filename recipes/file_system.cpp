@@ -50,26 +50,34 @@ bool RealFileSystem::make_directories(const std::string& path, std::string* erro
     return true;
 }
 
-bool RealFileSystem::write_atomically(const std::string& path, const std::string& content, std::string* error) {
-    // The temporary file sits beside the target so that rename() stays within
-    // one file system and is atomic.
-    static std::atomic<int> counter{0};
-    const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-    std::FILE* f = std::fopen(temp.c_str(), "wb");
+bool RealFileSystem::write_file(const std::string& path, const std::string& content, std::string* error) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) {
         *error = path + ": cannot write: " + std::strerror(errno);
         return false;
     }
-    // No fsync: rename() already makes the switch atomic for readers, and
-    // syncing every output would cost more than generating it (compilers do
-    // not sync their outputs either).
+    // No fsync: the output set is switched in by rename(), which is atomic
+    // for readers, and syncing every output would cost more than generating
+    // it (compilers do not sync their outputs either).
     const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size();
     const bool flushed = std::fflush(f) == 0;
     const int saved_errno = errno;
     const bool closed = std::fclose(f) == 0;
     if (!written || !flushed || !closed) {
-        std::remove(temp.c_str());
+        std::remove(path.c_str());
         *error = path + ": cannot write: " + std::strerror(saved_errno);
+        return false;
+    }
+    return true;
+}
+
+bool RealFileSystem::write_atomically(const std::string& path, const std::string& content, std::string* error) {
+    // The temporary file sits beside the target so that rename() stays within
+    // one file system and is atomic.
+    static std::atomic<int> counter{0};
+    const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    if (!write_file(temp, content, error)) {
+        if (error->rfind(temp, 0) == 0) error->replace(0, temp.size(), path);
         return false;
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
@@ -152,6 +160,10 @@ bool MemoryFileSystem::make_directories(const std::string& path, std::string* er
 }
 
 bool MemoryFileSystem::write_atomically(const std::string& path, const std::string& content, std::string* error) {
+    return write_file(path, content, error);
+}
+
+bool MemoryFileSystem::write_file(const std::string& path, const std::string& content, std::string* error) {
     const std::string p = normal(path);
     if (failing_writes.count(p) || failing_writes.count(p.substr(p.rfind('/') + 1))) {
         *error = path + ": cannot write: Read-only file system";

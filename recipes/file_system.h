@@ -26,6 +26,9 @@ public:
     // Writes `content` to a temporary file in the same directory, then renames
     // it over `path`: a reader sees the old file or the new one, never half.
     virtual bool write_atomically(const std::string& path, const std::string& content, std::string* error) = 0;
+    // Writes `content` straight to `path`: for files in a directory no one
+    // else looks into (the staging directory of an output set).
+    virtual bool write_file(const std::string& path, const std::string& content, std::string* error) = 0;
     // Creates a new, empty directory inside `parent` whose name starts with
     // `prefix`; `path` gets its path.
     virtual bool make_temporary_directory(const std::string& parent, const std::string& prefix, std::string* path,
@@ -47,6 +50,7 @@ public:
     bool read(const std::string& path, std::string* content, std::string* error) const override;
     bool make_directories(const std::string& path, std::string* error) override;
     bool write_atomically(const std::string& path, const std::string& content, std::string* error) override;
+    bool write_file(const std::string& path, const std::string& content, std::string* error) override;
     bool make_temporary_directory(const std::string& parent, const std::string& prefix, std::string* path,
                                   std::string* error) override;
     bool rename(const std::string& from, const std::string& to, std::string* error) override;
@@ -60,9 +64,9 @@ class MemoryFileSystem final : public FileSystem {
 public:
     std::map<std::string, std::string> files;
     std::set<std::string> directories;
-    std::set<std::string> failing_writes;   // write_atomically to these paths, or files of these names, fails
+    std::set<std::string> failing_writes;   // writes to these paths, or files of these names, fail
     int failing_rename = 0;                 // the rename with this number (1, 2, …) fails; 0: none
-    int writes = 0;                        // successful write_atomically calls
+    int writes = 0;                        // successful writes
     int renames = 0;                       // rename calls
 
     bool exists(const std::string& path) const override;
@@ -71,6 +75,7 @@ public:
     bool read(const std::string& path, std::string* content, std::string* error) const override;
     bool make_directories(const std::string& path, std::string* error) override;
     bool write_atomically(const std::string& path, const std::string& content, std::string* error) override;
+    bool write_file(const std::string& path, const std::string& content, std::string* error) override;
     bool make_temporary_directory(const std::string& parent, const std::string& prefix, std::string* path,
                                   std::string* error) override;
     bool rename(const std::string& from, const std::string& to, std::string* error) override;

@@ -1,6 +1,7 @@
 #include "recipes/output_writer.h"
 
 #include <algorithm>
+#include <set>
 
 namespace recipe::recipes {
 
@@ -18,6 +19,7 @@ struct Move {
     std::string staged;    // the new file in the staging directory ("" for an earlier output that only goes)
     std::string target;
     std::string previous;  // the replaced file, kept in the staging directory until the end
+    bool present = false;  // the target was in the directory before the run
     bool replaced = false;
     bool placed = false;
 };
@@ -39,31 +41,39 @@ void roll_back(FileSystem& fs, std::vector<Move>& moves) {
 }  // namespace
 
 bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std::string>* written, std::string* error) {
+    // What the directory holds already: only the names found there need a
+    // closer look (a run into a new directory asks nothing of each file).
+    std::set<std::string> present;
+    for (auto& name : fs.list(request.directory)) present.insert(std::move(name));
     std::vector<std::string> paths, names;
+    std::set<std::string> ours;
     for (const auto& f : request.files) {
         const std::string path = join_path(request.directory, f.name);
-        if (fs.same_file(path, request.input_path)) {
-            *error = path + ": would overwrite the input file; choose another output directory with -o";
-            return false;
-        }
-        if (fs.is_directory(path)) {
-            *error = path + ": is a directory; the output cannot be written there";
-            return false;
-        }
-        if (!request.force && fs.exists(path)) {
-            *error = path + ": already exists; use --force to replace it";
-            return false;
+        if (present.count(f.name)) {
+            if (fs.same_file(path, request.input_path)) {
+                *error = path + ": would overwrite the input file; choose another output directory with -o";
+                return false;
+            }
+            if (fs.is_directory(path)) {
+                *error = path + ": is a directory; the output cannot be written there";
+                return false;
+            }
+            if (!request.force) {
+                *error = path + ": already exists; use --force to replace it";
+                return false;
+            }
         }
         paths.push_back(path);
         names.push_back(f.name);
+        ours.insert(f.name);
     }
     // Outputs of an earlier run that this run does not write.
     std::vector<std::string> earlier;
     if (request.earlier_output)
-        for (const auto& name : fs.list(request.directory)) {
+        for (const auto& name : present) {
             const std::string path = join_path(request.directory, name);
-            if (std::find(names.begin(), names.end(), name) != names.end() || !request.earlier_output(name) ||
-                fs.same_file(path, request.input_path) || fs.is_directory(path))
+            if (ours.count(name) || !request.earlier_output(name) || fs.same_file(path, request.input_path) ||
+                fs.is_directory(path))
                 continue;
             if (!request.force) {
                 *error = path + ": an earlier run's output this run would not replace; use --force to remove it with the rest";
@@ -78,7 +88,8 @@ bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std:
     std::vector<Move> moves;
     for (std::size_t i = 0; i < paths.size(); ++i) {
         Move m{join_path(staging, names[i]), paths[i], join_path(staging, names[i] + ".previous")};
-        if (!fs.write_atomically(m.staged, request.files[i].content, error)) {
+        m.present = present.count(names[i]) > 0;
+        if (!fs.write_file(m.staged, request.files[i].content, error)) {
             // Name the file the user asked for, not its staging place.
             if (error->rfind(m.staged, 0) == 0) error->replace(0, m.staged.size(), m.target);
             remove_staging(fs, staging);
@@ -87,10 +98,10 @@ bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std:
         moves.push_back(m);
     }
     for (const auto& path : earlier)
-        moves.push_back({"", path, join_path(staging, path.substr(path.rfind('/') + 1) + ".earlier")});
+        moves.push_back({"", path, join_path(staging, path.substr(path.rfind('/') + 1) + ".earlier"), true});
     bool failed = false;
     for (auto& m : moves) {
-        if (fs.exists(m.target)) {
+        if (m.present && fs.exists(m.target)) {
             if (!fs.rename(m.target, m.previous, error)) {
                 failed = true;
                 break;

@@ -143,7 +143,23 @@ nlohmann::json region_json(const AdviseResult& r, const RegionOutcome& region) {
 
 }  // namespace
 
-nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
+namespace {
+
+// `text` with every line but the first indented by `spaces` (a JSON text
+// has no raw newline inside its strings).
+void append_indented(const std::string& text, std::size_t spaces, std::string* out) {
+    const std::string pad(spaces, ' ');
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+        out->append(text, from, nl + 1 - from);
+        out->append(pad);
+    }
+    out->append(text, from, std::string::npos);
+}
+
+}  // namespace
+
+std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
     nlohmann::json j;
     j["file"] = r.source_file;
     j["platform"] = r.platform.name;
@@ -161,15 +177,36 @@ nlohmann::json plan_json(const AdviseResult& r, const AdviseOptions& o) {
     for (const auto& region : r.regions) j["regions"].push_back(region_json(r, region));
     if (!r.region_notes.empty()) j["step_by_step_time_loops"] = r.region_notes;
     round_numbers(&j, 6);
-    // The nests, each on its own (a file of thousands of nests has them
-    // made on the cores there are).
-    std::vector<nlohmann::json> nests(r.nests.size());
+    j["nests"] = nlohmann::json::array();
+    const std::string top = j.dump(2) + "\n";
+    // The nests, each made and written on its own, on the cores there are: a
+    // file of thousands of nests would otherwise hold all of them as JSON
+    // values at once (gigabytes for 100,000 lines) and write them on one
+    // core. Each is written as nlohmann writes an element of the top-level
+    // "nests" array, four spaces in.
+    std::vector<std::string> nests(r.nests.size());
     for_each_task(nests.size(), [&](std::size_t i) {
-        nests[i] = nest_json(r.nests[i]);
-        round_numbers(&nests[i], 6);
+        nlohmann::json n = nest_json(r.nests[i]);
+        round_numbers(&n, 6);
+        nests[i] = n.dump(2);
     });
-    j["nests"] = std::move(nests);
-    return j;
+    const std::string empty = "\n  \"nests\": []";
+    const std::size_t at = top.find(empty);
+    if (nests.empty() || at == std::string::npos) return top;
+    std::size_t size = top.size();
+    for (const auto& n : nests) size += n.size() + n.size() / 8 + 8;
+    std::string out;
+    out.reserve(size);
+    out.append(top, 0, at + empty.size() - 1);
+    out += "\n    ";
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        if (i) out += ",\n    ";
+        append_indented(nests[i], 4, &out);
+        std::string().swap(nests[i]);
+    }
+    out += "\n  ]";
+    out.append(top, at + empty.size(), std::string::npos);
+    return out;
 }
 
 }  // namespace recipe::recipes

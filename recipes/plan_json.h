@@ -4,13 +4,16 @@
 // not change with the last bits of a different compiler's arithmetic.
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "recipes/advise.h"
 
 namespace recipe::recipes {
 
-nlohmann::json plan_json(const AdviseResult& result, const AdviseOptions& options);
+// The whole file's text, as nlohmann's dump(2) writes it, with a newline.
+std::string plan_json_text(const AdviseResult& result, const AdviseOptions& options);
 
 // Rounds every floating-point number in `j` to `digits` significant digits.
 void round_numbers(nlohmann::json* j, int digits);
