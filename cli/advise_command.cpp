@@ -12,9 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "cli/model_options.h"
+#include "cli/options.h"
 #include "cli/progress.h"
-#include "cli/source_options.h"
 #include "recipes/advise.h"
 #include "recipes/output_writer.h"
 #include "recipes/recipe_view.h"
@@ -26,30 +25,14 @@ using recipe::recipes::AdviseResult;
 using recipe::recipes::RegionKind;
 using recipe::recipes::Verdict;
 
-// The options, defined once: this table feeds the parser and --help.
-struct OptionSpec {
-    const char* names;  // cxxopts form: "o,output-dir"
-    const char* help;
-    bool takes_value;
-    const char* value_name;
-    bool repeatable = false;  // may be given several times
-};
-const OptionSpec kOptions[] = {
-    {"platform", "platform profile: a stored name (recipe platforms) or a .json path (default: h200)", true, "NAME|PATH"},
-    {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", true, "DIR"},
-    {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", true, "pinned|pageable"},
-    {"kernel-ms", "nest NEST's measured kernel time for its whole problem, one step, in ms (repeatable; NEST= may "
-                  "be left out when the file has one accepted nest)", true, "[NEST=]MS", true},
-    {"gpu-memory", "device memory the plans may use, e.g. 4GiB for a shared GPU (default: the profile's); arrays "
-                   "larger than it are tiled", true, "SIZE"},
-    {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "
-              "the CPU comparison prices N calls (default: 1; time loops in the file are counted anyway)", true, "N"},
-    {"convert-all", "convert every nest the generator can convert, also those the comparison with the CPU keeps "
-                    "there (to measure both)", false, ""},
-    {"format", "summary on stdout: md (text) or json (default: md)", true, "md|json"},
-    {"force", "replace existing output files", false, ""},
-    {"h,help", "show this help", false, ""},
-};
+const recipe::cli::CommandInfo kAdvise{
+    recipe::cli::kAdvise, "recipe advise",
+    "Find the loop nests of a C file that can run on the GPU with their copies overlapped, plan\n"
+    "each for a platform, and write DIR/<stem>.recipe.md (the steps and why), DIR/<stem>.cu\n"
+    "(the program converted; only when a nest was converted), DIR/<stem>.plan.json and SVG\n"
+    "pictures. The input is never modified.",
+    "Exit status: 0 a .cu was written, 1 no nest could be converted (the recipe says why),\n"
+    "2 usage or input error (nothing written), 3 internal error."};
 
 std::string short_plan(const recipe::advisor::Prediction& p) {
     std::string s = recipe::advisor::to_string(p.config.scheme);
@@ -146,127 +129,30 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
 
 int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     using namespace recipe::cli;
-    CommandLine command_line;
-    {
-        std::string e;
-        if (!command_line.split(argc, argv, &e)) {
-            print_error(err, e);
-            return kExitUsage;
-        }
+    ParsedCommand cmd;
+    CommandError e;
+    if (!parse_command(kAdvise, argc, argv, &cmd, &e)) return fail(err, e);
+    if (cmd.help) {
+        out << cmd.help_text;
+        return kExitOk;
     }
-    SourceOptions& source = command_line.source;
-    argc = command_line.argc();
-    argv = command_line.argv();
-    cxxopts::Options parser("recipe advise",
-                            "Find the loop nests of a C file that can run on the GPU with their copies overlapped, plan\n"
-                            "each for a platform, and write DIR/<stem>.recipe.md (the steps and why), DIR/<stem>.cu\n"
-                            "(the program converted; only when a nest was converted), DIR/<stem>.plan.json and SVG\n"
-                            "pictures. The input is never modified.");
-    parser.positional_help("FILE.c");
-    auto adder = parser.add_options();
-    for (const auto& o : kOptions) {
-        if (o.repeatable) {
-            adder(o.names, o.help, cxxopts::value<std::vector<std::string>>(), o.value_name);
-        } else if (o.takes_value) {
-            adder(o.names, o.help, cxxopts::value<std::string>(), o.value_name);
-        } else {
-            adder(o.names, o.help);
-        }
-    }
-    parser.add_options()("file", "", cxxopts::value<std::vector<std::string>>());
-    parser.parse_positional({"file"});
-    parser.custom_help("[OPTION...]");
+    const cxxopts::ParseResult& args = cmd.args;
     AdviseOptions options;
-    std::string dir = ".", format = "md";
-    bool force = false;
-    try {
-        const auto args = parser.parse(argc, argv);
-        if (args.count("help")) {
-            out << parser.help() << source_options_help() << "\nExit status: 0 a .cu was written, 1 no nest could be converted (the recipe says why),\n"
-                                    "2 usage or input error (nothing written), 3 internal error.\n";
-            return kExitOk;
-        }
-        if (!args.count("file")) {
-            err << "recipe: error: advise needs a C file (recipe advise FILE.c --platform NAME)\n";
-            return kExitUsage;
-        }
-        if (args["file"].as<std::vector<std::string>>().size() != 1) {
-            err << "recipe: error: advise takes one C file (got " << args["file"].as<std::vector<std::string>>().size() << ")\n";
-            return kExitUsage;
-        }
-        options.input = args["file"].as<std::vector<std::string>>().front();
-        std::string e;
-        if (!apply_compile_database(options.input, &source, &e)) {
-            print_error(err, e);
-            return kExitUsage;
-        }
-        options.build = source.build;
-        options.assumptions = source.assumptions;
-        options.assume_no_alias = source.assume_no_alias;
-        options.platform = args.count("platform") ? args["platform"].as<std::string>() : "h200";
-        if (args.count("output-dir")) dir = args["output-dir"].as<std::string>();
-        if (args.count("host-memory")) {
-            const std::string h = args["host-memory"].as<std::string>();
-            if (h == "pinned") options.host_memory = recipe::advisor::HostMemory::Pinned;
-            else if (h == "pageable") options.host_memory = recipe::advisor::HostMemory::Pageable;
-            else {
-                err << "recipe: error: --host-memory " << h << ": expected pinned or pageable\n";
-                return kExitUsage;
-            }
-        }
-        if (args.count("kernel-ms"))
-            for (const std::string& k : args["kernel-ms"].as<std::vector<std::string>>()) {
-                // [NEST=]MS: NEST a nest's number (as the summary gives it), MS > 0.
-                const auto eq = k.find('=');
-                const std::string nest = eq == std::string::npos ? "" : k.substr(0, eq);
-                const std::string ms = eq == std::string::npos ? k : k.substr(eq + 1);
-                char* end = nullptr;
-                errno = 0;
-                const long id = nest.empty() ? 0 : std::strtol(nest.c_str(), &end, 10);
-                const bool id_ok = eq == std::string::npos || (!nest.empty() && *end == '\0' && errno != ERANGE && id >= 1 && id <= 1000000000 &&
-                                                    std::isdigit(static_cast<unsigned char>(nest[0])));
-                const double v = std::strtod(ms.c_str(), &end);
-                if (!id_ok || ms.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v)) {
-                    err << "recipe: error: --kernel-ms " << k
-                        << ": expected [NEST=]MS, a nest's number and a positive number of milliseconds\n";
-                    return kExitUsage;
-                }
-                if (options.kernel_ms.count(static_cast<int>(id))) {
-                    err << "recipe: error: --kernel-ms " << k << ": "
-                        << (id ? "nest " + nest + " has" : std::string("the file's nest has")) << " a kernel time already\n";
-                    return kExitUsage;
-                }
-                options.kernel_ms[static_cast<int>(id)] = v;
-            }
-        if (args.count("gpu-memory")) {
-            std::string bad;
-            if (!recipe::cli::parse_memory_size(args["gpu-memory"].as<std::string>(), &options.gpu_memory_bytes, &bad)) {
-                print_error(err, bad);
-                return kExitUsage;
-            }
-        }
-        if (args.count("calls")) {
-            const std::string c = args["calls"].as<std::string>();
-            char* end = nullptr;
-            errno = 0;
-            const long long v = std::strtoll(c.c_str(), &end, 10);
-            if (c.empty() || *end != '\0' || errno == ERANGE || v < 1) {
-                err << "recipe: error: --calls " << c << ": expected a whole number of calls, at least 1\n";
-                return kExitUsage;
-            }
-            options.calls = v;
-        }
-        if (args.count("format")) format = args["format"].as<std::string>();
-        if (format != "md" && format != "json") {
-            err << "recipe: error: --format " << format << ": expected md or json\n";
-            return kExitUsage;
-        }
-        force = args.count("force") > 0;
-        options.convert_all = args.count("convert-all") > 0;
-    } catch (const cxxopts::exceptions::exception& e) {
-        print_error(err, e.what());
-        return kExitUsage;
-    }
+    std::int64_t calls = options.calls;
+    if (!one_c_file(kAdvise, &cmd, &options.input, &e) || !read_host_memory(args, &options.host_memory, &e) ||
+        !read_kernel_ms(args, &options.kernel_ms, &e) || !read_gpu_memory(args, &options.gpu_memory_bytes, &e) ||
+        !read_count(args, "calls", 1, std::int64_t{1} << 53, &calls, &e))
+        return fail(err, e);
+    options.calls = calls;
+    options.build = cmd.source.build;
+    options.assumptions = cmd.source.assumptions;
+    options.assume_no_alias = cmd.source.assume_no_alias;
+    options.platform = platform_name(args);
+    options.convert_all = args.count("convert-all") > 0;
+    const std::string dir = value_or(args, "output-dir", ".");
+    const std::string format = value_or(args, "format", "md");
+    if (format != "md" && format != "json") return fail(err, "--format " + format + ": expected md or json");
+    const bool force = args.count("force") > 0;
 
     recipe::recipes::RealFileSystem fs;
     AdviseResult result;

@@ -3,24 +3,22 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/platform.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace {
 
-using recipe::cli::print_error;
+const recipe::cli::CommandInfo kPlatforms{
+    recipe::cli::kPlatforms, "recipe platforms",
+    "List the stored platform profiles: those of $RECIPE_PLATFORM_DIR, then those built in (advisor/platforms).",
+    "Exit status: 0 listed, 2 a profile is invalid or a usage error.", false};
 
 int run_platforms(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cxxopts::Options opts("recipe platforms", "List the stored platform profiles: those of $RECIPE_PLATFORM_DIR, then those built in (advisor/platforms).");
-    opts.add_options()("json", "print JSON")("h,help", "show this help");
-    cxxopts::ParseResult args;
-    try {
-        args = opts.parse(argc, argv);
-    } catch (const cxxopts::exceptions::exception& e) {
-        print_error(err, e.what());
-        return recipe::cli::kExitUsage;
-    }
-    if (args.count("help")) {
-        out << opts.help() << "\n";
+    recipe::cli::ParsedCommand cmd;
+    recipe::cli::CommandError error;
+    if (!recipe::cli::parse_command(kPlatforms, argc, argv, &cmd, &error)) return recipe::cli::fail(err, error);
+    const cxxopts::ParseResult& args = cmd.args;
+    if (cmd.help) {
+        out << cmd.help_text;
         return recipe::cli::kExitOk;
     }
     const auto entries = recipe::advisor::list_platforms();

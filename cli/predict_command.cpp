@@ -10,19 +10,12 @@
 #include "advisor/request.h"
 #include "cli/command.h"
 #include "cli/model_options.h"
-#include "cli/source_options.h"
 
 namespace {
 
-using recipe::cli::print_error;
-
 using namespace recipe;
 using namespace recipe::advisor;
-
-int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsage) {
-    print_error(err, message);
-    return code;
-}
+using cli::fail;
 
 // The schemes' names from their table: "naive, basic, ..." with `last`
 // before the last one.
@@ -33,77 +26,75 @@ std::string scheme_names(const char* last) {
     return names;
 }
 
+const cli::CommandInfo kPredict{cli::kPredict, "recipe predict", "Predict one scheme and tile size for the loop nests of a C file.",
+                                "Exit status: 0 predicted, 1 no nest accepted, 2 usage or input error, 3 internal error."};
+
+// --scheme, --copy, --streams and the form of --tile, checked before any
+// file is read.
+bool read_config(const cxxopts::ParseResult& args, Config* config, cli::CommandError* e) {
+    if (!args.count("scheme")) {
+        e->message = "--scheme is required (" + scheme_names(", ") + ")";
+        return false;
+    }
+    if (!parse_scheme(args["scheme"].as<std::string>(), &config->scheme)) {
+        e->message = "unknown scheme '" + args["scheme"].as<std::string>() + "' (" + scheme_names(", ") + ")";
+        return false;
+    }
+    const std::string copy = cli::value_or(args, "copy", "merged");
+    if (!parse_copy_method(copy, &config->copy)) {
+        e->message = "unknown copy method '" + copy + "' (row-by-row, merged, strided)";
+        return false;
+    }
+    std::int64_t streams = 3;
+    if (!cli::read_count(args, "streams", 1, 1024, &streams, e)) return false;
+    config->streams = static_cast<int>(streams);
+    if (!scheme_traits(config->scheme).tiled) return true;
+    if (!args.count("tile")) {
+        e->message = std::string("--tile is required for the ") + to_string(config->scheme) + " scheme";
+        return false;
+    }
+    // Its form: 1 to 3 positive sizes.
+    const std::string t = args["tile"].as<std::string>();
+    const int parts = 1 + static_cast<int>(std::count(t.begin(), t.end(), 'x'));
+    Index3 ignored;
+    std::string why;
+    if (parts > 3) why = "at most three sizes, x first (e.g. 400x400x25)";
+    else parse_tile(t, parts, &ignored, &why);
+    if (why.empty()) return true;
+    e->message = "--tile " + t + ": " + why;
+    return false;
+}
+
 int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::CommandLine command_line;
-    {
-        std::string e;
-        if (!command_line.split(argc, argv, &e)) return fail(err, e);
-    }
-    cli::SourceOptions& source = command_line.source;
-    argc = command_line.argc();
-    argv = command_line.argv();
-    cxxopts::Options opts("recipe predict", "Predict one scheme and tile size for the loop nests of a C file.");
-    opts.positional_help("FILE.c");
-    opts.add_options()
-        ("file", "C file", cxxopts::value<std::string>())
-        ("scheme", scheme_names(" or "), cxxopts::value<std::string>(), "SCHEME")
-        ("tile", "tile size, x first, e.g. 400x400x25 (not for naive or mapped)", cxxopts::value<std::string>(), "XxYxZ")
-        ("copy", "row-by-row, merged or strided", cxxopts::value<std::string>()->default_value("merged"), "METHOD")
-        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"), "N")
-        ("timeline", "include the pipeline timeline (with --json)")
-        ("json", "print JSON")
-        ("h,help", "show this help");
-    cli::add_model_options(opts);
-    opts.parse_positional({"file"});
-    cxxopts::ParseResult args;
-    try {
-        args = opts.parse(argc, argv);
-    } catch (const cxxopts::exceptions::exception& e) {
-        return fail(err, e.what());
-    }
-    if (args.count("help")) {
-        out << opts.help() << cli::source_options_help() << "\n";
+    cli::ParsedCommand cmd;
+    cli::CommandError e;
+    if (!cli::parse_command(kPredict, argc, argv, &cmd, &e)) return fail(err, e);
+    if (cmd.help) {
+        out << cmd.help_text;
         return cli::kExitOk;
     }
-    if (!args.count("file")) return fail(err, "no input file (usage: recipe predict FILE.c --scheme S --tile T)");
-    if (!args.count("scheme")) return fail(err, "--scheme is required (" + scheme_names(", ") + ")");
-
+    const cxxopts::ParseResult& args = cmd.args;
     Config config;
-    if (!parse_scheme(args["scheme"].as<std::string>(), &config.scheme))
-        return fail(err, "unknown scheme '" + args["scheme"].as<std::string>() +
-                             "' (" + scheme_names(", ") + ")");
-    if (!parse_copy_method(args["copy"].as<std::string>(), &config.copy))
-        return fail(err, "unknown copy method '" + args["copy"].as<std::string>() + "' (row-by-row, merged, strided)");
-    config.streams = args["streams"].as<int>();
-    if (config.streams < 1) return fail(err, "--streams must be at least 1");
+    if (!read_config(args, &config, &e)) return fail(err, e);
     const bool needs_tile = scheme_traits(config.scheme).tiled;
-    if (needs_tile && !args.count("tile")) return fail(err, std::string("--tile is required for the ") + to_string(config.scheme) + " scheme");
-    if (needs_tile) {  // its form, before any file is read: 1 to 3 positive sizes
-        const std::string t = args["tile"].as<std::string>();
-        const int parts = 1 + static_cast<int>(std::count(t.begin(), t.end(), 'x'));
-        Index3 ignored;
-        std::string e;
-        if (parts > 3) return fail(err, "--tile " + t + ": at most three sizes, x first (e.g. 400x400x25)");
-        if (!parse_tile(t, parts, &ignored, &e)) return fail(err, "--tile " + t + ": " + e);
-    }
 
     cli::ModelRequest request;
+    if (!cli::read_model_request(kPredict, &cmd, &request, &e)) return fail(err, e);
     std::string error;
-    if (const int code = cli::read_model_request(args, &source, &request, &error)) return fail(err, error, code);
     const ModelOptions& model = request.model;
     const Platform& platform = request.platform;
     std::vector<NestProblem>& nests = request.nests;
     std::vector<std::string>& skipped = request.skipped;
+    const std::string& file = request.file;
 
     nlohmann::json all = nlohmann::json::array();
     int printed = 0;  // nests predicted
     for (auto& np : nests) {
-        if (args.count("kernel")) np.problem.kernel_name = args["kernel"].as<std::string>();
         Config c = config;
         if (needs_tile && !parse_tile(args["tile"].as<std::string>(), np.problem.dims, &c.tile, &error)) {
             // Several nests: a tile of another dimensionality is meant for another nest.
             if (args.count("nest") || nests.size() == 1) return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
-            skipped.push_back(args["file"].as<std::string>() + ":" + std::to_string(np.nest.span.begin.line) +
+            skipped.push_back(file + ":" + std::to_string(np.nest.span.begin.line) +
                               ": note: nest " + std::to_string(np.nest.id) + " skipped: " + error);
             continue;
         }
@@ -114,7 +105,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
         ++printed;
         if (args.count("json")) {
             nlohmann::json j;
-            j["file"] = args["file"].as<std::string>();
+            j["file"] = file;
             j["nest"] = np.nest.id;
             j["function"] = np.nest.function;
             j["line"] = np.nest.span.begin.line;
@@ -124,7 +115,7 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
             if (args.count("timeline")) j["timeline"] = to_json(timeline(pred, platform, 16));
             all.push_back(j);
         } else {
-            out << args["file"].as<std::string>() << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
+            out << file << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
                 << np.nest.function << ") on " << platform.name << "\n";
             out << explain(pred, have_naive ? &naive : nullptr) << "\n";
         }

@@ -11,19 +11,15 @@
 #include "advisor/tile_shapes.h"
 #include "cli/command.h"
 #include "cli/model_options.h"
-#include "cli/source_options.h"
 
 namespace {
 
-using recipe::cli::print_error;
-
 using namespace recipe;
 using namespace recipe::advisor;
+using cli::fail;
 
-int fail(std::ostream& err, const std::string& message, int code = cli::kExitUsage) {
-    print_error(err, message);
-    return code;
-}
+const cli::CommandInfo kSweep{cli::kSweep, "recipe sweep", "Predicted run time of each scheme and copy method over tile sizes (ms).",
+                              "Exit status: 0 swept, 1 no nest accepted, 2 usage or input error, 3 internal error."};
 
 // "400x*x25": the tile with one dimension varying ('*'). Empty: whole rows
 // (2D) or planes (3D), the outermost dimension varying.
@@ -62,54 +58,34 @@ std::string cell(double ms) {
 }
 
 int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    cli::CommandLine command_line;
-    {
-        std::string e;
-        if (!command_line.split(argc, argv, &e)) return fail(err, e);
-    }
-    cli::SourceOptions& source = command_line.source;
-    argc = command_line.argc();
-    argv = command_line.argv();
-    cxxopts::Options opts("recipe sweep", "Predicted run time of each scheme and copy method over tile sizes (ms).");
-    opts.positional_help("FILE.c");
-    opts.add_options()
-        ("file", "C file", cxxopts::value<std::string>())
-        ("tiles", "tile shape with one varying size marked '*', e.g. 400x*x25 (default: whole rows/planes)", cxxopts::value<std::string>()->default_value(""), "XxYxZ")
-        ("streams", "tile buffers / CUDA streams", cxxopts::value<int>()->default_value("3"), "N")
-        ("csv", "print CSV")
-        ("json", "print JSON")
-        ("h,help", "show this help");
-    cli::add_model_options(opts);
-    opts.parse_positional({"file"});
-    cxxopts::ParseResult args;
-    try {
-        args = opts.parse(argc, argv);
-    } catch (const cxxopts::exceptions::exception& e) {
-        return fail(err, e.what());
-    }
-    if (args.count("help")) {
-        out << opts.help() << cli::source_options_help() << "\n";
+    cli::ParsedCommand cmd;
+    cli::CommandError e;
+    if (!cli::parse_command(kSweep, argc, argv, &cmd, &e)) return fail(err, e);
+    if (cmd.help) {
+        out << cmd.help_text;
         return cli::kExitOk;
     }
-    if (!args.count("file")) return fail(err, "no input file (usage: recipe sweep FILE.c --platform P)");
+    const cxxopts::ParseResult& args = cmd.args;
     if (args.count("csv") && args.count("json")) return fail(err, "--csv and --json exclude each other");
-    const int streams = args["streams"].as<int>();
-    if (streams < 1) return fail(err, "--streams must be at least 1");
+    std::int64_t streams_given = 3;
+    if (!cli::read_count(args, "streams", 1, 1024, &streams_given, &e)) return fail(err, e);
+    const int streams = static_cast<int>(streams_given);
+    const std::string tiles = cli::value_or(args, "tiles", "");
     cli::ModelRequest request;
+    if (!cli::read_model_request(kSweep, &cmd, &request, &e)) return fail(err, e);
     std::string error;
-    if (const int code = cli::read_model_request(args, &source, &request, &error)) return fail(err, error, code);
     const ModelOptions& model = request.model;
     const Platform& platform = request.platform;
     std::vector<NestProblem>& nests = request.nests;
     std::vector<std::string>& skipped = request.skipped;
+    const std::string& file = request.file;
 
     nlohmann::json all = nlohmann::json::array();
     for (auto& np : nests) {
         Problem& p = np.problem;
-        if (args.count("kernel")) p.kernel_name = args["kernel"].as<std::string>();
         Index3 base;
         int d = 0;
-        if (!parse_pattern(args["tiles"].as<std::string>(), p, &base, &d, &error))
+        if (!parse_pattern(tiles, p, &base, &d, &error))
             return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
         struct Column {
             Scheme scheme;
@@ -157,7 +133,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
             rows.push_back({{"tile", format_tile(t, p.dims)}, {"size", size}, {"ms", results}});
         }
         if (args.count("json")) {
-            all.push_back({{"file", args["file"].as<std::string>()},
+            all.push_back({{"file", file},
                            {"nest", np.nest.id},
                            {"function", np.nest.function},
                            {"platform", platform.name},
@@ -170,7 +146,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
         std::vector<std::string> header{"tile", "naive"};
         for (const auto& c : columns) header.push_back(c.name);
         if (args.count("csv")) {
-            out << "# " << args["file"].as<std::string>() << " nest " << np.nest.id << " on " << platform.name
+            out << "# " << file << " nest " << np.nest.id << " on " << platform.name
                 << ", tiles " << pattern << ", ms\n";
             for (std::size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
             out << "\n";
@@ -180,7 +156,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
             }
             continue;
         }
-        out << args["file"].as<std::string>() << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
+        out << file << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
             << np.nest.function << ") on " << platform.name << ", tiles " << pattern << ", " << streams
             << " streams, predicted ms (" << to_string(naive.kernel_source) << " kernel time)\n";
         std::vector<std::size_t> width(header.size());
