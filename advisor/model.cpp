@@ -32,10 +32,10 @@ bool full_device_arrays(Scheme s) { return scheme_traits(s).inputs == recipe::Re
 // The advisor's name for a library host mode (recipe/scheme.h) of pageable arrays.
 HostStrategy strategy_for(recipe::HostMemory m) {
     switch (m) {
-        case recipe::HostMemory::Pinned: return HostStrategy::AlreadyPinned;
+        case recipe::HostMemory::Pinned: return HostStrategy::Pinned;
         case recipe::HostMemory::Register: return HostStrategy::Register;
-        case recipe::HostMemory::Staged: return HostStrategy::Stage;
-        case recipe::HostMemory::Pageable: return HostStrategy::PageableCopy;
+        case recipe::HostMemory::Staged: return HostStrategy::Staged;
+        case recipe::HostMemory::Pageable: return HostStrategy::Pageable;
     }
     throw std::logic_error("host memory mode without a host strategy");
 }
@@ -136,7 +136,7 @@ bool Model::normalise(Config* c, std::string* error) const {
 // buffers, or copied pageable, as the scheme's row allows (recipe/scheme.h:
 // streams and mapped memory need pinned), in the row's order.
 std::vector<HostStrategy> Model::host_strategies(const Config& config) const {
-    if (pinned_) return {HostStrategy::AlreadyPinned};
+    if (pinned_) return {HostStrategy::Pinned};
     std::vector<HostStrategy> allowed;
     const recipe::SchemeTraits& t = scheme_traits(config.scheme);
     for (int i = 0; i < t.pageable_mode_count; ++i) allowed.push_back(strategy_for(t.pageable_modes[i]));
@@ -228,7 +228,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     entry.key = key;
     const Platform& pf = platform_;
     const recipe::SchemeTraits& traits = scheme_traits(config.scheme);
-    const bool pageable_copies = host == HostStrategy::PageableCopy;
+    const bool pageable_copies = host == HostStrategy::Pageable;
     CopyRoute route;
     route.h2d_table = pageable_copies ? &pf.pageable_host_to_device : &pf.pinned_host_to_device;
     route.d2h_table = pageable_copies ? &pf.device_to_pageable_host : &pf.device_to_pinned_host;
@@ -236,7 +236,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     route.stage_table =
         (pinned_ || host == HostStrategy::Register) ? &pf.pinned_host_to_pinned_host : &pf.pageable_to_pinned_host;
     route.packs_tiles = traits.packs_tiles;
-    route.staging = traits.packs_tiles || host == HostStrategy::Stage;
+    route.staging = traits.packs_tiles || host == HostStrategy::Staged;
     // Full-size device arrays send halo shared with earlier tiles once.
     route.whole_arrays = full_device_arrays(config.scheme);
     route.sends_fresh = route.whole_arrays && library_.sends_shared_halo_once(config.scheme);
@@ -307,7 +307,7 @@ void Model::move_box(const ArrayUse& a, const Index3& box, const Index3& placeme
 
 struct Model::Evaluation {
     Config config;
-    HostStrategy host = HostStrategy::AlreadyPinned;
+    HostStrategy host = HostStrategy::Pinned;
     bool explain = true;
     const TileClasses* tc = nullptr;
     const std::vector<ClassCost>* costs = nullptr;
@@ -534,7 +534,7 @@ void Model::copy_whole_inputs(Evaluation* ev) const {
         const double bytes = static_cast<double>(volume(w.extents) * w.elem_bytes);
         pred.phases.alloc += pf.malloc_free_device.ms(bytes);
         pred.phases.whole_in +=
-            (ev->host == HostStrategy::AlreadyPinned ? pf.pinned_host_to_device : pf.pageable_host_to_device).ms(bytes);
+            (ev->host == HostStrategy::Pinned ? pf.pinned_host_to_device : pf.pageable_host_to_device).ms(bytes);
         pred.device_bytes += static_cast<std::int64_t>(bytes);
     }
 }
@@ -591,10 +591,10 @@ bool Model::evaluate(const Config& config, HostStrategy host, Prediction* out, s
     ev.tc = &classes(config.tile);
     pred.tiles = ev.tc->tiles;
     ev.streams_used = scheme_traits(config.scheme).pipelined ? library_.streams_used(config.streams, ev.tc->tiles) : 1;
-    ev.pageable_copies = host == HostStrategy::PageableCopy;
+    ev.pageable_copies = host == HostStrategy::Pageable;
     ev.pipe.scheme = config.scheme;
     ev.pipe.tiles = ev.tc->tiles;
-    ev.pipe.staging = scheme_traits(config.scheme).packs_tiles || host == HostStrategy::Stage;
+    ev.pipe.staging = scheme_traits(config.scheme).packs_tiles || host == HostStrategy::Staged;
 
     ev.costs = &class_costs(config, host, pred.occupancy);
     sum_tiles(&ev);

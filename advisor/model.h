@@ -89,7 +89,7 @@ private:
         Index3 tile{0, 0, 0};
         Scheme scheme = Scheme::Naive;
         CopyMethod copy = CopyMethod::Merged;
-        HostStrategy host = HostStrategy::AlreadyPinned;
+        HostStrategy host = HostStrategy::Pinned;
         Index3 block{0, 0, 0};
         bool operator==(const CostKey&) const = default;
     };

@@ -19,16 +19,6 @@ bool parse_copy_method(const std::string& text, CopyMethod* method) {
 
 const char* to_string(HostMemory m) { return m == HostMemory::Pinned ? "pinned" : "pageable"; }
 
-const char* to_string(HostStrategy s) {
-    switch (s) {
-        case HostStrategy::AlreadyPinned: return "already-pinned";
-        case HostStrategy::Register: return "register";
-        case HostStrategy::Stage: return "stage";
-        case HostStrategy::PageableCopy: return "pageable-copy";
-    }
-    return "?";
-}
-
 const char* to_string(KernelSource k) {
     switch (k) {
         case KernelSource::Measured: return "measured";

@@ -32,14 +32,10 @@ bool parse_copy_method(const std::string& text, CopyMethod* method);
 enum class HostMemory { Pageable, Pinned };
 const char* to_string(HostMemory m);
 
-// How the user's host arrays are made fit for asynchronous copies.
-enum class HostStrategy {
-    AlreadyPinned,  // the program allocates them pinned
-    Register,       // cudaHostRegister before, cudaHostUnregister after
-    Stage,          // memcpy through pinned tile buffers on the host
-    PageableCopy,   // copy straight from pageable memory (synchronous-ish, slow)
-};
-const char* to_string(HostStrategy s);
+// How the user's host arrays are made fit for asynchronous copies: the
+// library's own modes (library/include/recipe/scheme.h), one spelling
+// everywhere (pinned, register, staged, pageable).
+using HostStrategy = recipe::HostMemory;
 
 // Where the kernel time came from.
 enum class KernelSource { Measured, UserGiven, Estimate };
@@ -162,7 +158,7 @@ struct Prediction {
     TransferStats d2h;
     std::int64_t tiles = 1;
     int startup_steps = 0;      // thesis §6.4.4: 2 per side (basic/scalable), 4 (buffered)
-    HostStrategy host_strategy = HostStrategy::AlreadyPinned;
+    HostStrategy host_strategy = HostStrategy::Pinned;
     KernelSource kernel_source = KernelSource::Estimate;
     std::int64_t device_bytes = 0;  // device memory the scheme allocates
     std::int64_t host_bytes = 0;    // extra (pinned) host memory it allocates

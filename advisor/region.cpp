@@ -136,7 +136,7 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.config.tile = chunk;
     p.config.streams = static_cast<int>(streams);
     p.config.copy = CopyMethod::Merged;
-    p.host_strategy = staged ? HostStrategy::Stage : HostStrategy::AlreadyPinned;
+    p.host_strategy = staged ? HostStrategy::Staged : HostStrategy::Pinned;
     p.config.host = p.host_strategy;
     p.problem.dims = r.dims;
     p.problem.extents = r.extents;

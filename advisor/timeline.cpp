@@ -169,7 +169,7 @@ struct Steps {
 // own; the profile's is used here.
 PipelineShape model_shape(const Prediction& p, const Platform& platform) {
     PipelineShape shape;
-    const bool one_link = p.host_strategy == HostStrategy::PageableCopy || p.config.scheme == Scheme::Hybrid;
+    const bool one_link = p.host_strategy == HostStrategy::Pageable || p.config.scheme == Scheme::Hybrid;
     shape.copy_engines = one_link ? 1 : platform.copy_engines;
     shape.duplex_factor = platform.duplex_factor;
     const std::int64_t tiles = std::max<std::int64_t>(1, p.tiles);
@@ -212,7 +212,7 @@ Steps model_steps(const Prediction& p, const Platform& platform) {
         head = two_stage_slots(In, Kernel, n, t, out.shape, 1);
         tail = two_stage_slots(Kernel, Out, n, t, out.shape, steps);
     } else {
-        const bool staged = scheme == Scheme::Buffered || p.host_strategy == HostStrategy::Stage;
+        const bool staged = scheme == Scheme::Buffered || p.host_strategy == HostStrategy::Staged;
         StepTimes st{t.buffer_in, t.transfer_in, t.kernel, t.transfer_out, t.buffer_out, 0};
         const double copies_per_tile = static_cast<double>(p.h2d.copies + p.d2h.copies) / static_cast<double>(n);
         st.issue = (copies_per_tile + 3) * platform.async_call_ns * 1e-6;  // as class_costs prices it

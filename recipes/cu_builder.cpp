@@ -14,16 +14,6 @@ namespace km = kainjow::mustache;
 
 const char* library_scheme(advisor::Scheme s) { return scheme_traits(s).enumerator; }
 
-const char* library_host(advisor::HostStrategy s) {
-    switch (s) {
-        case advisor::HostStrategy::AlreadyPinned: return "Pinned";
-        case advisor::HostStrategy::Register: return "Register";
-        case advisor::HostStrategy::Stage: return "Staged";
-        case advisor::HostStrategy::PageableCopy: return "Pageable";
-    }
-    return "Pinned";
-}
-
 const char* library_copy(CopyMethod m) {
     switch (m) {
         case CopyMethod::RowByRow: return "RowByRow";
@@ -193,8 +183,8 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
     bool unpinned = false;
     for (const auto* roles : {&c.inputs, &c.outputs})
         for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
-    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
-    v.set("host", assumed ? "Register" : library_host(p.host_strategy));
+    const bool assumed = p.host_strategy == advisor::HostStrategy::Pinned && unpinned;
+    v.set("host", assumed ? "Register" : recipe::enumerator(p.host_strategy));
     v.set("host_assumed", assumed);
     v.set("config_name", c.function + " (" + ctx.source_file + ":" + std::to_string(c.first_line) + ")");
     v.set("platform", ctx.platform);
@@ -286,7 +276,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
             tile.push_back(p.config.tile[d] >= region.problem.extents[d] ? region.extents_code[d] : std::to_string(p.config.tile[d]));
         v.set("tile", text_list(tile));
         v.set("streams", std::to_string(p.config.streams));
-        v.set("host", library_host(p.host_strategy));
+        v.set("host", recipe::enumerator(p.host_strategy));
         v.set("config_name", region.function + " (" + ctx.source_file + ":" + std::to_string(region.first_line) + ")");
         v.set("platform", ctx.platform);
         const auto& ph = p.phases;

@@ -39,7 +39,6 @@ struct CuContext {
 
 // Library names for the advisor's choices.
 const char* library_scheme(advisor::Scheme s);
-const char* library_host(advisor::HostStrategy s);
 const char* library_copy(CopyMethod m);
 
 // The values the call template shows, x first: tile sizes (the array's extent

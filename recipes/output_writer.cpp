@@ -38,6 +38,43 @@ void roll_back(FileSystem& fs, std::vector<Move>& moves) {
     }
 }
 
+// The targets checked against what the directory holds (`present`): none
+// may be the input or a directory, none may be replaced without --force;
+// `earlier` gets an earlier run's outputs this run does not write.
+bool check_targets(const FileSystem& fs, const WriteRequest& request, const std::set<std::string>& present,
+                   std::vector<std::string>* earlier, std::string* error) {
+    std::set<std::string> ours;
+    for (const auto& f : request.files) {
+        ours.insert(f.name);
+        if (!present.count(f.name)) continue;
+        const std::string path = join_path(request.directory, f.name);
+        if (fs.same_file(path, request.input_path)) {
+            *error = path + ": would overwrite the input file; choose another output directory with -o";
+            return false;
+        }
+        if (fs.is_directory(path)) {
+            *error = path + ": is a directory; the output cannot be written there";
+            return false;
+        }
+        if (!request.force) {
+            *error = path + ": already exists; use --force to replace it";
+            return false;
+        }
+    }
+    if (!request.earlier_output) return true;
+    for (const auto& name : present) {
+        const std::string path = join_path(request.directory, name);
+        if (ours.count(name) || !request.earlier_output(name) || fs.same_file(path, request.input_path) || fs.is_directory(path))
+            continue;
+        if (!request.force) {
+            *error = path + ": an earlier run's output this run would not replace; use --force to remove it with the rest";
+            return false;
+        }
+        earlier->push_back(path);
+    }
+    return true;
+}
+
 }  // namespace
 
 bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std::string>* written, std::string* error) {
@@ -45,56 +82,24 @@ bool write_outputs(FileSystem& fs, const WriteRequest& request, std::vector<std:
     // closer look (a run into a new directory asks nothing of each file).
     std::set<std::string> present;
     for (auto& name : fs.list(request.directory)) present.insert(std::move(name));
-    std::vector<std::string> paths, names;
-    std::set<std::string> ours;
-    for (const auto& f : request.files) {
-        const std::string path = join_path(request.directory, f.name);
-        if (present.count(f.name)) {
-            if (fs.same_file(path, request.input_path)) {
-                *error = path + ": would overwrite the input file; choose another output directory with -o";
-                return false;
-            }
-            if (fs.is_directory(path)) {
-                *error = path + ": is a directory; the output cannot be written there";
-                return false;
-            }
-            if (!request.force) {
-                *error = path + ": already exists; use --force to replace it";
-                return false;
-            }
-        }
-        paths.push_back(path);
-        names.push_back(f.name);
-        ours.insert(f.name);
-    }
-    // Outputs of an earlier run that this run does not write.
     std::vector<std::string> earlier;
-    if (request.earlier_output)
-        for (const auto& name : present) {
-            const std::string path = join_path(request.directory, name);
-            if (ours.count(name) || !request.earlier_output(name) || fs.same_file(path, request.input_path) ||
-                fs.is_directory(path))
-                continue;
-            if (!request.force) {
-                *error = path + ": an earlier run's output this run would not replace; use --force to remove it with the rest";
-                return false;
-            }
-            earlier.push_back(path);
-        }
+    if (!check_targets(fs, request, present, &earlier, error)) return false;
     if (!request.directory.empty() && !fs.make_directories(request.directory, error)) return false;
 
     std::string staging;
     if (!fs.make_temporary_directory(request.directory, ".recipe-staging-", &staging, error)) return false;
     std::vector<Move> moves;
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        Move m{join_path(staging, names[i]), paths[i], join_path(staging, names[i] + ".previous")};
-        m.present = present.count(names[i]) > 0;
-        if (!fs.write_file(m.staged, request.files[i].content, error)) {
+    std::vector<std::string> paths;
+    for (const auto& f : request.files) {
+        Move m{join_path(staging, f.name), join_path(request.directory, f.name), join_path(staging, f.name + ".previous")};
+        m.present = present.count(f.name) > 0;
+        if (!fs.write_file(m.staged, f.content, error)) {
             // Name the file the user asked for, not its staging place.
             if (error->rfind(m.staged, 0) == 0) error->replace(0, m.staged.size(), m.target);
             remove_staging(fs, staging);
             return false;
         }
+        paths.push_back(m.target);
         moves.push_back(m);
     }
     for (const auto& path : earlier)

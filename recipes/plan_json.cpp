@@ -31,7 +31,7 @@ nlohmann::json conversion_json(const NestConversion& c, const advisor::Predictio
     j["tile"] = tile_exprs(c, p);
     j["block"] = block_dims(p);
     j["scheme"] = library_scheme(p.config.scheme);
-    j["host"] = library_host(p.host_strategy);
+    j["host"] = recipe::enumerator(p.host_strategy);
     auto arrays = [](const std::vector<ArrayRole>& roles) {
         nlohmann::json a = nlohmann::json::array();
         for (const auto& r : roles) {

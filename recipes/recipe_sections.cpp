@@ -168,7 +168,7 @@ void set_host_caveats(const advisor::Prediction& best, const NestConversion& c, 
     bool unpinned = false;
     for (const auto* roles : {&c.inputs, &c.outputs})
         for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
-    if (best.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned) {
+    if (best.host_strategy == advisor::HostStrategy::Pinned && unpinned) {
         km::data ap;
         ap.set("arrays_phrase", and_list(names));
         ap.set("them", names.size() == 1 ? "it" : "them");
@@ -176,15 +176,15 @@ void set_host_caveats(const advisor::Prediction& best, const NestConversion& c, 
     } else {
         d.set("assumed_pinned", false);
     }
-    if (best.host_strategy != advisor::HostStrategy::AlreadyPinned) {
+    if (best.host_strategy != advisor::HostStrategy::Pinned) {
         km::data pg;
         pg.set("arrays_phrase", and_list(names));
         pg.set("array_verb", names.size() == 1 ? "is" : "are");
         pg.set("them", names.size() == 1 ? "it" : "them");
         const bool mapped = maps_host_memory(best.config.scheme);
         pg.set("mapped", mapped);
-        pg.set(host_flag(best.host_strategy), !mapped);
-        const double cost = best.host_strategy == advisor::HostStrategy::Stage ? best.phases.staging
+        pg.set(std::string("host_") + to_string(best.host_strategy), !mapped);  // sections named by the modes
+        const double cost = best.host_strategy == advisor::HostStrategy::Staged ? best.phases.staging
                                                                                : best.phases.host_register + best.phases.host_unregister;
         pg.set("cost", format_ms(cost));
         d.set("pageable", pg);
@@ -352,9 +352,9 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     bool unpinned = false;
     for (const auto* roles : {&c.inputs, &c.outputs})
         for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
-    const bool assumed = p.host_strategy == advisor::HostStrategy::AlreadyPinned && unpinned;
+    const bool assumed = p.host_strategy == advisor::HostStrategy::Pinned && unpinned;
     d.set("host", assumed ? "registered" : host_text(p.host_strategy));
-    d.set("host_explanation", explain(x.templates, "explain_host.md", flag(assumed ? "assumed_pinned" : host_flag(p.host_strategy))));
+    d.set("host_explanation", explain(x.templates, "explain_host.md", flag(assumed ? std::string("assumed_pinned") : std::string("host_") + to_string(p.host_strategy))));
     set_array_notes(c, &d);
     return d;
 }
@@ -581,7 +581,7 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("chunks", count(region.prediction.chunks, "chunk"));
         d.set("streams", count(p.config.streams, "stream"));
         d.set("nests_word", region.nests.size() == 1 ? "nest" : "nests");
-        d.set("staged", p.host_strategy == advisor::HostStrategy::Stage);
+        d.set("staged", p.host_strategy == advisor::HostStrategy::Staged);
         d.set("platform", r.platform.name);
         d.set("total", ms(p.total_ms));
         d.set("h2d", ms(p.phases.h2d));

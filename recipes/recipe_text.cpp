@@ -60,20 +60,10 @@ const char* verdict_text(Verdict v) {
 
 const char* host_text(advisor::HostStrategy s) {
     switch (s) {
-        case advisor::HostStrategy::AlreadyPinned: return "pinned";
+        case advisor::HostStrategy::Pinned: return "pinned";
         case advisor::HostStrategy::Register: return "registered";
-        case advisor::HostStrategy::Stage: return "staged";
-        case advisor::HostStrategy::PageableCopy: return "pageable";
-    }
-    return "?";
-}
-
-const char* host_flag(advisor::HostStrategy s) {
-    switch (s) {
-        case advisor::HostStrategy::AlreadyPinned: return "already_pinned";
-        case advisor::HostStrategy::Register: return "register";
-        case advisor::HostStrategy::Stage: return "stage";
-        case advisor::HostStrategy::PageableCopy: return "pageable_copy";
+        case advisor::HostStrategy::Staged: return "staged";
+        case advisor::HostStrategy::Pageable: return "pageable";
     }
     return "?";
 }

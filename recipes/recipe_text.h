@@ -31,7 +31,6 @@ std::string and_list(const std::vector<std::string>& names);
 
 const char* verdict_text(Verdict v);
 const char* host_text(advisor::HostStrategy s);
-const char* host_flag(advisor::HostStrategy s);
 const char* dominant_flag(advisor::Operation o);
 const char* dominant_text(advisor::Operation o);
 const char* copy_flag(CopyMethod m);

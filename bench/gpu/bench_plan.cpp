@@ -104,16 +104,6 @@ std::vector<Experiment> experiments() {
     return out;
 }
 
-const char* library_host(HostStrategy h) {
-    switch (h) {
-        case HostStrategy::AlreadyPinned: return "pinned";
-        case HostStrategy::Register: return "register";
-        case HostStrategy::Stage: return "staged";
-        case HostStrategy::PageableCopy: return "pageable";
-    }
-    return "?";
-}
-
 struct Line {
     std::string copy_override;  // measured with another copy method than the model prices
     std::string experiment, memory;
@@ -128,7 +118,7 @@ std::string key(const std::string& experiment, const std::string& memory, int re
     std::ostringstream s;
     s << experiment << '|' << memory << '|' << repeat << '|' << to_string(c.scheme) << '|' << c.tile[0] << 'x'
       << c.tile[1] << 'x' << c.tile[2] << '|' << to_string(c.copy) << '|' << c.streams << '|'
-      << library_host(p.host_strategy) << '|' << c.block[0] << 'x' << c.block[1] << 'x' << c.block[2];
+      << recipe::to_string(p.host_strategy) << '|' << c.block[0] << 'x' << c.block[1] << 'x' << c.block[2];
     return s.str();
 }
 
@@ -157,9 +147,9 @@ int predict_lines(const Platform& platform) {
         if (e != by_name.end() && parse_scheme(scheme, &c.scheme) && parse_copy_method(copy, &c.copy) &&
             parse_tile(tile, e->second.problem.dims, &c.tile, &err)) {
             c.streams = streams;
-            for (HostStrategy h : {HostStrategy::AlreadyPinned, HostStrategy::Register, HostStrategy::Stage,
-                                   HostStrategy::PageableCopy})
-                if (host == library_host(h)) c.host = h;
+            for (HostStrategy h : {HostStrategy::Pinned, HostStrategy::Register, HostStrategy::Staged,
+                                   HostStrategy::Pageable})
+                if (host == recipe::to_string(h)) c.host = h;
             Prediction p;
             if (predict(e->second.problem, platform, c, o, &p, &err)) ms = p.total_ms;
         }
@@ -239,7 +229,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "bench_plan: %s, %s: chose %s tile %s, %s, %d streams, %s: %.3f ms (naive %.3f)\n",
                          e.name.c_str(), mem.c_str(), to_string(best.config.scheme),
                          format_tile(best.config.tile, 3).c_str(), to_string(best.config.copy), best.config.streams,
-                         library_host(best.host_strategy), best.total_ms, plan.naive.total_ms);
+                         recipe::to_string(best.host_strategy), best.total_ms, plan.naive.total_ms);
             add(e, mem, 1, best, "chosen", true);
             add(e, mem, 1, plan.naive, "naive", false);
             // Naive with one strided copy per array, as a programmer writes it
@@ -256,7 +246,7 @@ int main(int argc, char** argv) {
             // The baseline of the pageable target: naive copying the malloc'd arrays as they are.
             if (memory == advisor::HostMemory::Pageable) {
                 Config c = plan.naive.config;
-                c.host = HostStrategy::PageableCopy;
+                c.host = HostStrategy::Pageable;
                 Prediction p;
                 if (predict_one(e, c, so.model, &p)) {
                     add(e, mem, 1, p, "naive-pageable", false);
@@ -286,7 +276,7 @@ int main(int argc, char** argv) {
             }
             // Every host strategy for pageable arrays, chosen scheme and tile.
             if (memory == advisor::HostMemory::Pageable)
-                for (HostStrategy h : {HostStrategy::Register, HostStrategy::Stage, HostStrategy::PageableCopy}) {
+                for (HostStrategy h : {HostStrategy::Register, HostStrategy::Staged, HostStrategy::Pageable}) {
                     Config c = best.config;
                     c.host = h;
                     Prediction p;
@@ -353,7 +343,7 @@ int main(int argc, char** argv) {
         std::printf("%s\t%s\t%s\t%d\t%s\t%lld\t%lld\t%lld\t%s\t%d\t%s\t%lld\t%lld\t%lld\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%lld\t%s\n",
                     l.experiment.c_str(), l.memory.c_str(), groups.c_str(), l.repeat, to_string(c.scheme),
                     static_cast<long long>(c.tile[0]), static_cast<long long>(c.tile[1]),
-                    static_cast<long long>(c.tile[2]), to_string(c.copy), c.streams, library_host(p.host_strategy),
+                    static_cast<long long>(c.tile[2]), to_string(c.copy), c.streams, recipe::to_string(p.host_strategy),
                     static_cast<long long>(c.block[0]), static_cast<long long>(c.block[1]),
                     static_cast<long long>(c.block[2]), l.chosen ? 1 : 0, p.total_ms, alloc, p.phases.h2d,
                     p.phases.kernel, p.phases.d2h, p.phases.staging, static_cast<long long>(p.tiles),

@@ -51,6 +51,17 @@ inline const char* to_string(HostMemory m) {
     return "?";
 }
 
+// The enumerator's name, for generated code (`recipe::HostMemory::Staged`).
+inline const char* enumerator(HostMemory m) {
+    switch (m) {
+        case HostMemory::Pinned: return "Pinned";
+        case HostMemory::Register: return "Register";
+        case HostMemory::Staged: return "Staged";
+        case HostMemory::Pageable: return "Pageable";
+    }
+    return "?";
+}
+
 // Where the kernel finds one kind of array (the inputs, or the outputs).
 enum class Residence {
     WholeArray,   // a full-size device copy of the host array

@@ -56,7 +56,7 @@ TEST_CASE("recipe predict explains one what-if", "[advisor]") {
     REQUIRE(doc.size() == 1);
     CHECK(doc[0]["prediction"]["scheme"] == "basic");
     CHECK(doc[0]["prediction"]["kernel_source"] == "given");
-    CHECK(doc[0]["prediction"]["host_strategy"] == "already-pinned");
+    CHECK(doc[0]["prediction"]["host_strategy"] == "pinned");
     CHECK(doc[0]["timeline"].size() > 10);
     CHECK(doc[0]["naive"]["total_ms"].get<double>() > doc[0]["prediction"]["total_ms"].get<double>());
 }

@@ -130,7 +130,7 @@ TEST_CASE("buffered packs on the host, then one copy", "[advisor]") {
     CHECK(b.typical_tile.transfer_in == Approx(2.01));
     CHECK(b.startup_steps == 4);
     CHECK(b.host_bytes > 0);
-    CHECK(b.host_strategy == HostStrategy::AlreadyPinned);
+    CHECK(b.host_strategy == HostStrategy::Pinned);
 }
 
 TEST_CASE("pageable host memory: the cheapest of registering, staging and pageable copies", "[advisor]") {
@@ -141,19 +141,19 @@ TEST_CASE("pageable host memory: the cheapest of registering, staging and pageab
     c.host = HostStrategy::Register;
     // + cudaHostRegister 1 ms and Unregister 0.5 ms per array
     CHECK(run(p, pf, c).total_ms == Approx(9.12 + 3));
-    c.host = HostStrategy::PageableCopy;
+    c.host = HostStrategy::Pageable;
     CHECK(run(p, pf, c).total_ms == Approx(8.02 + 1 + 8.02 + 0.1));  // pageable copies take twice as long
-    c.host = HostStrategy::Stage;
+    c.host = HostStrategy::Staged;
     // pack 0.1 us + 0.4 ms, copy 4.01, kernel 1, copy 4.01, unpack; device 0.1 +
     // the staging block registered (1 ms) and unregistered (0.5 ms), as the library does
     CHECK(run(p, pf, c).total_ms == Approx(2 * 0.4001 + 4.01 + 1 + 4.01 + 0.1 + 1.5));
     c.host.reset();
     const Prediction best = run(p, pf, c);
-    CHECK(best.host_strategy == HostStrategy::Stage);
+    CHECK(best.host_strategy == HostStrategy::Staged);
     // Pinned by the user's own allocation: nothing to do.
     ModelOptions pinned;
     pinned.host_memory = advisor::HostMemory::Pinned;
-    CHECK(run(p, pf, c, pinned).host_strategy == HostStrategy::AlreadyPinned);
+    CHECK(run(p, pf, c, pinned).host_strategy == HostStrategy::Pinned);
 }
 
 TEST_CASE("the library's measured costs replace the estimates when the profile has them", "[advisor]") {
@@ -177,7 +177,7 @@ TEST_CASE("the library's measured costs replace the estimates when the profile h
     // neither: the program's first run pays the block (2 ms) once, instead of
     // registering (1 ms) and unregistering (0.5 ms) it every run
     p.pinned_host = false;
-    c.host = HostStrategy::Stage;
+    c.host = HostStrategy::Staged;
     const Prediction staged = run(p, pf, c);
     CHECK(staged.total_ms == Approx(4 + 4.01 + 1 + 4.01 + 4 + 0.3));
     CHECK(staged.phases.alloc == Approx(0.3));
@@ -211,7 +211,7 @@ TEST_CASE("a pinned pipeline's duplex factor comes from the library's pipelined 
     Problem pageable = p;
     pageable.pinned_host = false;
     Config staged = cfg(Scheme::Basic, {250000, 1, 1});
-    staged.host = HostStrategy::Stage;
+    staged.host = HostStrategy::Staged;
     CHECK(run(pageable, pf, staged).phases.pipeline ==
           Approx(run(pageable, test::unit_platform(2), staged).phases.pipeline));
 }

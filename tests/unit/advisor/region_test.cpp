@@ -66,7 +66,7 @@ TEST_CASE("pageable arrays are staged: the slower of packing and DMA sets the pa
     std::string error;
     REQUIRE(predict_region(two_nests(1, true), pf, {}, &pinned, &error));
     REQUIRE(predict_region(two_nests(1, false), pf, {}, &staged, &error));
-    CHECK(staged.total.host_strategy == HostStrategy::Stage);
+    CHECK(staged.total.host_strategy == HostStrategy::Staged);
     CHECK(staged.total.phases.staging > 0);
     CHECK(staged.total.host_bytes > 0);
     CHECK(staged.total.total_ms >= pinned.total.total_ms);
