@@ -121,7 +121,13 @@ double two_stage_pipeline(const std::vector<WeightedSteps>& tiles, const StepTim
     const std::int64_t n = tile_count(tiles);
     if (n <= 0) return 0;
     auto step = [&](const StepTimes& t) { return max(t.*a, t.*b); };
-    return first.*a + steady_sum(tiles, step) - step(first) + last.*b;
+    const double formula = first.*a + steady_sum(tiles, step) - step(first) + last.*b;
+    // Tiles of unequal size (a thin last one) can price the formula below
+    // either stage's busy time: no pipeline ends before its busiest stage
+    // has done all its tiles and the other its one tile before or after.
+    const double all_a = steady_sum(tiles, [&](const StepTimes& t) { return t.*a; });
+    const double all_b = steady_sum(tiles, [&](const StepTimes& t) { return t.*b; });
+    return max({formula, all_a + last.*b, first.*a + all_b});
 }
 
 const char* to_string(StreamsEquation e) {
