@@ -2,21 +2,13 @@
 
 #include <cctype>
 
-#include "analyzer/source_text.h"
-#include "analyzer/translation_unit.h"
 
 namespace recipe::advisor {
 
-bool problems_for_file(const std::string& path, const analyzer::BuildFlags& build, const analyzer::AnalyzeOptions& options,
-                       std::optional<int> nest_id, std::vector<NestProblem>* out, std::vector<std::string>* skipped,
-                       RequestError* failure) {
+bool problems_for_program(const std::string& path, const analyzer::Program& program, std::optional<int> nest_id,
+                          std::vector<NestProblem>* out, std::vector<std::string>* skipped, RequestError* failure) {
     std::string unused;
     std::string* error = failure ? &failure->message : &unused;  // kind Input unless set below
-    std::string text;
-    if (!analyzer::read_source_file(path, &text, error)) return false;
-    analyzer::TranslationUnit unit;
-    if (!analyzer::analyze_translation_unit(path, std::move(text), build, options, &unit, error)) return false;
-    const analyzer::Program& program = unit.program;
     bool found_id = false;
     for (const auto& nest : program.nests) {
         if (nest_id && nest.id != *nest_id) continue;

@@ -1,5 +1,5 @@
-// request.h — what `recipe predict` and `recipe sweep` share: a C file and
-// its build flags in, the accepted loop nests as Problems out.
+// request.h — what `recipe predict` and `recipe sweep` share: an analysed
+// C file in, the accepted loop nests as Problems out.
 #pragma once
 
 #include <optional>
@@ -28,12 +28,12 @@ struct RequestError {
     std::string message;
 };
 
-// Analyses `path` and turns the accepted nests (or only nest `nest_id`) into
-// Problems. A nest the model cannot take (symbolic sizes, ...) is an error
-// when asked for by id, else skipped with a line in *skipped. Fails when
-// the file cannot be read or no nest is left.
-bool problems_for_file(const std::string& path, const analyzer::BuildFlags& build, const analyzer::AnalyzeOptions& options,
-                       std::optional<int> nest_id, std::vector<NestProblem>* out, std::vector<std::string>* skipped,
-                       RequestError* error);
+// The accepted nests of an analysed file (`path` names it in messages), or
+// only nest `nest_id`, as Problems. A nest the model cannot take (symbolic
+// sizes, ...) is an error when asked for by id, else skipped with a line in
+// *skipped. Fails when no nest is left. (Reading and analysing the file is
+// the session's: recipes/session.h.)
+bool problems_for_program(const std::string& path, const analyzer::Program& program, std::optional<int> nest_id,
+                          std::vector<NestProblem>* out, std::vector<std::string>* skipped, RequestError* error);
 
 }  // namespace recipe::advisor

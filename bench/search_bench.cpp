@@ -12,6 +12,7 @@
 
 #include "advisor/plan.h"
 #include "advisor/request.h"
+#include "recipes/session.h"
 
 using namespace recipe::advisor;
 using Clock = std::chrono::steady_clock;
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::vector<NestProblem> nests;
-    if (RequestError failure; !problems_for_file(file, {}, {}, 1, &nests, nullptr, &failure)) {
+    if (RequestError failure; !recipe::recipes::problems_for_file(recipe::recipes::RealFileSystem(), file, {}, {}, 1, &nests, nullptr, &failure)) {
         std::fprintf(stderr, "search_bench: %s\n", failure.message.c_str());
         return 2;
     }

@@ -10,9 +10,9 @@
 #include "analyzer/analyzer.h"
 #include "analyzer/program_json.h"
 #include "analyzer/report.h"
-#include "analyzer/source_text.h"
 #include "cli/command.h"
 #include "cli/options.h"
+#include "recipes/session.h"
 #include "analyzer/translation_unit.h"
 
 namespace {
@@ -36,11 +36,10 @@ int run_analyze(int argc, char** argv, std::ostream& out, std::ostream& err) {
     analyzer::AnalyzeOptions opts;
     opts.assume_no_alias = cmd.source.assume_no_alias;
     opts.assumptions = cmd.source.assumptions;
-    std::string source, error;
+    std::string error;
     analyzer::TranslationUnit unit;
-    if (!analyzer::read_source_file(file, &source, &error) ||
-        !analyzer::analyze_translation_unit(file, source, cmd.source.build, opts, &unit, &error))
-        return fail(err, error);
+    const recipes::RealFileSystem fs;
+    if (!recipes::analyze_file(fs, file, cmd.source.build, opts, &unit, &error)) return fail(err, error);
     const analyzer::Program& program = unit.program;
     if (cmd.args.count("json")) {
         analyzer::write_json(out, program);

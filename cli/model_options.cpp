@@ -1,5 +1,7 @@
 #include "cli/model_options.h"
 
+#include "recipes/session.h"
+
 #include <map>
 #include <optional>
 
@@ -49,7 +51,9 @@ bool read_model_request(const CommandInfo& info, ParsedCommand* cmd, ModelReques
     analysis.assume_no_alias = cmd->source.assume_no_alias;
     advisor::RequestError failure;
     const std::optional<int> nest_id = nest ? std::optional<int>(static_cast<int>(nest)) : std::nullopt;
-    if (!advisor::problems_for_file(request->file, cmd->source.build, analysis, nest_id, &request->nests, &request->skipped, &failure)) {
+    const recipes::RealFileSystem fs;
+    if (!recipes::problems_for_file(fs, request->file, cmd->source.build, analysis, nest_id, &request->nests, &request->skipped,
+                                    &failure)) {
         error->message = failure.message;
         error->kind = failure.kind == advisor::RequestError::Kind::NothingAccepted ? CommandError::Kind::NothingAccepted
                                                                                     : CommandError::Kind::Usage;

@@ -21,6 +21,7 @@
 #include "recipes/cu_builder.h"
 #include "recipes/plan_json.h"
 #include "recipes/recipe_view.h"
+#include "recipes/session.h"
 #include "recipes/svg_charts.h"
 #include "recipes/tasks.h"
 #include "recipes/template_store.h"
@@ -403,12 +404,12 @@ struct Run {
 bool analyze_input(const FileSystem& fs, Run& run, std::string* error) {
     const AdviseOptions& options = run.options;
     AdviseResult* r = &run.r;
-    if (!fs.read(options.input, &r->source, error)) return false;
     if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
     analyzer::AnalyzeOptions ao;
     ao.assumptions = options.assumptions;
     ao.assume_no_alias = options.assume_no_alias;
-    if (!analyzer::analyze_translation_unit(options.input, r->source, options.build, ao, &r->unit, error)) return false;
+    if (!analyze_file(fs, options.input, options.build, ao, &r->unit, error)) return false;
+    r->source = std::string(r->unit.original());
     r->source_file = base_name(options.input);
     r->stem = stem_of(r->source_file);
     run.cu_file = r->stem + ".cu";
