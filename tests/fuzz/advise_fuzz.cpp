@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
 #include "recipes/output_writer.h"
 

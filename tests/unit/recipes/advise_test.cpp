@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
 
 using namespace recipe::recipes;

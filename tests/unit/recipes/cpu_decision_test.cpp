@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "../advisor/unit_platform.h"
+#include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
 
 using namespace recipe;

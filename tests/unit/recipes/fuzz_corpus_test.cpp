@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
 #include "recipes/output_writer.h"
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "tests/support/memory_file_system.h"
 #include "recipes/output_writer.h"
 
 using namespace recipe::recipes;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "../advisor/unit_platform.h"
+#include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
 
 using namespace recipe;

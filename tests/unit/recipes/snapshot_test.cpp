@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
 
 namespace fs = std::filesystem;
