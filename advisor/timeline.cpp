@@ -169,7 +169,11 @@ struct Steps {
 // own; the profile's is used here.
 PipelineShape model_shape(const Prediction& p, const Platform& platform) {
     PipelineShape shape;
-    const bool one_link = p.host_strategy == HostStrategy::Pageable || p.config.scheme == Scheme::Hybrid;
+    // Pageable copies, or tiles copied in while outputs cross the bus
+    // mapped (hybrid), share one link.
+    const recipe::SchemeTraits& traits = scheme_traits(p.config.scheme);
+    const bool one_link = p.host_strategy == HostStrategy::Pageable ||
+                          (traits.tiled && traits.outputs == recipe::Residence::HostMapped);
     shape.copy_engines = one_link ? 1 : platform.copy_engines;
     shape.duplex_factor = platform.duplex_factor;
     const std::int64_t tiles = std::max<std::int64_t>(1, p.tiles);
@@ -189,11 +193,11 @@ Steps model_steps(const Prediction& p, const Platform& platform) {
     // The model prices a time loop for naive and the schemes of full or
     // tile-sized device buffers (model.cpp); streams, hybrid and mapped
     // are priced as one pass.
-    out.loop = steps > 1 && (scheme == Scheme::Naive || scheme == Scheme::Basic || scheme == Scheme::Scalable ||
-                             scheme == Scheme::Buffered);
+    const recipe::SchemeTraits& traits = scheme_traits(scheme);
+    out.loop = steps > 1 && traits.time_loop != recipe::TimeLoop::Refused;
     out.repeated = out.loop ? steps - 2 : 0;
     std::vector<Slot> head, tail;
-    if (scheme == Scheme::Naive) {
+    if (!traits.pipelined) {
         // thesis §6.2.1: one piece, one step after the other; the kernel every time step.
         auto one = [&](Stage s, bool last_step) {
             Slot slot{{{s, 0}}, duration(t, s), out.loop ? (last_step ? steps : 1) : 0};
@@ -202,7 +206,7 @@ Steps model_steps(const Prediction& p, const Platform& platform) {
         for (Stage s : {BufferIn, In, Kernel}) one(s, false);
         if (out.loop) one(Kernel, true);
         for (Stage s : {Out, BufferOut}) one(s, true);
-    } else if (scheme == Scheme::Mapped) {
+    } else if (traits.inputs == recipe::Residence::HostMapped) {
         // seed 003 eq. 5.6: everything at once, for as long as the equation says.
         head.push_back({{{In, 0}, {Kernel, 0}, {Out, 0}}, p.phases.pipeline, 0});
     } else if (out.loop) {
@@ -212,7 +216,7 @@ Steps model_steps(const Prediction& p, const Platform& platform) {
         head = two_stage_slots(In, Kernel, n, t, out.shape, 1);
         tail = two_stage_slots(Kernel, Out, n, t, out.shape, steps);
     } else {
-        const bool staged = scheme == Scheme::Buffered || p.host_strategy == HostStrategy::Staged;
+        const bool staged = traits.packs_tiles || p.host_strategy == HostStrategy::Staged;
         StepTimes st{t.buffer_in, t.transfer_in, t.kernel, t.transfer_out, t.buffer_out, 0};
         const double copies_per_tile = static_cast<double>(p.h2d.copies + p.d2h.copies) / static_cast<double>(n);
         st.issue = (copies_per_tile + 3) * platform.async_call_ns * 1e-6;  // as class_costs prices it
@@ -329,7 +333,8 @@ std::vector<TimelineEvent> timeline(const Prediction& p, const Platform& platfor
         at += p.phases.whole_in;
     }
     const double pipeline_start = at;
-    const bool mapped = p.config.scheme == Scheme::Mapped;
+    const bool mapped = scheme_traits(p.config.scheme).inputs == recipe::Residence::HostMapped;
+    const bool one_piece = !scheme_traits(p.config.scheme).pipelined;  // naive
     draw(s, 0, gap.first, t, mapped, &at, &ev);
     std::string why;  // why the bars do not end at the prediction's total
     if (broken) {
@@ -341,13 +346,13 @@ std::vector<TimelineEvent> timeline(const Prediction& p, const Platform& platfor
         double length = p.phases.pipeline - drawn;
         const bool fits = length >= 0;
         if (!fits) {
-            const double first_last = (p.config.scheme == Scheme::Naive ? 2.0 : 2.0 * static_cast<double>(n)) * t.kernel;
+            const double first_last = (one_piece ? 2.0 : 2.0 * static_cast<double>(n)) * t.kernel;
             length = sum(s.all, gap.first, gap.second);
             if (s.repeated > 0) length += std::max(0.0, p.phases.kernel - first_last);
             why = mismatch(p, drawn, true);
         }
         const std::string note = break_parts(s, gap, n, keep, std::max<std::int64_t>(1, p.problem.time_steps),
-                                             p.config.scheme == Scheme::Naive) +
+                                             one_piece) +
                                  ", " + ms_text(length) + (fits ? " ms by the model" : " ms at the typical tile's pace");
         ev.push_back(event("break", -1, at, at + length, 0, note));
         at += length;
