@@ -1,5 +1,7 @@
 #include "analyzer/macro_values.h"
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 
 #include "analyzer/source_map.h"
@@ -52,6 +54,7 @@ private:
             pos_ += 2;
             auto r = additive();
             if (!r || *r < 0 || *r > 62) return std::nullopt;
+            if (left && (*v < 0 || *v > (INT64_MAX >> *r))) return std::nullopt;  // beyond 64 bits
             v = left ? *v << *r : *v >> *r;
         }
         return v;
@@ -61,12 +64,14 @@ private:
         while (v) {
             if (take("+")) {
                 auto r = term();
-                if (!r) return std::nullopt;
-                v = *v + *r;
+                std::int64_t sum;
+                if (!r || __builtin_add_overflow(*v, *r, &sum)) return std::nullopt;
+                v = sum;
             } else if (take("-")) {
                 auto r = term();
-                if (!r) return std::nullopt;
-                v = *v - *r;
+                std::int64_t difference;
+                if (!r || __builtin_sub_overflow(*v, *r, &difference)) return std::nullopt;
+                v = difference;
             } else {
                 break;
             }
@@ -79,15 +84,17 @@ private:
             const bool mul = take("*"), div = !mul && take("/"), mod = !mul && !div && take("%");
             if (!mul && !div && !mod) break;
             auto r = unary();
-            if (!r || ((div || mod) && *r == 0)) return std::nullopt;
-            v = mul ? *v * *r : div ? *v / *r : *v % *r;
+            if (!r || ((div || mod) && (*r == 0 || (*r == -1 && *v == INT64_MIN)))) return std::nullopt;
+            std::int64_t product = 0;
+            if (mul && __builtin_mul_overflow(*v, *r, &product)) return std::nullopt;
+            v = mul ? product : div ? *v / *r : *v % *r;
         }
         return v;
     }
     std::optional<std::int64_t> unary() {
         if (take("-")) {
             auto v = unary();
-            return v ? std::optional<std::int64_t>(-*v) : std::nullopt;
+            return v && *v != INT64_MIN ? std::optional<std::int64_t>(-*v) : std::nullopt;
         }
         if (take("+")) return unary();
         if (take("(")) {
@@ -102,8 +109,9 @@ private:
             std::string digits = *t;
             while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L')) digits.pop_back();
             char* end = nullptr;
+            errno = 0;
             const long long v = std::strtoll(digits.c_str(), &end, 0);
-            if (digits.empty() || *end != '\0') return std::nullopt;
+            if (digits.empty() || *end != '\0' || errno == ERANGE) return std::nullopt;  // beyond 64 bits
             return v;
         }
         return value_of(*t);
@@ -142,8 +150,9 @@ std::string spell_with_macro(std::int64_t value, const std::vector<std::string>&
         for (const auto& name : names) {
             const auto v = values.find(name);
             if (v == values.end()) continue;
-            if (v->second + k == value) return k ? name + "+" + std::to_string(k) : name;
-            if (k && v->second - k == value) return name + "-" + std::to_string(k);
+            const std::int64_t m = v->second;
+            if (m <= INT64_MAX - k && m + k == value) return k ? name + "+" + std::to_string(k) : name;
+            if (k && m >= INT64_MIN + k && m - k == value) return name + "-" + std::to_string(k);
         }
     return "";
 }

@@ -179,6 +179,25 @@ TEST_CASE("macro values and the user's spelling of folded numbers", "[analyzer]"
     CHECK(integer_value("1300 + 0") == 1300);
 }
 
+TEST_CASE("a macro beyond 64 bits is not a constant, and spelling near the limits does not overflow", "[analyzer]") {
+    const auto values = macro_values({{"HUGE", "10009223372036854775807"},
+                                      {"BIG", "9223372036854775807"},
+                                      {"SUM", "(BIG + 1)"},
+                                      {"PRODUCT", "(BIG * 2)"},
+                                      {"NEGATED", "(-(-BIG - 1))"},
+                                      {"SHIFTED", "(1 << 62) << 2"},
+                                      {"QUOTIENT", "((-BIG - 1) / -1)"}});
+    CHECK(values.count("HUGE") == 0);
+    CHECK(values.at("BIG") == INT64_MAX);
+    for (const char* name : {"SUM", "PRODUCT", "NEGATED", "SHIFTED", "QUOTIENT"}) {
+        INFO(name);
+        CHECK(values.count(name) == 0);
+    }
+    CHECK(spell_with_macro(INT64_MAX, {"BIG"}, values) == "BIG");
+    CHECK(spell_with_macro(INT64_MIN, {"BIG"}, values).empty());
+    CHECK(spell_with_macro(INT64_MAX - 3, {"BIG"}, values) == "BIG-3");
+}
+
 TEST_CASE("parentheses macro expansion puts around names are blanked, a cast's are not", "[analyzer]") {
     std::string text = "typedef float real;\nx = a[((i) + 10 * ((j)))] + (real)(k) + f(n) + (size_t)m + g((p));\n";
     const auto types = type_names(text);
