@@ -69,6 +69,7 @@ CTree::~CTree() {
 TSNode CTree::root() const { return ts_tree_root_node(tree_); }
 
 std::string_view CTree::text(TSNode node) const {
+    if (ts_node_is_null(node)) return {};  // a field the parser could not fill (a malformed declarator)
     const std::uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
     return std::string_view(source_).substr(b, e - b);
 }

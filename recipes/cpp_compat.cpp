@@ -287,9 +287,11 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
             const TSNode value = field(n, "value");
             const TSNode decl = ts_node_parent(n);
             if (ts_node_is_null(value) || !is(decl, "declaration") || !is_void_pointer(tree, value, fns)) return;
+            const TSNode name = declared_name(field(n, "declarator"));
+            if (ts_node_is_null(name)) return;  // a declarator the parser could not read
             const std::string type = abstract_type(tree, decl, field(n, "declarator"));
             if (!is_pointer_type(type) || type == "void *") return;
-            fixes.push_back(cast_fix(tree, value, type, std::string(tree.text(declared_name(field(n, "declarator"))))));
+            fixes.push_back(cast_fix(tree, value, type, std::string(tree.text(name))));
             return;
         }
         if (is(n, "assignment_expression") && tree.text(field(n, "operator")) == "=") {
