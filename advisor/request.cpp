@@ -1,6 +1,8 @@
 #include "advisor/request.h"
 
+#include <algorithm>
 #include <cctype>
+#include <sstream>
 
 
 namespace recipe::advisor {
@@ -48,6 +50,36 @@ bool problems_for_program(const std::string& path, const analyzer::Program& prog
         }
         return false;
     }
+    return true;
+}
+
+bool resolve_kernel_times(std::map<int, double>* times, const std::vector<int>& ids, const std::string& which,
+                          std::string* error) {
+    auto number = [](double v) {
+        std::ostringstream os;
+        os << v;
+        return os.str();
+    };
+    std::string listed;
+    for (std::size_t i = 0; i < ids.size(); ++i) listed += (i ? ", " : "") + std::to_string(ids[i]);
+    if (const auto bare = times->find(0); bare != times->end()) {
+        if (ids.size() != 1) {
+            *error = "--kernel-ms " + number(bare->second) + ": the file has " + std::to_string(ids.size()) + " " + which +
+                     " nests" + (ids.empty() ? std::string() : " (" + listed + ")") +
+                     "; say which nest's kernel it is with --kernel-ms NEST=MS (nests as the summary numbers them)";
+            return false;
+        }
+        const double ms = bare->second;
+        times->erase(bare);
+        (*times)[ids.front()] = ms;
+    }
+    for (const auto& [id, ms] : *times)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            *error = "--kernel-ms " + std::to_string(id) + "=" + number(ms) + ": the file has no " + which + " nest " +
+                     std::to_string(id) +
+                     (ids.empty() ? " (none is " + which + ")" : " (" + which + ": " + listed + ")");
+            return false;
+        }
     return true;
 }
 

@@ -2,6 +2,7 @@
 // C file in, the accepted loop nests as Problems out.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,5 +36,12 @@ struct RequestError {
 // the session's: recipes/session.h.)
 bool problems_for_program(const std::string& path, const analyzer::Program& program, std::optional<int> nest_id,
                           std::vector<NestProblem>* out, std::vector<std::string>* skipped, RequestError* error);
+
+// --kernel-ms as given (nest id -> ms; id 0: no NEST= was written) against
+// the nests it may name, `ids`, which the messages call `which` nests
+// ("accepted", "priced"): a bare value becomes the one nest's, and every id
+// must be one of them. One rule for advise, predict and sweep.
+bool resolve_kernel_times(std::map<int, double>* times, const std::vector<int>& ids, const std::string& which,
+                          std::string* error);
 
 }  // namespace recipe::advisor

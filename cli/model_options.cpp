@@ -10,28 +10,12 @@ namespace recipe::cli {
 namespace {
 
 // --kernel-ms: each nest's own (NEST=MS); a bare MS needs one nest priced.
-bool apply_kernel_times(const std::map<int, double>& times, std::vector<advisor::NestProblem>* nests, CommandError* error) {
-    for (const auto& [id, ms] : times) {
-        if (id == 0) {
-            if (nests->size() != 1) {
-                error->message = "--kernel-ms: " + std::to_string(nests->size()) +
-                                 " nests are priced; say which one's kernel it is with --kernel-ms NEST=MS, or choose one with --nest";
-                return false;
-            }
-            nests->front().problem.kernel_ms = ms;
-            continue;
-        }
-        bool found = false;
-        for (auto& np : *nests)
-            if (np.nest.id == id) {
-                np.problem.kernel_ms = ms;
-                found = true;
-            }
-        if (!found) {
-            error->message = "--kernel-ms " + std::to_string(id) + "=…: no nest " + std::to_string(id) + " is priced";
-            return false;
-        }
-    }
+bool apply_kernel_times(std::map<int, double> times, std::vector<advisor::NestProblem>* nests, CommandError* error) {
+    std::vector<int> priced;
+    for (const auto& np : *nests) priced.push_back(np.nest.id);
+    if (!advisor::resolve_kernel_times(&times, priced, "priced", &error->message)) return false;
+    for (auto& np : *nests)
+        if (const auto t = times.find(np.nest.id); t != times.end()) np.problem.kernel_ms = t->second;
     return true;
 }
 

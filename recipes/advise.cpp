@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "advisor/request.h"
 #include "analyzer/analyzer.h"
 #include "analyzer/report.h"
 #include "recipes/c_declarations.h"
@@ -431,41 +432,10 @@ bool analyze_input(const FileSystem& fs, Run& run, std::string* error) {
 // --kernel-ms names nests by their ids; a bare value needs a file of one
 // accepted nest, and takes its id.
 bool resolve_kernel_times(const analyzer::Program& program, AdviseOptions* options, std::string* error) {
-    auto number = [](double v) {
-        std::ostringstream os;
-        os << v;
-        return os.str();
-    };
-    std::string accepted_ids;
-    int only = 0, count = 0;
+    std::vector<int> accepted;
     for (const auto& n : program.nests)
-        if (n.accepted) {
-            accepted_ids += (count++ ? ", " : "") + std::to_string(n.id);
-            only = n.id;
-        }
-    auto& times = options->kernel_ms;
-    if (const auto bare = times.find(0); bare != times.end()) {
-        if (count != 1) {
-            *error = "--kernel-ms " + number(bare->second) + ": the file has " + std::to_string(count) + " accepted nests" +
-                     (count ? " (" + accepted_ids + ")" : std::string()) +
-                     "; say which nest's kernel it is with --kernel-ms NEST=MS (nests as the summary numbers them)";
-            return false;
-        }
-        const double ms = bare->second;
-        times.erase(bare);
-        times[only] = ms;
-    }
-    for (const auto& [id, ms] : times) {
-        const int nest_id = id;  // clang 14 lambdas cannot capture a structured binding
-        const bool known = std::any_of(program.nests.begin(), program.nests.end(),
-                                       [&](const analyzer::LoopNest& n) { return n.id == nest_id && n.accepted; });
-        if (!known) {
-            *error = "--kernel-ms " + std::to_string(id) + "=" + number(ms) + ": the file has no accepted nest " +
-                     std::to_string(id) + (count ? " (accepted: " + accepted_ids + ")" : std::string(" (none is accepted)"));
-            return false;
-        }
-    }
-    return true;
+        if (n.accepted) accepted.push_back(n.id);
+    return advisor::resolve_kernel_times(&options->kernel_ms, accepted, "accepted", error);
 }
 
 // The searches are independent: the accepted nests are planned on the

@@ -81,7 +81,7 @@ TEST_CASE("recipe predict rejects bad options and impossible tiles with exit 2",
         {"predict " + kJacobi + " --platform nowhere --scheme naive", "recipe: error: unknown platform 'nowhere'"},
         {"predict " + kJacobi + " --platform h200 --scheme naive --nest 99", "recipe: error: " + kJacobi + ": no loop nest with id 99"},
         {"predict --scheme naive", "recipe: error: recipe predict takes one C file (got 0"},
-        {base + "--scheme naive --kernel-ms 2=4", "recipe: error: --kernel-ms 2=…: no nest 2 is priced"},
+        {base + "--scheme naive --kernel-ms 2=4", "recipe: error: --kernel-ms 2=4: the file has no priced nest 2 (priced: 1)"},
         {base + "--scheme naive --streams 0", "recipe: error: --streams 0: expected a whole number from 1 to 1024"},
         {base + "--scheme basic --tile 4x4x4 --frobnicate", "recipe: error: "},
     };
