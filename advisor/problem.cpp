@@ -196,7 +196,7 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     p.kernel_name = nest.function;
     if (!read_arrays(nest, &p, error) || !read_time_loop(nest, &p, error)) return false;
     for (const auto& a : nest.output_arrays)
-        if (a.reads_own_element)
+        if (a.needs_old_values)
             for (auto& o : p.outputs)
                 if (o.name == a.name) o.copy_in = true;
 

@@ -4,6 +4,7 @@
 
 #include "analyzer/aliasing.h"
 #include "analyzer/c_types.h"
+#include "analyzer/old_values.h"
 
 namespace recipe::analyzer {
 
@@ -193,6 +194,13 @@ void fill_arrays(const NestFacts& facts, const ArrayGroups& groups, const std::v
         std::sort(stencil.begin(), stencil.end(), stencil_order);
         if (!output) a.stencil = std::move(stencil);
         a.reads_own_element = output && own_read;
+        if (output) {
+            std::vector<const AccessFact*> own;
+            for (std::size_t i : idx) own.push_back(&facts.body.accesses[i]);
+            const OldValues old = old_values(facts.candidate->body, own, a.accesses);
+            a.needs_old_values = old.needed;
+            a.partial_write = old.partial_write;
+        }
         if (!is_null(first.node) && decl) a.pinned_host = is_pinned_allocation(ctx, fn, first.base, at);
         (output ? nest.output_arrays : nest.input_arrays).push_back(std::move(a));
     }

@@ -92,6 +92,12 @@ struct ArrayProperties {
     std::vector<std::vector<int>> stencil;  // distinct offsets read (inputs); x first
     std::vector<ArrayAccess> accesses;
     bool reads_own_element = false;  // an output that also reads its own element
+    // An output whose old values the nest needs (analyzer/old_values.h):
+    // copied in as well as out. partial_write: when that is because some
+    // points are not written, the write that is conditional (an index into
+    // `accesses`), else -1.
+    bool needs_old_values = false;
+    int partial_write = -1;
     bool pinned_host = false;        // allocated with cudaMallocHost/cudaHostAlloc
 };
 

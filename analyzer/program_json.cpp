@@ -79,6 +79,8 @@ json array_json(const ArrayProperties& a) {
             {"linear_index", a.linear_index},
             {"stencil", a.stencil},
             {"reads_own_element", a.reads_own_element},
+            {"needs_old_values", a.needs_old_values},
+            {"partial_write", a.partial_write},
             {"pinned_host", a.pinned_host},
             {"accesses", accesses}};
 }
@@ -94,6 +96,8 @@ ArrayProperties array_from(const json& j) {
     a.linear_index = j.at("linear_index").get<std::string>();
     a.stencil = j.at("stencil").get<std::vector<std::vector<int>>>();
     a.reads_own_element = j.at("reads_own_element").get<bool>();
+    a.needs_old_values = j.at("needs_old_values").get<bool>();
+    a.partial_write = j.at("partial_write").get<int>();
     a.pinned_host = j.at("pinned_host").get<bool>();
     for (const auto& x : j.at("accesses")) {
         ArrayAccess acc;

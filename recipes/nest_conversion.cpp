@@ -300,8 +300,6 @@ ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
 // Arrays: inputs with their halos, outputs with whether the kernel must
 // also read them (inout).
 void assign_roles(Converting& conv) {
-    const CTree& t = conv.t;
-    const LoopNest& nest = conv.nest;
     const auto& halos = conv.halos;
     NestConversion* c = conv.c;
     for (const auto* a : conv.all) {
@@ -312,27 +310,15 @@ void assign_roles(Converting& conv) {
             c->inputs.push_back(r);
             continue;
         }
-        bool own_read = a->reads_own_element;
-        for (const auto& in : nest.input_arrays) own_read = own_read || in.name == a->name;
-        if (own_read) {
+        // The analyzer decides whether the old values are needed (one place
+        // for the model and the code); the recipe says why.
+        if (a->needs_old_values) {
             r.inout = true;
-            r.inout_reason = "the body also reads `" + a->name + "` at its own point";
-        }
-        // Written at its own point on every path (an if and its else both
-        // writing count), the old values are never needed.
-        std::set<std::uint32_t> own_writes;
-        for (const auto& acc : a->accesses)
-            if (acc.write && acc.window_offsets.empty() &&
-                std::all_of(acc.offset.begin(), acc.offset.end(), [](int o) { return o == 0; }))
-                own_writes.insert(acc.span.begin_byte);
-        const bool every_point = writes_on_every_path(conv.body_node, own_writes);
-        for (const auto& acc : a->accesses) {
-            if (!acc.write || r.inout || every_point) continue;
-            const TSNode n = t.node_at(acc.span.begin_byte, acc.span.end_byte);
-            if (!ts_node_is_null(n) && conditional_write(n, conv.body_node)) {
-                r.inout = true;
-                r.inout_reason = "the body writes `" + a->name + "` on some points only (line " + std::to_string(acc.span.begin.line) + ")";
-            }
+            const auto w = static_cast<std::size_t>(a->partial_write);
+            r.inout_reason = a->partial_write < 0 || w >= a->accesses.size()
+                                 ? "the body also reads `" + a->name + "` at its own point"
+                                 : "the body writes `" + a->name + "` on some points only (line " +
+                                       std::to_string(a->accesses[w].span.begin.line) + ")";
         }
         c->outputs.push_back(r);
     }

@@ -122,54 +122,6 @@ TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter,
     return TSNode{};
 }
 
-bool conditional_write(TSNode n, TSNode body) {
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p)) {
-        const std::string_view ty = type_of(p);
-        if (ty == "if_statement" || ty == "conditional_expression" || ty == "for_statement" ||
-            ty == "while_statement" || ty == "do_statement" || ty == "switch_statement" || ty == "case_statement")
-            return true;
-    }
-    return false;
-}
-
-namespace {
-
-bool every_path(TSNode s, const std::set<std::uint32_t>& writes, int depth) {
-    if (depth > 64 || ts_node_is_null(s)) return false;  // deeper than real code nests: unsure
-    if (is(s, "compound_statement")) {
-        for (TSNode c : named_children(s))
-            if (every_path(c, writes, depth + 1)) return true;
-        return false;
-    }
-    if (is(s, "if_statement")) {
-        const TSNode alt = field(s, "alternative");  // else_clause
-        if (ts_node_is_null(alt)) return false;
-        const TSNode other = ts_node_named_child_count(alt) ? ts_node_named_child(alt, 0) : TSNode{};
-        return every_path(field(s, "consequence"), writes, depth + 1) && every_path(other, writes, depth + 1);
-    }
-    if (is(s, "expression_statement") || is(s, "declaration")) {
-        bool found = false;
-        walk(s, [&](TSNode n) {
-            if (found || !writes.count(ts_node_start_byte(n))) return;
-            for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, s); p = ts_node_parent(p)) {
-                if (is(p, "conditional_expression")) return;
-                if (is(p, "binary_expression")) {
-                    const TSNode op = ts_node_child(p, 1);
-                    const std::string_view o = ts_node_is_null(op) ? "" : type_of(op);
-                    if (o == "&&" || o == "||") return;
-                }
-            }
-            found = true;
-        });
-        return found;
-    }
-    return false;
-}
-
-}  // namespace
-
-bool writes_on_every_path(TSNode body, const std::set<std::uint32_t>& writes) { return every_path(body, writes, 0); }
-
 std::string extent_text(const analyzer::Extent& e) {
     if (!e.expr.empty()) return e.expr;
     if (e.value) return std::to_string(*e.value);

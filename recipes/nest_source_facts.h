@@ -40,12 +40,6 @@ bool is_pointer_or_array(const std::string& type);
 // `swapped` is set when the body swaps.
 TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter, std::set<std::string> movable,
                        const std::function<bool(TSNode)>& allowed, bool* swapped = nullptr);
-// Whether a write at `n` happens only on some paths through `body`.
-bool conditional_write(TSNode n, TSNode body);
-// Whether every path through statement `body` runs one of the writes that
-// start at the bytes `writes` (an if and its else both writing count; loops,
-// switches, ?: and && / || do not). Conservative: false when unsure.
-bool writes_on_every_path(TSNode body, const std::set<std::uint32_t>& writes);
 // An extent as host code: its expression, else its value; "" when unknown.
 std::string extent_text(const analyzer::Extent& e);
 bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);

@@ -1,0 +1,58 @@
+// Whether a nest needs an output's old values (analyzer/old_values.h): the
+// forms teaching codes and PolyBench write.
+#include "analyzer_test_util.h"
+
+using namespace recipe::analyzer;
+using namespace recipe::analyzer::test;
+
+namespace {
+
+const ArrayProperties& output(const LoopNest& n, const std::string& name) {
+    for (const auto& a : n.output_arrays)
+        if (a.name == name) return a;
+    FAIL("no output " << name);
+    throw;
+}
+
+LoopNest nest_of(const std::string& body) {
+    const Program p = analyze_text("void f(float *restrict a, float *restrict b, const float *restrict c, int n) {\n"
+                                   "    for (int i = 0; i < n; i++) {\n" +
+                                   body + "\n    }\n}\n");
+    const LoopNest n = nest_in(p, "f");
+    REQUIRE(n.accepted);
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("a point written on every path before it is read needs no old values", "[analyzer]") {
+    // heat2d's initialisation: t is written, then read back into tnew.
+    LoopNest n = nest_of("a[i] = i == 0 ? 100.0f : c[i];\n b[i] = a[i];");
+    CHECK(output(n, "a").reads_own_element);
+    CHECK_FALSE(output(n, "a").needs_old_values);
+    CHECK_FALSE(output(n, "b").needs_old_values);
+
+    n = nest_of("if (c[i] > 0) a[i] = 1; else a[i] = 2;\n b[i] = a[i] * 2;");
+    CHECK_FALSE(output(n, "a").needs_old_values);
+}
+
+TEST_CASE("a read of the point before every path wrote it needs the old values", "[analyzer]") {
+    CHECK(output(nest_of("a[i] += c[i];"), "a").needs_old_values);
+    CHECK(output(nest_of("a[i] = a[i] * 2;"), "a").needs_old_values);
+    CHECK(output(nest_of("b[i] = a[i];\n a[i] = c[i];"), "a").needs_old_values);
+    const LoopNest n = nest_of("if (c[i] > 0) a[i] = 1;\n b[i] = a[i];");
+    const ArrayProperties& a = output(n, "a");
+    CHECK(a.needs_old_values);
+    CHECK(a.partial_write == -1);  // the read decides it
+}
+
+TEST_CASE("a write on some points only needs the old values of the others", "[analyzer]") {
+    // poisson2d's first guess: the interior only.
+    const LoopNest n = nest_of("b[i] = c[i];\n if (i > 0 && i < n - 1) a[i] = c[i] * 2;");
+    const ArrayProperties& a = output(n, "a");
+    CHECK(a.needs_old_values);
+    REQUIRE(a.partial_write == 0);
+    CHECK(a.accesses[0].span.begin.line == 4);
+    CHECK_FALSE(output(nest_of("a[i] = c[i] > 0 ? 1 : 2;"), "a").needs_old_values);
+    CHECK(output(nest_of("c[i] > 0 && (a[i] = 1);"), "a").needs_old_values);
+}
