@@ -65,7 +65,9 @@ std::vector<std::string> preprocessor_flags(const std::vector<std::string>& args
                 goto next;
             }
         }
-        if (a.compare(0, 5, "-std=") == 0) out.push_back(a);
+        // -std= and -O (which defines __OPTIMIZE__) change what the
+        // preprocessor makes of the file; -O is also the .cu's host level.
+        if (a.compare(0, 5, "-std=") == 0 || a.compare(0, 2, "-O") == 0) out.push_back(a);
     next:;
     }
     return out;

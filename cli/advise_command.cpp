@@ -175,7 +175,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     const std::string compile = recipe::recipes::compile_command(
         recipe::recipes::join_path(dir, result.stem + ".cu"), recipe::recipes::join_path(dir, result.stem), result.nvcc_flags,
-        recipe::recipes::library_include_dir());
+        recipe::recipes::library_include_dir(), result.host_optimization);
     if (format == "json") out << summary_json(result, written, compile).dump(2) << "\n";
     else print_text(result, written, compile, out);
     return result.wrote_cu ? kExitOk : kExitNothingAccepted;

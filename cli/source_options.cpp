@@ -30,6 +30,7 @@ const SourceOption kSourceOptions[] = {
     {"-isystem", false, true, "DIR", "add a system include directory"},
     {"-iquote", false, true, "DIR", "add a directory for \"quoted\" includes"},
     {"-std=", true, false, "STD", "the C standard the file is written in (-std=c99)"},
+    {"-O", true, false, "LEVEL", "the optimisation level of your C build (-O2, -O3): the .cu's host code is built at it (default -O2)"},
     {"-p", true, true, "DIR", "read the file's flags from DIR/compile_commands.json"},
     {"--cc", false, true, "CC", "the C compiler whose preprocessor reads the file (default: cc)"},
     {"--assume", false, true, "NAME=VALUE", "plan for a size held in a variable: NAME has VALUE (repeatable)"},
@@ -126,6 +127,13 @@ bool take_source_options(std::vector<std::string>* args, SourceOptions* out, std
         }
         if (name == "-std=") {
             out->build.args.push_back(a);
+        } else if (name == "-O") {
+            if (value != "" && value != "0" && value != "1" && value != "2" && value != "3" && value != "s" &&
+                value != "fast" && value != "g") {
+                *error = a + ": not an optimisation level (-O0, -O1, -O2, -O3, -Os, -Ofast, -Og)";
+                return false;
+            }
+            out->build.args.push_back(a);
         } else if (name == "-D" || name == "-U") {
             const std::string macro = value.substr(0, value.find('='));
             if (!identifier(macro)) {
@@ -199,7 +207,7 @@ std::string source_options_help() {
     for (const auto& o : kSourceOptions) {
         std::string left = std::string("  ") + o.name;
         if (o.takes_value) left += (left.back() == '=' ? "" : " ") + std::string(o.value_name);
-        else if (std::string(o.name) == "-std=") left += o.value_name;
+        else if (o.glued) left += o.value_name;  // -std=STD, -OLEVEL
         if (left.size() < 24) left += std::string(24 - left.size(), ' ');
         else left += "  ";
         s += left + o.help + "\n";

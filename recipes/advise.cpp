@@ -59,9 +59,24 @@ bool is_output_name(const std::string& stem, const std::string& name) {
 }
 
 std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,
-                            const std::string& include_dir) {
+                            const std::string& include_dir, const std::string& optimization) {
     // --fmad=false: the kernels round as the C program does (recipe caveat).
-    return "nvcc -O3 -std=c++17 -arch=native --fmad=false -I" + include_dir + flags + " " + cu_file + " -o " + program_name;
+    return "nvcc " + optimization + " -std=c++17 -arch=native --fmad=false -I" + include_dir + flags + " " + cu_file +
+           " -o " + program_name;
+}
+
+std::string host_optimization(const analyzer::BuildFlags& build) {
+    // The user's C build's level, so that the code around the converted
+    // nests runs as fast as it did: the comparison with the C program is then
+    // about the nests alone. nvcc's -O is the host code's level (device code
+    // is optimised whatever it says); the levels nvcc does not take go to the
+    // host compiler as they are. Without a level given, -O2: the usual one.
+    std::string level = "-O2";
+    for (const auto& a : build.args)
+        if (a.rfind("-O", 0) == 0) level = a;
+    if (level == "-O") return "-O1";
+    if (level == "-O0" || level == "-O1" || level == "-O2" || level == "-O3") return level;
+    return "-Xcompiler=" + level;
 }
 
 
@@ -425,7 +440,8 @@ bool analyze_input(const FileSystem& fs, Run& run, std::string* error) {
         const auto slash = options.input.rfind('/');
         r->nvcc_flags += " -I" + analyzer::shell_quote(slash == std::string::npos ? "." : options.input.substr(0, slash == 0 ? 1 : slash));
     }
-    r->compile_command = compile_command(run.cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"");
+    r->host_optimization = host_optimization(options.build);
+    r->compile_command = compile_command(run.cu_file, r->stem, r->nvcc_flags, "\"$RECIPE_INCLUDE\"", r->host_optimization);
     return true;
 }
 

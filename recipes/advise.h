@@ -86,6 +86,7 @@ struct AdviseResult {
     std::vector<OutputFile> files;
     std::vector<std::string> diagnostics;  // `file:line:col: warning: ... [rule]` lines for stderr
     std::string compile_command;           // as the recipe gives it
+    std::string host_optimization;         // its -O level (host_optimization)
     std::string nvcc_flags;                // the user's flags the .cu needs, each after a blank
     bool wrote_cu = false;
     // The planned nests together: on the CPU, and as the emitted program runs
@@ -109,8 +110,13 @@ bool is_output_name(const std::string& stem, const std::string& name);
 
 // The nvcc command line for the emitted file (also in the recipe).
 // `flags` are the user's preprocessor flags, each after a blank.
+// `optimization` is the host code's level (host_optimization).
 std::string compile_command(const std::string& cu_file, const std::string& program_name, const std::string& flags,
-                            const std::string& include_dir);
+                            const std::string& include_dir, const std::string& optimization);
+
+// The nvcc option that builds the host code at the user's C build's -O
+// level (the last -O of their flags), -O2 when they name none.
+std::string host_optimization(const analyzer::BuildFlags& build);
 
 // The flags of the user's build that the .cu needs: -I, -D, -U, -include,
 // -isystem, -iquote (not -std=, which names a C standard, nor what nvcc

@@ -32,7 +32,7 @@ one() {
   fi
   # shellcheck disable=SC2086
   if ! { gcc -O2 -c $flags corpus/utilities/polybench.c -o "$w/polybench.o" &&
-         nvcc -O3 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags -I "$kdir" "$cu" "$w/polybench.o" -o "$w/gpu"; } >>"$w/build.log" 2>&1; then
+         nvcc -O2 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags -I "$kdir" "$cu" "$w/polybench.o" -o "$w/gpu"; } >>"$w/build.log" 2>&1; then
     printf '| %s | .cu build failed: %s | | | |\n' "$name" "$(grep -m1 -i error "$w/build.log" | tr '|' '/')"; return
   fi
   local t0 t1 t2 status=0 c_times="" gpu_times=""
@@ -67,7 +67,7 @@ rows=$(cat "$work"/*.row | sort)
   echo
   echo "$(date -u +%Y-%m-%d), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1),"
   echo "nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), gcc $(gcc -dumpfullversion)."
-  echo "Flags: $(head -1 kernels.tsv | cut -f4); C: gcc -O2; .cu: nvcc -O3 --fmad=false -arch=$arch."
+  echo "Flags: $(head -1 kernels.tsv | cut -f4); C: gcc -O2; .cu: nvcc -O2 --fmad=false -arch=$arch."
   echo "Wall time of the whole program, the median of ${RUNS:-1} run(s), $jobs program(s) at a time on the host$( [ "$jobs" -gt 1 ] && echo ' (times are indicative only: the programs shared the machine)')."
   echo
   echo "| kernel | dump | dump bytes | C s | .cu s |"

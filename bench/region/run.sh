@@ -43,7 +43,7 @@ build() {
       gcc -O2 -c $flags $extra "$poly" -o "$w/polybench-$v.o" >>"$w/build-gpu-$v.log" 2>&1
     fi
     # shellcheck disable=SC2086
-    nvcc -O3 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags $extra -I "$kdir" "$cu" \
+    nvcc -O2 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags $extra -I "$kdir" "$cu" \
       ${poly:+"$w/polybench-$v.o"} -o "$w/gpu-$v" >>"$w/build-gpu-$v.log" 2>&1 || echo ".cu build failed" >>"$w/errors"
   done
 }

@@ -1,6 +1,6 @@
 // blur1d.cu: blur1d.c with the loop nest at line 17 (blur) and the loop nest at line 37 (main) moved to the GPU by `recipe advise`
 // (the plan and the steps are in blur1d.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" blur1d.cu -o blur1d
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" blur1d.cu -o blur1d
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

@@ -1,6 +1,6 @@
 // heat2d.cu: heat2d.c with the loop nest at line 28 (diffuse), the loop nest at line 32 (diffuse) and the loop nest at line 50 (main) moved to the GPU by `recipe advise`
 // (the plan and the steps are in heat2d.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" heat2d.cu -o heat2d
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" heat2d.cu -o heat2d
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

@@ -1,6 +1,6 @@
 // jacobi3d.cu: jacobi3d.c with the loop nest at line 25 (jacobi_sweep) moved to the GPU by `recipe advise`
 // (the plan and the steps are in jacobi3d.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" jacobi3d.cu -o jacobi3d
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" jacobi3d.cu -o jacobi3d
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

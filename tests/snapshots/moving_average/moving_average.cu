@@ -1,6 +1,6 @@
 // moving_average.cu: moving_average.c with the loop nest at line 18 (moving_average) moved to the GPU by `recipe advise`
 // (the plan and the steps are in moving_average.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" moving_average.cu -o moving_average
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" moving_average.cu -o moving_average
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

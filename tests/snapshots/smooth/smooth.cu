@@ -1,6 +1,6 @@
 // smooth.cu: smooth.c with the loop nest at line 29 (main) and the loop nest at line 33 (main) moved to the GPU by `recipe advise`
 // (the plan and the steps are in smooth.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" smooth.cu -o smooth
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" smooth.cu -o smooth
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

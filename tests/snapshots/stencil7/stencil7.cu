@@ -1,6 +1,6 @@
 // stencil7.cu: stencil7.c with the loop nest at line 27 (stencil_sweep) and the loop nest at line 49 (main) moved to the GPU by `recipe advise`
 // (the plan and the steps are in stencil7.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" stencil7.cu -o stencil7
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" stencil7.cu -o stencil7
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

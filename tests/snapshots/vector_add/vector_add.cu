@@ -1,6 +1,6 @@
 // vector_add.cu: vector_add.c with the loop nest at line 15 (vector_add) moved to the GPU by `recipe advise`
 // (the plan and the steps are in vector_add.recipe.md). The rest is the original program.
-// Build: nvcc -O3 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" vector_add.cu -o vector_add
+// Build: nvcc -O2 -std=c++17 -arch=native --fmad=false -I"$RECIPE_INCLUDE" vector_add.cu -o vector_add
 // Run with RECIPE_REPORT=1 to print the measured time of every phase beside the prediction
 // (RECIPE_REPORT=time: one line per library call, its time as the program runs).
 #include <recipe/recipe.cuh>

@@ -15,14 +15,14 @@ using recipe::cli::take_source_options;
 
 TEST_CASE("compiler flags are taken in every spelling, in order; the rest is left", "[cli]") {
     std::vector<std::string> args = {"advise", "k.c", "-I", "inc", "-Iutilities", "-DN=4", "-D", "LARGE_DATASET", "-UX",
-                                     "-std=c99", "-include", "cfg.h", "--cc=gcc-12", "--assume", "n=1300",
+                                     "-std=c99", "-O3", "-include", "cfg.h", "--cc=gcc-12", "--assume", "n=1300",
                                      "--assume-no-alias", "-o", "out", "--", "-fopenmp", "-DY"};
     SourceOptions o;
     std::string error;
     REQUIRE(take_source_options(&args, &o, &error));
     CHECK(args == std::vector<std::string>{"advise", "k.c", "-o", "out"});
     CHECK(o.build.args == std::vector<std::string>{"-I", "inc", "-I", "utilities", "-DN=4", "-DLARGE_DATASET", "-UX", "-std=c99",
-                                                   "-include", "cfg.h", "-fopenmp", "-DY"});
+                                                   "-O3", "-include", "cfg.h", "-fopenmp", "-DY"});
     CHECK(o.build.cc == "gcc-12");
     CHECK(o.cc_given);
     CHECK(o.assumptions == std::vector<std::pair<std::string, std::string>>{{"n", "1300"}});
@@ -44,6 +44,7 @@ TEST_CASE("bad source options are usage errors with one line each", "[cli]") {
     CHECK(error_of({"--assume", "W=99999999999999999999"}).rfind("--assume W=99999999999999999999: the value must be", 0) == 0);
     CHECK(error_of({"-I"}) == "-I needs a value (DIR)");
     CHECK(error_of({"--cc="}) == "--cc needs a compiler");
+    CHECK(error_of({"-O9"}) == "-O9: not an optimisation level (-O0, -O1, -O2, -O3, -Os, -Ofast, -Og)");
 }
 
 TEST_CASE("-p reads the file's flags from compile_commands.json", "[cli]") {
@@ -57,7 +58,7 @@ TEST_CASE("-p reads the file's flags from compile_commands.json", "[cli]") {
     o.build.args = {"-DEXTRA"};
     std::string error;
     REQUIRE(recipe::cli::apply_compile_database(file, &o, &error));
-    CHECK(o.build.args == std::vector<std::string>{"-I" + (dir / "inc").string(), "-DSIZE=64", "-DEXTRA"});
+    CHECK(o.build.args == std::vector<std::string>{"-I" + (dir / "inc").string(), "-DSIZE=64", "-O2", "-DEXTRA"});
     CHECK(o.build.cc == "clang");
     o.compile_commands = (dir / "none").string();
     CHECK_FALSE(recipe::cli::apply_compile_database(file, &o, &error));

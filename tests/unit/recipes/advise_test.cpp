@@ -126,7 +126,7 @@ TEST_CASE("-D reaches the preprocessor, the compile command and the recipe's cav
     const AdviseResult r = run(fs, src, o);
     REQUIRE(!r.nests.empty());
     CHECK(r.nests[0].nest->iteration_space[0].upper.value == 999);
-    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native --fmad=false -I\"$RECIPE_INCLUDE\" -DN=1000 two.cu -o two");
+    CHECK(r.compile_command == "nvcc -O2 -std=c++17 -arch=native --fmad=false -I\"$RECIPE_INCLUDE\" -DN=1000 two.cu -o two");
     const std::string& recipe = file(r, "two.recipe.md")->content;
     CHECK(recipe.find("**Build flags.** The plan is for the file as its preprocessor sees it with `-DN=1000`") != std::string::npos);
     CHECK(recipe.find("recipe advise two.c --platform h200 -DN=1000") != std::string::npos);
@@ -191,7 +191,7 @@ int main(void)
     const AdviseResult r = run(fs, src, o);
     REQUIRE(r.nests.size() == 1);
     REQUIRE(r.nests[0].verdict == Verdict::Converted);
-    CHECK(r.compile_command == "nvcc -O3 -std=c++17 -arch=native --fmad=false -I\"$RECIPE_INCLUDE\" two.cu -o two");
+    CHECK(r.compile_command == "nvcc -O2 -std=c++17 -arch=native --fmad=false -I\"$RECIPE_INCLUDE\" two.cu -o two");
     const std::string& cu = file(r, "two.cu")->content;
     CHECK(cu.find("cfg.space = {{1, 1, 0}, {static_cast<std::int64_t>(w - 1), static_cast<std::int64_t>(h - 1), 1}};") != std::string::npos);
     CHECK(cu.find("    const size_t x = static_cast<size_t>(tile.x());\n") != std::string::npos);
@@ -304,4 +304,18 @@ int main(void)
     CHECK(cu->content.find("int kept;") != std::string::npos);  // i and j gone, kept stays
     CHECK(cu->content.find("int k;") != std::string::npos);     // never used: not ours to remove
     CHECK(cu->content.find("int i, j") == std::string::npos);
+}
+
+TEST_CASE("the .cu's host code is built at the C build's -O level", "[recipes]") {
+    recipe::analyzer::BuildFlags b;
+    CHECK(host_optimization(b) == "-O2");  // none given: the usual level
+    b.args = {"-O3", "-DN=4"};
+    CHECK(host_optimization(b) == "-O3");
+    b.args = {"-O3", "-O1"};  // the last one counts, as for the compiler
+    CHECK(host_optimization(b) == "-O1");
+    b.args = {"-O"};
+    CHECK(host_optimization(b) == "-O1");
+    b.args = {"-Ofast"};  // a level nvcc does not take goes to the host compiler
+    CHECK(host_optimization(b) == "-Xcompiler=-Ofast");
+    CHECK(compile_command("k.cu", "k", " -DN=4", "inc", "-O3") == "nvcc -O3 -std=c++17 -arch=native --fmad=false -Iinc -DN=4 k.cu -o k");
 }
