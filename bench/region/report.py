@@ -59,7 +59,7 @@ def main():
         except (OSError, IndexError):
             gpu = "?"
     print("# Regions: loop nests with their arrays resident on the GPU\n")
-    print(f"{gpu}; C: gcc -O2; .cu: nvcc -O3 --fmad=false. One process per run, {runs} runs each, medians.")
+    print(f"{gpu}; C: gcc -O2; .cu: nvcc -O2 --fmad=false. One process per run, {runs} runs each, medians.")
     print("`region` is the library's own time for the whole time loop in the program (RECIPE_REPORT=time: "
           "its first and only call, set-up and staging included, CUDA's start-up left out where the region is the "
           "program's first GPU work: the program pays that once, whatever it runs); `floor` is what the same work costs at the "
