@@ -7,7 +7,8 @@
 # (the recipe's nvcc line) and the .cu without its early CUDA start-up (the
 # `recipe::EarlyStart` line removed). bench/gap/run.py then runs them as
 # fresh processes, ROUNDS rounds interleaved, and one round with the
-# library's phase tables; bench/gap/report.py summarises OUTDIR/gap.tsv.
+# library's phase tables; bench/gap/report.py summarises OUTDIR/gap.tsv
+# (OUTDIR/gap.md); the plans and phase tables are packed in OUTDIR/details.tgz.
 # usage: bench/gap/device.sh PLATFORM OUTDIR
 # Environment: RECIPE_BINARY (default build/recipe), ROUNDS (default 5),
 # SAMPLES (names, default every sample).
@@ -59,3 +60,5 @@ done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/device.txt" 2>/dev/null
 python3 "$root/bench/gap/run.py" "$work" "$out" "${ROUNDS:-5}" || exit 1
 python3 "$root/bench/gap/report.py" "$out" | tee "$out/gap.md"
+# The plans and phase tables in one file (fewer files travel back).
+(cd "$out" && tar -czf details.tgz ./*.plan.json phases-*.txt && rm -f ./*.plan.json phases-*.txt)
