@@ -54,6 +54,7 @@ km::data nest_description_view(const NestOutcome& n) {
         tl.set("resident", resident);
         tl.set("step_by_step", !swap && !resident);
         tl.set("exchange", std::string(analyzer::to_string(nest.time_loop->exchange)));
+        tl.set("exchanged", !arrays.empty());  // fdtd-2d's loop updates its arrays in place: nothing to exchange
         tl.set("arrays", and_list([&] {
             std::vector<std::string> named;
             for (const auto& a : arrays) named.push_back("`" + a + "`");
