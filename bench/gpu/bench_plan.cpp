@@ -1,25 +1,32 @@
-// bench_plan — the model's side of the GPU benchmark. For each experiment of
-// thesis §7 (moving average, emboss, Jacobi) and each kind of host memory it
-// asks the advisor for the plan `recipe` would choose, and predicts every
-// configuration the benchmark measures: a tile-size sweep per scheme, every
-// scheme at the chosen tile, every host strategy for pageable arrays, and a
-// kernel-repeat sweep (thesis §7.1.2) with the measured kernel times.
+// bench_plan — the model's side of the GPU benchmark. For each experiment
+// (thesis §7's moving average, emboss and Jacobi, and two of other shapes: a
+// 3x3 stencil on doubles and a zip of three inputs; experiments.cuh runs the
+// same five) and each kind of host memory it asks the advisor for the plan
+// `recipe` would choose, and predicts every configuration the benchmark
+// measures: a tile-size sweep per scheme, every scheme at the chosen tile,
+// every host strategy for pageable arrays, and a kernel-repeat sweep (thesis
+// §7.1.2) with the measured kernel times.
 //
 //   bench_plan PLATFORM.json BOUNDS.tsv > configs.tsv
 //
 // BOUNDS.tsv is `pipeline_bench --bounds`: the kernel time per repeat count,
 // which stands in for the kernel analysis of repeated kernels (thesis §6.3).
+// An experiment whose kernel the profile has no table for (the two that are
+// not the thesis's: recipe-profile times the samples' kernels) is planned
+// with its measured kernel time, as `recipe advise --kernel-ms` plans a nest.
 // Pure C++ (links recipe_core); runs wherever the recipe binary runs.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "advisor/kernel_time.h"
 #include "advisor/plan.h"
 #include "advisor/platform.h"
 
@@ -36,10 +43,10 @@ struct Experiment {
     std::vector<int> repeats;         // kernel-repeat sweep (empty: none)
 };
 
-ArrayUse array(const std::string& name, Index3 extents, Halo halo = {}) {
+ArrayUse array(const std::string& name, Index3 extents, Halo halo = {}, int elem_bytes = 4) {
     ArrayUse a;
     a.name = name;
-    a.elem_bytes = 4;
+    a.elem_bytes = elem_bytes;
     a.extents = extents;
     a.halo = halo;
     return a;
@@ -99,6 +106,43 @@ std::vector<Experiment> experiments() {
         e.sweep = {1, 2, 3, 4, 5, 8, 10, 13, 20, 25, 40, 50, 100, 199, 398};
         e.tiled = 2;
         e.repeats = {2, 3, 5, 10};
+        out.push_back(e);
+    }
+    {
+        // out[y][x] = (1 2 1 / 2 4 2 / 1 2 1)/16 around in[y][x], interior points, doubles.
+        const std::int64_t n = 8192;
+        Experiment e;
+        e.name = "stencil9";
+        Problem& p = e.problem;
+        p.kernel_name = "stencil9";
+        p.dims = 2;
+        p.extents = {n, n, 1};
+        p.space = Box{{1, 1, 0}, {n - 1, n - 1, 1}};
+        p.inputs = {array("in", p.extents, Halo{{1, 1, 0}, {1, 1, 0}}, 8)};
+        p.outputs = {array("out", p.extents, {}, 8)};
+        p.reads_twice = true;
+        p.flops_per_point = 11;
+        p.bytes_per_point = 16;
+        e.sweep = {8, 16, 32, 65, 126, 195, 273, 390, 546, 819, 1170, 1638, 2730, 4095, 8190};
+        e.tiled = 1;
+        out.push_back(e);
+    }
+    {
+        // o[i] = a[i] + b[i] * c[i], 64 Mi floats.
+        const std::int64_t n = 64ll * 1024 * 1024;
+        Experiment e;
+        e.name = "zip3";
+        Problem& p = e.problem;
+        p.kernel_name = "zip3";
+        p.dims = 1;
+        p.extents = {n, 1, 1};
+        p.space = Box{{0, 0, 0}, {n, 1, 1}};
+        p.inputs = {array("a", p.extents), array("b", p.extents), array("c", p.extents)};
+        p.outputs = {array("o", p.extents)};
+        p.flops_per_point = 2;
+        p.bytes_per_point = 16;
+        for (std::int64_t t = 1 << 15; t <= n; t *= 2) e.sweep.push_back(t);
+        e.tiled = 0;
         out.push_back(e);
     }
     return out;
@@ -215,10 +259,22 @@ int main(int argc, char** argv) {
     };
 
     for (const Experiment& e : experiments()) {
+        // No table for this kernel in the profile: its time measured in this run (bounds), as --kernel-ms gives it.
+        std::optional<double> measured_kernel;
+        if (!find_kernel(platform, e.problem)) {
+            auto k = kernel_ms.find({e.name, 1});
+            if (k != kernel_ms.end())
+                measured_kernel = k->second;
+            else
+                std::fprintf(stderr, "bench_plan: %s: no kernel table in the profile and no kernel time in %s: "
+                                     "its kernel time is the model's estimate\n",
+                             e.name.c_str(), argv[2]);
+        }
         for (const advisor::HostMemory memory : {advisor::HostMemory::Pinned, advisor::HostMemory::Pageable}) {
             const std::string mem = to_string(memory);
             SearchOptions so;
             so.model.host_memory = memory;
+            so.model.kernel_ms = measured_kernel;
             so.find_break_even = false;
             Plan plan;
             if (!advise(e.problem, platform, so, &plan, &error) || plan.ranked.empty()) {
@@ -226,10 +282,11 @@ int main(int argc, char** argv) {
                 return 3;
             }
             const Prediction& best = plan.ranked.front();
-            std::fprintf(stderr, "bench_plan: %s, %s: chose %s tile %s, %s, %d streams, %s: %.3f ms (naive %.3f)\n",
+            std::fprintf(stderr, "bench_plan: %s, %s: chose %s tile %s, %s, %d streams, %s: %.3f ms (naive %.3f)%s\n",
                          e.name.c_str(), mem.c_str(), to_string(best.config.scheme),
                          format_tile(best.config.tile, 3).c_str(), to_string(best.config.copy), best.config.streams,
-                         recipe::to_string(best.host_strategy), best.total_ms, plan.naive.total_ms);
+                         recipe::to_string(best.host_strategy), best.total_ms, plan.naive.total_ms,
+                         measured_kernel ? "; kernel time from the bounds" : "");
             add(e, mem, 1, best, "chosen", true);
             add(e, mem, 1, plan.naive, "naive", false);
             // Naive with one strided copy per array, as a programmer writes it

@@ -26,7 +26,7 @@ def num(v):
 
 
 def tile(r):
-    dims = {"moving_average": 1, "emboss": 2, "jacobi_sweep": 3}[r["experiment"]]
+    dims = {"moving_average": 1, "emboss": 2, "jacobi_sweep": 3, "stencil9": 2, "zip3": 1}[r["experiment"]]
     return "x".join(r[k] for k in ("tx", "ty", "tz")[:dims])
 
 
@@ -46,7 +46,9 @@ def pct(e):
 
 NAMES = {"moving_average": "Moving average, 64 Mi floats, radius 4",
          "emboss": "Emboss, 8000 × 8000 floats",
-         "jacobi_sweep": "Jacobi sweep, 400³ floats"}
+         "jacobi_sweep": "Jacobi sweep, 400³ floats",
+         "stencil9": "3×3 stencil, 8192 × 8192 doubles (interior points)",
+         "zip3": "Zip of three inputs, o = a + b·c, 64 Mi floats"}
 
 
 def config_text(r):
@@ -136,7 +138,7 @@ def main():
       ("." if not bad else f"; mismatches or errors: {', '.join(r['experiment'] + ' ' + config_text(r) for r in bad)}."))
     w("")
 
-    for exp in ("moving_average", "emboss", "jacobi_sweep"):
+    for exp in NAMES:
         if not any(r["experiment"] == exp for r in rows):
             continue
         h2d, d2h, k = bound.get((exp, 1), (None, None, None))
@@ -292,7 +294,7 @@ def main():
     if summary:
         for name, ok, value in targets:
             print(f"{'MET    ' if ok else 'NOT MET'} {name}: {value}")
-        for exp in ("moving_average", "emboss", "jacobi_sweep"):
+        for exp in NAMES:
             for mem in ("pinned", "pageable"):
                 c = chosen(exp, mem)
                 if c:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The GPU benchmark: the thesis's §7 experiments (moving average 64 Mi
-# floats, emboss 8000^2, Jacobi 400^3) on this machine's GPU, every scheme,
+# floats, emboss 8000^2, Jacobi 400^3) and two of other shapes (a 3x3
+# stencil on 8192^2 doubles, a zip of three 64 Mi-float inputs) on this
+# machine's GPU, every scheme,
 # pinned and pageable host arrays, a tile-size and a kernel-repeat sweep,
 # with the model's prediction beside each measurement.
 #
@@ -38,7 +40,8 @@ run)
     T=$(mktemp -d)
     FLAGS=(-std=c++17 -O3 -arch=sm_90 -Ilibrary/include)
     "$NVCC" "${FLAGS[@]}" tools/profiler/recipe_profile.cu -o "$T/recipe-profile" &
-    "$NVCC" "${FLAGS[@]}" bench/gpu/pipeline_bench.cu -o "$T/pipeline_bench" &
+    # --fmad=false: the kernels compute exactly what their C loops compute.
+    "$NVCC" "${FLAGS[@]}" --fmad=false bench/gpu/pipeline_bench.cu -o "$T/pipeline_bench" &
     "$NVCC" "${FLAGS[@]}" bench/gpu/link_bench.cu -o "$T/link_bench" &
     wait
     nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.mem \
