@@ -57,7 +57,7 @@ for name in $samples; do
   printf '%s\tc\t%s\n%s\tcu\t%s\n%s\tnoearly\t%s\n' "$name" "$d/c" "$name" "$d/cu" "$name" "$d/noearly" >> "$work/programs.tsv"
   cp "$d/$name.plan.json" "$out/$name.plan.json"
 done
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/device.txt" 2>/dev/null
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1; date -u '+%Y-%m-%d %H:%M UTC'; } > "$out/device.txt"
 python3 "$root/bench/gap/run.py" "$work" "$out" "${ROUNDS:-5}" || exit 1
 python3 "$root/bench/gap/report.py" "$out" | tee "$out/gap.md"
 # The plans and phase tables in one file (fewer files travel back).

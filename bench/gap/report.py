@@ -19,6 +19,15 @@ COLUMNS = ["wall_ms", "before_main_ms", "main_ms", "after_main_ms", "user_ms", "
 def main():
     out = sys.argv[1]
     rows = list(csv.DictReader(open(os.path.join(out, "gap.tsv")), delimiter="\t"))
+    device = os.path.join(out, "device.txt")
+    info = [line.strip() for line in open(device)] if os.path.exists(device) else []
+    print("# Where an emitted program's time goes, next to its C program\n")
+    print(f"{'; '.join(info) or 'device and date not recorded (no device.txt)'}. "
+          f"Medians of {len({r['round'] for r in rows}) - 1} timed rounds, one fresh process per run "
+          "(bench/gap/device.sh). *before main*, *main*, *after main*: the process's wall time split at "
+          "main's start and return; *library ms*: the library's calls (for the C program, its converted "
+          "nests, timed); *region*: the .cu's calls less the C nests; *main less region*: what the rest of "
+          "main costs more in the .cu.\n")
     last = max(int(r["round"]) for r in rows)
     timed = [r for r in rows if int(r["round"]) < last or all(x["variant"] == "c" for x in rows)]
     med = {}
