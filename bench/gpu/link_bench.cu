@@ -1,17 +1,15 @@
 // link_bench.cu — the costs under a pipeline that the model prices, each
 // measured alone on the GPU it runs on, to find where a run loses time
-// against the bound max(H2D, D2H, kernel):
+// against the bound max(H2D, D2H, kernel). (The copies alone and both ways
+// at once are pipeline_bench --bounds, per experiment; its raw-CUDA pipeline
+// floor is pipeline_bench --floor, raw_floor.cuh.)
 //
-//   duplex     256 MiB each way, alone and at once (pinned, events)
-//   floor      the scalable pipeline of moving average (64 Mi floats) with
-//              raw CUDA calls on buffers allocated beforehand: the fastest
-//              this issue order can run on the link, no library around it
 //   pack       host copies pageable <-> pinned of 256 MiB with 1..16
 //              threads, plain memcpy and the library's streaming stores, alone and
 //              while the copy engines move data both ways
 //   block      the ways to get a pinned staging block of 16 and 64 MiB
 //   setup      the library's own setup and teardown (recipe::run's alloc
-//              phase) for 1, 3 and 65 streams, pinned and staged
+//              phase) for 1, 3, 16 and 65 streams, pinned and staged
 //
 //   link_bench            prints one table per part (TSV-like, '#' headers)
 #include <cuda_runtime.h>
@@ -105,77 +103,6 @@ int main() {
     ck(cudaMalloc(&dev_b, big), "cudaMalloc");
     cudaStream_t s[3];
     for (auto& x : s) ck(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking), "stream");
-    cudaEvent_t e0, e1;
-    ck(cudaEventCreate(&e0), "event");
-    ck(cudaEventCreate(&e1), "event");
-
-    // ---- duplex
-    std::printf("# duplex: 256 MiB pinned, host clock ms (median of 5)\n");
-    const double in_alone = median_ms(5, [&] {
-        ck(cudaMemcpyAsync(dev_a, pin_a, big, cudaMemcpyHostToDevice, s[0]), "h2d");
-        ck(cudaStreamSynchronize(s[0]), "sync");
-    });
-    const double out_alone = median_ms(5, [&] {
-        ck(cudaMemcpyAsync(pin_b, dev_b, big, cudaMemcpyDeviceToHost, s[1]), "d2h");
-        ck(cudaStreamSynchronize(s[1]), "sync");
-    });
-    const double both = median_ms(5, [&] {
-        ck(cudaMemcpyAsync(dev_a, pin_a, big, cudaMemcpyHostToDevice, s[0]), "h2d");
-        ck(cudaMemcpyAsync(pin_b, dev_b, big, cudaMemcpyDeviceToHost, s[1]), "d2h");
-        ck(cudaStreamSynchronize(s[0]), "sync");
-        ck(cudaStreamSynchronize(s[1]), "sync");
-    });
-    std::printf("h2d_alone\t%.3f\nd2h_alone\t%.3f\nboth\t%.3f\n", in_alone, out_alone, both);
-
-    // ---- floor: moving average's scalable pipeline with raw calls
-    std::printf("# floor: moving average 64 Mi floats, radius 4, scalable, raw CUDA calls, buffers allocated "
-                "beforehand; host clock ms (median of 5)\n# tile\tstreams\tms\n");
-    {
-        const std::int64_t n = 64ll * 1024 * 1024, r = 4;
-        for (std::int64_t tile : {std::int64_t(1) << 19, std::int64_t(1000000), std::int64_t(1) << 21, std::int64_t(1) << 22}) {
-            for (int streams : {2, 3, 4}) {
-                std::vector<float*> din(streams), dout(streams);
-                for (int k = 0; k < streams; ++k) {
-                    ck(cudaMalloc(&din[k], (tile + 2 * r) * sizeof(float)), "cudaMalloc");
-                    ck(cudaMalloc(&dout[k], tile * sizeof(float)), "cudaMalloc");
-                }
-                std::vector<cudaStream_t> st(streams);
-                for (auto& x : st) ck(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking), "stream");
-                const float* in = reinterpret_cast<const float*>(pin_a);
-                float* out = reinterpret_cast<float*>(pin_b);
-                const double ms = median_ms(5, [&] {
-                    std::int64_t k = 0;
-                    for (std::int64_t b = r; b < n - r; b += tile, ++k) {
-                        const std::int64_t e = std::min(b + tile, n - r);
-                        const int q = static_cast<int>(k % streams);
-                        ck(cudaMemcpyAsync(din[q], in + (b - r), (e - b + 2 * r) * sizeof(float), cudaMemcpyHostToDevice,
-                                           st[q]),
-                           "h2d");
-                        recipe::Tile t{};
-                        t.core.begin[0] = b;
-                        t.core.end[0] = e;
-                        t.core.begin[1] = t.core.begin[2] = 0;
-                        t.core.end[1] = t.core.end[2] = 1;
-                        t.count = 1;
-                        const recipe::InView<float> vi{din[q], {b - r, 0, 0}, tile + 2 * r, 1};
-                        const recipe::OutView<float> vo{dout[q], {b, 0, 0}, tile, 1};
-                        samples::moving_average<<<static_cast<unsigned>((e - b + 255) / 256), 256, 0, st[q]>>>(t, vi, vo,
-                                                                                                            4, 1);
-                        ck(cudaMemcpyAsync(out + b, dout[q], (e - b) * sizeof(float), cudaMemcpyDeviceToHost, st[q]),
-                           "d2h");
-                    }
-                    for (auto& x : st) ck(cudaStreamSynchronize(x), "sync");
-                });
-                ck(cudaGetLastError(), "kernel");
-                std::printf("%lld\t%d\t%.3f\n", static_cast<long long>(tile), streams, ms);
-                for (auto& x : st) cudaStreamDestroy(x);
-                for (int k = 0; k < streams; ++k) {
-                    cudaFree(din[k]);
-                    cudaFree(dout[k]);
-                }
-            }
-        }
-    }
 
     // ---- pack: host copies while the copy engines run both ways (or not)
     std::printf("# pack: 256 MiB in 4 MiB tiles, GB/s (median of 3); dma = both directions busy meanwhile\n"

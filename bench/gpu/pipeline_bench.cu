@@ -1,12 +1,14 @@
 // pipeline_bench.cu — the GPU benchmark's experiments (experiments.cuh: the
 // thesis's §7 three and two of other shapes) on the GPU it runs on, through
 // the library with the configurations listed in a file, pinned or pageable
-// host arrays, timed end to end.
+// host arrays, timed end to end; and what the hardware allows them.
 //
-//   pipeline_bench --bounds
+//   pipeline_bench --bounds [--floor FILE]
 //        bounds TSV on stdout: per experiment and kernel repeat count the
-//        kernel over the whole space, every input copied in and the output
-//        copied out (whole arrays, pinned, events)
+//        kernel over the whole space, every input copied in, the output
+//        copied out, and both directions at once (whole arrays, pinned,
+//        events); with --floor, the raw-CUDA floor's search (raw_floor.cuh)
+//        into FILE
 //   pipeline_bench --configs FILE
 //        runs every configuration in FILE (bench_plan's TSV) -> TSV on stdout
 //   --only NAME[,NAME...]   restricts either to the experiments named
@@ -34,6 +36,7 @@
 #include <recipe/recipe.cuh>
 
 #include "experiments.cuh"
+#include "raw_floor.cuh"
 
 namespace {
 
@@ -76,15 +79,29 @@ recipe::HostMemory host_of(const std::string& s) {
 // The bound of a perfect pipeline, its parts timed alone with events on
 // device arrays of the whole problem: the kernel over the whole space (per
 // repeat count), every input copied in one after the other, the output
-// copied out: max(kernel, H2D, D2H).
-void bounds(const std::vector<Experiment>& all) {
-    std::printf("experiment\trepeat\tkernel_ms\th2d_ms\td2h_ms\n");
-    cudaStream_t s;
+// copied out, and the two directions at once (inputs in on one stream, the
+// output out on another): max(kernel, H2D, D2H, both). With a floor file,
+// the raw pipeline's search follows on the same host arrays.
+void bounds(const std::vector<Experiment>& all, const char* floor_path) {
+    std::FILE* floor = nullptr;
+    if (floor_path) {
+        floor = std::fopen(floor_path, "w");
+        if (!floor) {
+            std::fprintf(stderr, "pipeline_bench: cannot write %s\n", floor_path);
+            std::exit(2);
+        }
+        std::fprintf(floor, "experiment\tdim\ttile\ttiles\tstreams\tms\tmin_ms\tverified\n");
+    }
+    std::printf("experiment\trepeat\tkernel_ms\th2d_ms\td2h_ms\tboth_ms\n");
+    cudaStream_t s, s2;
     ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
-    cudaEvent_t a, b;
+    ck(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreate");
+    cudaEvent_t a, b, b2;
     ck(cudaEventCreate(&a), "event");
     ck(cudaEventCreate(&b), "event");
-    // Median of 7 after one warm-up.
+    ck(cudaEventCreate(&b2), "event");
+    // Median of 7 after one warm-up; `op` issues on s (and may fork to s2
+    // after `a` and join before `b`).
     auto timed = [&](const std::function<void()>& op) {
         std::vector<double> t;
         for (int r = 0; r < 8; ++r) {
@@ -109,23 +126,43 @@ void bounds(const std::vector<Experiment>& all) {
         bench::DeviceArray dout;
         ck(cudaMalloc(&dout.data, bytes), "cudaMalloc");
         dout.extents = e.extents;
-        const double h2d = timed([&] {
+        auto copy_in = [&](cudaStream_t st) {
             for (std::size_t k = 0; k < din.size(); ++k)
-                ck(cudaMemcpyAsync(din[k].data, h.pinned_in[k], bytes, cudaMemcpyHostToDevice, s), "h2d");
+                ck(cudaMemcpyAsync(din[k].data, h.pinned_in[k], bytes, cudaMemcpyHostToDevice, st), "h2d");
+        };
+        auto copy_out = [&](cudaStream_t st) {
+            ck(cudaMemcpyAsync(h.pinned_out, dout.data, bytes, cudaMemcpyDeviceToHost, st), "d2h");
+        };
+        const double h2d = timed([&] { copy_in(s); });
+        const double d2h = timed([&] { copy_out(s); });
+        const double both = timed([&] {
+            ck(cudaStreamWaitEvent(s2, a, 0), "wait");
+            copy_out(s2);
+            copy_in(s);
+            ck(cudaEventRecord(b2, s2), "record");
+            ck(cudaStreamWaitEvent(s, b2, 0), "wait");
         });
-        const double d2h =
-            timed([&] { ck(cudaMemcpyAsync(h.pinned_out, dout.data, bytes, cudaMemcpyDeviceToHost, s), "d2h"); });
         // The kernel as the naive scheme launches it: one tile, the whole space.
         const recipe::Tile whole = bench::tile_of(e.space, 0, 1);
         for (int repeat : e.repeats) {
             const double ms = timed([&] { e.launch(whole, din, dout, e.block, s, repeat); });
             ck(cudaGetLastError(), "kernel");
-            std::printf("%s\t%d\t%.4f\t%.4f\t%.4f\n", e.name.c_str(), repeat, ms, h2d, d2h);
+            std::printf("%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\n", e.name.c_str(), repeat, ms, h2d, d2h, both);
             std::fflush(stdout);
         }
         for (auto& d : din) cudaFree(d.data);
         cudaFree(dout.data);
+        if (floor) {
+            const auto points = bench::floor_search(e, h, {4, 8, 16, 32, 64, 128}, {2, 3, 4}, 5);
+            for (const bench::FloorPoint& f : points)
+                std::fprintf(floor, "%s\t%d\t%lld\t%lld\t%d\t%.4f\t%.4f\t%s\n", e.name.c_str(), f.dim,
+                             static_cast<long long>(f.tile), static_cast<long long>(f.tiles), f.streams, f.ms,
+                             f.min_ms, f.verified ? "yes" : "NO");
+            std::fflush(floor);
+            std::fprintf(stderr, "  %s: floor searched (%zu points)\n", e.name.c_str(), points.size());
+        }
     }
+    if (floor) std::fclose(floor);
 }
 
 // One line of bench_plan's TSV.
@@ -228,7 +265,7 @@ void run_configs(const std::vector<Experiment>& all, const std::string& path) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: pipeline_bench --bounds [--only NAMES]\n"
+    std::fprintf(stderr, "usage: pipeline_bench --bounds [--floor FILE] [--only NAMES]\n"
                          "       pipeline_bench --configs FILE [--only NAMES]\n");
     return 2;
 }
@@ -237,6 +274,7 @@ int usage() {
 
 int main(int argc, char** argv) {
     std::string mode, configs, only;
+    const char* floor = nullptr;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -244,6 +282,8 @@ int main(int argc, char** argv) {
             mode = a;
         else if (a == "--configs" && has_value)
             mode = a, configs = argv[++i];
+        else if (a == "--floor" && has_value)
+            floor = argv[++i];
         else if (a == "--only" && has_value)
             only = argv[++i];
         else
@@ -255,10 +295,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (mode == "--bounds") {
-        bounds(all);
+        bounds(all, floor);
         return 0;
     }
-    if (mode == "--configs") {
+    if (mode == "--configs" && !floor) {
         run_configs(all, configs);
         return 0;
     }

@@ -14,8 +14,9 @@
 #   bench/gpu/run_gpu_bench.sh report OUTDIR    anywhere: docs/results-h200.md from OUTDIR
 #
 # run writes OUTDIR/profile.json (recipe-profile), bounds.tsv (kernel and
-# whole-array copy times), link.txt (link_bench: duplex, a raw-CUDA pipeline
-# floor, host staging rates, staging blocks, library setup), configs.tsv (every configuration with its
+# whole-array copy times, each way and both at once), floor.tsv (a raw-CUDA
+# pipeline's search per experiment), link.txt (link_bench: host staging
+# rates, staging blocks, library setup), configs.tsv (every configuration with its
 # prediction, the advisor's choices marked) and measured.tsv.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,8 +50,8 @@ run)
     desc=$(nvidia-smi --query-gpu=name,pcie.link.gen.max,pcie.link.width.max,driver_version --format=csv,noheader |
         head -1 | awk -F', ' '{printf "%s, PCIe Gen%s x%s, driver %s", $1, $2, $3, $4}')
     "$T/recipe-profile" -o "$OUTDIR/profile.json" --name h200 --description "$desc"
-    echo "== bounds"
-    "$T/pipeline_bench" --bounds | tee "$OUTDIR/bounds.tsv"
+    echo "== bounds and the raw-CUDA floor"
+    "$T/pipeline_bench" --bounds --floor "$OUTDIR/floor.tsv" | tee "$OUTDIR/bounds.tsv"
     echo "== the link and the library's own costs"
     "$T/link_bench" | tee "$OUTDIR/link.txt"
     echo "== plans"
