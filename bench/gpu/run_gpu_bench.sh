@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# The GPU benchmark: the thesis's §7 experiments (moving average 64 Mi
-# floats, emboss 8000^2, Jacobi 400^3) and two of other shapes (a 3x3
-# stencil on 8192^2 doubles, a zip of three 64 Mi-float inputs) on this
-# machine's GPU, every scheme,
+# The GPU benchmark: five experiments (thesis §7's moving average 64 Mi
+# floats, emboss 8000^2 and Jacobi 400^3; a 3x3 stencil on 8192^2 doubles
+# and a zip of three 64 Mi-float inputs) on this machine's GPU, every scheme,
 # pinned and pageable host arrays, a tile-size and a kernel-repeat sweep,
-# with the model's prediction beside each measurement.
+# with the model's prediction beside each measurement and, measured in the
+# same run, the bound and the raw-CUDA floor each plan is set against.
 #
 #   bench/gpu/run_gpu_bench.sh prepare          here (no GPU): builds the model's
 #                                               side, build-library/bench_plan
 #                                               (needs recipe_core built in build-library)
 #   bench/gpu/run_gpu_bench.sh run OUTDIR       on the GPU machine (nvcc + GPU):
-#                                               profile, bounds, plans, measurements
-#   bench/gpu/run_gpu_bench.sh report OUTDIR    anywhere: docs/results-h200.md from OUTDIR
+#                                               profile, bounds, raw floor, plans,
+#                                               measurements, OUTDIR/results-<gpu>.md
+#   bench/gpu/run_gpu_bench.sh report OUTDIR [PAGE]
+#                                               anywhere: the page from OUTDIR into
+#                                               PAGE (default docs/results-<gpu>.md)
 #
-# run writes OUTDIR/profile.json (recipe-profile), bounds.tsv (kernel and
-# whole-array copy times, each way and both at once), floor.tsv (a raw-CUDA
-# pipeline's search per experiment), link.txt (link_bench: host staging
-# rates, staging blocks, library setup), configs.tsv (every configuration with its
-# prediction, the advisor's choices marked) and measured.tsv.
+# run writes into OUTDIR: date.txt, device.txt (nvidia-smi), profile.json
+# (recipe-profile), bounds.tsv (kernel, whole-array copies each way and both
+# at once), floor.tsv (the raw-CUDA pipeline's search), link.txt (host
+# staging rates, staging blocks, library setup), configs.tsv (every
+# configuration with its prediction, the advisor's choices marked),
+# measured.tsv, steps.tsv (seconds into the run at each step) and the page.
+# ONLY=name,name runs only those experiments (the page then says the run
+# measured part of what was planned).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -38,37 +44,56 @@ run)
     if ! nvidia-smi -L >/dev/null 2>&1; then echo "no GPU: skipped"; exit 0; fi
     PLAN=${RECIPE_BENCH_PLAN:-$BUILD/bench_plan}
     [ -x "$PLAN" ] || { echo "run_gpu_bench.sh: $PLAN missing: run 'prepare' first" >&2; exit 2; }
+    ONLY_ARGS=()
+    [ -n "${ONLY:-}" ] && ONLY_ARGS=(--only "$ONLY")
     T=$(mktemp -d)
-    FLAGS=(-std=c++17 -O3 -arch=sm_90 -Ilibrary/include)
-    "$NVCC" "${FLAGS[@]}" tools/profiler/recipe_profile.cu -o "$T/recipe-profile" &
+    trap 'rm -rf "$T"' EXIT
+    start=$SECONDS
+    : >"$OUTDIR/steps.tsv"
+    step() {
+        printf '%s\t%d\n' "$1" $((SECONDS - start)) >>"$OUTDIR/steps.tsv"
+        echo "== $1 ($((SECONDS - start)) s)"
+    }
+    step build
+    FLAGS=(-std=c++17 -O3 -arch="${ARCH:-sm_90}" -Ilibrary/include)
+    "$NVCC" "${FLAGS[@]}" tools/profiler/recipe_profile.cu -o "$T/recipe-profile" & p1=$!
     # --fmad=false: the kernels compute exactly what their C loops compute.
-    "$NVCC" "${FLAGS[@]}" --fmad=false bench/gpu/pipeline_bench.cu -o "$T/pipeline_bench" &
-    "$NVCC" "${FLAGS[@]}" bench/gpu/link_bench.cu -o "$T/link_bench" &
-    wait
-    nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.mem \
+    "$NVCC" "${FLAGS[@]}" --fmad=false bench/gpu/pipeline_bench.cu -o "$T/pipeline_bench" & p2=$!
+    "$NVCC" "${FLAGS[@]}" bench/gpu/link_bench.cu -o "$T/link_bench" & p3=$!
+    wait $p1 && wait $p2 && wait $p3
+    date -u '+%Y-%m-%d %H:%M UTC' >"$OUTDIR/date.txt"
+    nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,pcie.link.gen.max,pcie.link.width.max,clocks.sm,clocks.mem \
         --format=csv | tee "$OUTDIR/device.txt"
+    GPU=$(python3 bench/gpu/report.py "$OUTDIR" --gpu-name 2>/dev/null)
     desc=$(nvidia-smi --query-gpu=name,pcie.link.gen.max,pcie.link.width.max,driver_version --format=csv,noheader |
         head -1 | awk -F', ' '{printf "%s, PCIe Gen%s x%s, driver %s", $1, $2, $3, $4}')
-    "$T/recipe-profile" -o "$OUTDIR/profile.json" --name h200 --description "$desc"
-    echo "== bounds and the raw-CUDA floor"
-    "$T/pipeline_bench" --bounds --floor "$OUTDIR/floor.tsv" | tee "$OUTDIR/bounds.tsv"
-    echo "== the link and the library's own costs"
+    step profile
+    "$T/recipe-profile" -o "$OUTDIR/profile.json" --name "$GPU" --description "$desc"
+    step "bounds and raw floor"
+    "$T/pipeline_bench" --bounds --floor "$OUTDIR/floor.tsv" "${ONLY_ARGS[@]}" | tee "$OUTDIR/bounds.tsv"
+    step "link and library costs"
     "$T/link_bench" | tee "$OUTDIR/link.txt"
-    echo "== plans"
+    step plans
     "$PLAN" "$OUTDIR/profile.json" "$OUTDIR/bounds.tsv" >"$OUTDIR/configs.tsv"
     echo "$(($(wc -l <"$OUTDIR/configs.tsv") - 1)) configurations"
-    echo "== measurements"
-    "$T/pipeline_bench" --configs "$OUTDIR/configs.tsv" >"$OUTDIR/measured.tsv"
-    grep -c -w NO "$OUTDIR/measured.tsv" >/dev/null && echo "WARNING: some outputs differ from the reference" || true
+    step measurements
+    "$T/pipeline_bench" --configs "$OUTDIR/configs.tsv" "${ONLY_ARGS[@]}" >"$OUTDIR/measured.tsv"
+    step done
+    if grep -q -w -e NO -e error "$OUTDIR/measured.tsv" "$OUTDIR/floor.tsv"; then
+        echo "WARNING: some outputs differ from the reference"
+    fi
+    python3 bench/gpu/report.py "$OUTDIR" >"$OUTDIR/results-$GPU.md"
     python3 bench/gpu/report.py "$OUTDIR" --summary
+    echo "wrote $OUTDIR/results-$GPU.md"
     ;;
 report)
-    OUTDIR=${2:?usage: run_gpu_bench.sh report OUTDIR}
-    python3 bench/gpu/report.py "$OUTDIR" >docs/results-h200.md
-    echo "wrote docs/results-h200.md"
+    OUTDIR=${2:?usage: run_gpu_bench.sh report OUTDIR [PAGE]}
+    PAGE=${3:-docs/results-$(python3 bench/gpu/report.py "$OUTDIR" --gpu-name 2>/dev/null).md}
+    python3 bench/gpu/report.py "$OUTDIR" >"$PAGE"
+    echo "wrote $PAGE"
     ;;
 *)
-    sed -n '2,20p' "$0"
+    sed -n '2,27p' "$0"
     exit 2
     ;;
 esac
