@@ -148,7 +148,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
-        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile",
+        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs", "hostMathCallNs"};
     return fields;
 }
@@ -324,6 +324,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.measurements("librarySetup", false, &p->library_setup) ||
         !r.measurements("stagingSetup", false, &p->staging_setup) ||
         !r.measurements("stagingTile", false, &p->staging_tile) ||
+        !r.integer(root, "stagingThreads", "stagingThreads", false, &p->staging_threads, 1) ||
         !r.measurements("pipelineTile", false, &p->pipeline_tile) ||
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||
         !r.number(root, "cudaStartupNs", "cudaStartupNs", false, &p->cuda_startup_ns) ||

@@ -150,6 +150,11 @@ struct Platform {
     // when not measured.
     Measurements library_setup;  // alloc phase of a one-stream pinned run, by device block bytes
     Measurements staging_setup;  // staging threads + pinned staging block, got and released, by bytes
+    // The staging thread count a staged run packs fastest with while the
+    // copy engines run (recipe-profile tries several; stagingTile and
+    // stagingSetup are measured with it). The generated code asks the
+    // library for it; 0: not measured (the library's own default).
+    int staging_threads = 0;
     Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
     Measurements pipeline_tile;  // a pinned run's steady time per tile with one b-byte input and output tile
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads

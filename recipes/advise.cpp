@@ -602,7 +602,8 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
     for_each_task(1 + drawn.size(), [&](std::size_t task) {
         if (task == 0) {
             if (cu_nests.empty()) return;
-            const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes};
+            const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes,
+                                r->platform.staging_threads};
             cu = render_cu(templates, *r->unit.map, cu_nests, r->fixes, unused_declaration_edits(tree, *r->unit.map, replaced), ctx, taken);
             return;
         }

@@ -93,6 +93,13 @@ km::data gather_list(const NestConversion& c, bool outputs_only) {
     return list;
 }
 
+// A staged run's thread count from the profile (stagingThreads), or no
+// line: the library's default.
+km::data staging_threads(const CuContext& ctx, const advisor::Prediction& p) {
+    if (ctx.staging_threads <= 0 || p.host_strategy != advisor::HostStrategy::Staged) return km::data(false);
+    return km::data(std::to_string(ctx.staging_threads));
+}
+
 }  // namespace
 
 std::vector<std::string> tile_exprs(const NestConversion& c, const advisor::Prediction& p) {
@@ -185,6 +192,7 @@ std::string render_call(const TemplateStore& t, const NestConversion& c, const a
         for (const auto& r : *roles) unpinned = unpinned || !r.pinned || r.flatten;
     const bool assumed = p.host_strategy == advisor::HostStrategy::Pinned && unpinned;
     v.set("host", assumed ? "Register" : recipe::enumerator(p.host_strategy));
+    v.set("host_threads", staging_threads(ctx, p));
     v.set("host_assumed", assumed);
     v.set("config_name", c.function + " (" + ctx.source_file + ":" + std::to_string(c.first_line) + ")");
     v.set("platform", ctx.platform);
@@ -277,6 +285,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
         v.set("tile", text_list(tile));
         v.set("streams", std::to_string(p.config.streams));
         v.set("host", recipe::enumerator(p.host_strategy));
+        v.set("host_threads", staging_threads(ctx, p));
         v.set("config_name", region.function + " (" + ctx.source_file + ":" + std::to_string(region.first_line) + ")");
         v.set("platform", ctx.platform);
         const auto& ph = p.phases;

@@ -35,6 +35,7 @@ struct CuContext {
     std::string platform;         // profile name
     std::string compile_command;  // the nvcc line
     std::int64_t gpu_memory = 0;  // --gpu-memory, bytes: every Config gets it as device_memory (0: none)
+    int staging_threads = 0;      // the profile's stagingThreads: staged runs ask for them (0: the library's default)
 };
 
 // Library names for the advisor's choices.

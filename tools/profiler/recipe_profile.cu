@@ -648,7 +648,8 @@ int main(int argc, char** argv) {
     const profiler::LibraryCosts lib = profiler::measure_library_costs(buf.pinned_a, buf.pinned_b, buf.pageable, quick);
     p.end("setup " + fmt(lib.setup_ns[2] / 1e6, "%.3f ms") + " at 10 MB, stream " + fmt(lib.stream_setup_ns, "%.0f ns") +
           ", staging block " + fmt(lib.staging_setup_ns[2] / 1e6, "%.2f ms") + " at 10 MB, staging " +
-          fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles, row " +
+          fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles on " +
+          std::to_string(lib.staging_threads) + " threads, row " +
           fmt(lib.staging_row_ns, "%.1f ns") + ", pinned pipeline " +
           fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile");
 
@@ -700,6 +701,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
+    std::fprintf(f, "  \"stagingThreads\": %d,\n", lib.staging_threads);
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
     std::fprintf(f, "  \"cudaStartupNs\": %.0f,\n", cold.startup_ns);
     std::fprintf(f, "  \"cudaTeardownNs\": %.0f,\n", cold.teardown_ns);
@@ -750,6 +752,14 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"stagingTile\": \"%s: steady time per tile of a staged scalable run's pipeline (packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 2 streams: runs of n and n/2 tiles (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
+    {
+        std::string sweep;
+        for (std::size_t i = 0; i < lib.thread_counts.size(); ++i)
+            sweep += (i ? ", " : "") + std::to_string(lib.thread_counts[i]) + " threads " +
+                     std::to_string(static_cast<long long>(lib.thread_tile_ns[i])) + " ns";
+        std::fprintf(f, "    \"stagingThreads\": \"%s: the staging thread count with the lowest steady time per 4 MiB tile of a staged scalable run (both copy directions busy, 2 streams, 64 tiles): %s\",\n",
+                     lib_how.c_str(), sweep.c_str());
+    }
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
     std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, median of %d processes\",\n", how.c_str(), cold.processes);
     std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of %d processes\",\n", how.c_str(), cold.processes);

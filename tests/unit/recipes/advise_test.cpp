@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
 
 #include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
@@ -318,4 +323,31 @@ TEST_CASE("the .cu's host code is built at the C build's -O level", "[recipes]")
     b.args = {"-Ofast"};  // a level nvcc does not take goes to the host compiler
     CHECK(host_optimization(b) == "-Xcompiler=-Ofast");
     CHECK(compile_command("k.cu", "k", " -DN=4", "inc", "-O3") == "nvcc -O3 -std=c++17 -arch=native --fmad=false -Iinc -DN=4 k.cu -o k");
+}
+
+TEST_CASE("a staged call asks the library for the profile's staging thread count", "[recipes]") {
+    std::string big = kTwoNests;  // large enough to be staged rather than copied pageable
+    big.replace(big.find("#define N 4096"), 14, "#define N 67108864");
+    MemoryFileSystem fs;
+    const AdviseResult stock = run(fs, big);
+    const auto* cu = file(stock, "two.cu");
+    REQUIRE(cu);
+    REQUIRE(cu->content.find("cfg.host = recipe::HostMemory::Staged;") != std::string::npos);
+    CHECK(cu->content.find("host_threads") == std::string::npos);  // h200.json has no stagingThreads: the library's default
+
+    std::ifstream in(std::string(RECIPE_SOURCE_DIR) + "/advisor/platforms/h200.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string json = text.str();
+    json.insert(json.find('{') + 1, "\n  \"stagingThreads\": 6,");
+    json.insert(json.find("\"source\": {") + 11, "\n    \"stagingThreads\": \"a test's value\",");
+    const std::string path = (std::filesystem::temp_directory_path() / ("recipe-threads-" + std::to_string(::getpid()) + ".json")).string();
+    std::ofstream(path) << json;
+    AdviseOptions o = converting();
+    o.platform = path;
+    MemoryFileSystem fs2;
+    const AdviseResult r = run(fs2, big, o);
+    std::filesystem::remove(path);
+    REQUIRE(file(r, "two.cu"));
+    CHECK(file(r, "two.cu")->content.find("cfg.host_threads = 6;  // staging threads") != std::string::npos);
 }
