@@ -15,9 +15,14 @@
 namespace recipe::analyzer {
 
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
+    const SyntaxTree tree{std::string(source)};
+    return analyze_tree(file_name, tree, options);
+}
+
+Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const AnalyzeOptions& options) {
     Program program;
     program.file = std::string(file_name);
-    SyntaxTree tree{std::string(source)};
+    const std::string& source = tree.source();
     if (!tree.whole()) {
         // Freeing the tree is safe (tree_sitter_allocator.h); reading it is not.
         Diagnostic d;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_tree.h"
 
 namespace recipe::recipes {
@@ -161,7 +162,8 @@ bool split_flat(TSNode index, const CTree& t, const std::vector<analyzer::Extent
 bool access_coordinates(std::string_view access_text, const std::vector<analyzer::Extent>& extents, AccessShape* shape,
                         std::string* why) {
     const std::string text(access_text);
-    CTree tree(std::string(kPrefix) + text + std::string(kSuffix));
+    const analyzer::SyntaxTree parsed(std::string(kPrefix) + text + std::string(kSuffix));
+    const CTree tree(parsed);
     TSNode n = unparen(tree.node_at(static_cast<std::uint32_t>(kPrefix.size()),
                                     static_cast<std::uint32_t>(kPrefix.size() + text.size())));
     if (ts_node_is_null(n) || ts_node_has_error(n)) {

@@ -1,25 +1,15 @@
 #include "recipes/c_tree.h"
 
 #include "analyzer/source_map.h"
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_declarations.h"
 #include "recipes/source_rewriter.h"
 
 #include <algorithm>
-#include <stdexcept>
-
-extern "C" const TSLanguage* tree_sitter_c();
 
 namespace recipe::recipes {
 
-CTree::CTree(std::string source) : source_(std::move(source)) {
-    parser_ = ts_parser_new();
-    if (!ts_parser_set_language(parser_, tree_sitter_c())) {
-        ts_parser_delete(parser_);
-        throw std::logic_error("tree-sitter C grammar does not load");
-    }
-    tree_ = ts_parser_parse_string(parser_, nullptr, source_.data(), static_cast<std::uint32_t>(source_.size()));
-    index();
-}
+CTree::CTree(const analyzer::SyntaxTree& tree) : source_(tree.source()), root_(tree.root()) { index(); }
 
 void CTree::index() {
     identifiers_ = identifiers(source_);
@@ -60,13 +50,6 @@ const std::vector<TSNode>& CTree::calls_to(const std::string& function) const {
     const auto it = calls_.find(function);
     return it == calls_.end() ? none : it->second;
 }
-
-CTree::~CTree() {
-    ts_tree_delete(tree_);
-    ts_parser_delete(parser_);
-}
-
-TSNode CTree::root() const { return ts_tree_root_node(tree_); }
 
 std::string_view CTree::text(TSNode node) const {
     if (ts_node_is_null(node)) return {};  // a field the parser could not fill (a malformed declarator)

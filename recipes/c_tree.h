@@ -1,7 +1,8 @@
-// c_tree.h — a C source parsed with tree-sitter, for the few syntactic
-// questions the generator asks itself (how an index expression splits into
-// coordinates, what type a variable was declared with, which conversions C
-// allows and C++ does not). The analyzer answers the semantic ones.
+// c_tree.h — the analyzer's parse of a C file, indexed for the few syntactic
+// questions the generator asks itself (what type a variable was declared
+// with, which conversions C allows and C++ does not, what a loop body does
+// besides its nests). The analyzer answers the semantic ones. A view: the
+// tree belongs to the analyzer (TranslationUnit::tree) and outlives it.
 #pragma once
 
 #include <map>
@@ -15,19 +16,19 @@
 
 namespace recipe::analyzer {
 class SourceMap;
+class SyntaxTree;
 }
 
 namespace recipe::recipes {
 
 class CTree {
 public:
-    explicit CTree(std::string source);
-    ~CTree();
+    explicit CTree(const analyzer::SyntaxTree& tree);
     CTree(const CTree&) = delete;
     CTree& operator=(const CTree&) = delete;
 
     const std::string& source() const { return source_; }
-    TSNode root() const;
+    TSNode root() const { return root_; }
     std::string_view text(TSNode node) const;
 
     // The smallest named node that spans exactly [begin, end), or a null node.
@@ -61,9 +62,8 @@ public:
 private:
     void index();
 
-    std::string source_;
-    TSParser* parser_ = nullptr;
-    TSTree* tree_ = nullptr;
+    const std::string& source_;
+    TSNode root_{};
     const analyzer::SourceMap* map_ = nullptr;
     std::set<std::string> defined_macros_;
     std::map<std::string, std::vector<TSNode>, std::less<>> calls_;

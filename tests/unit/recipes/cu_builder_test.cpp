@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "nest_fixture.h"
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_tree.h"
 #include "recipes/cu_builder.h"
 
@@ -85,7 +86,8 @@ CuContext context() { return {"emboss.c", "emboss.cu", "emboss.recipe.md", "h200
 }  // namespace
 
 TEST_CASE("a 2D nest becomes a kernel with view accesses and a library call", "[recipes]") {
-    CTree file(kEmboss);
+    const recipe::analyzer::SyntaxTree parsed(kEmboss);
+    CTree file(parsed);
     std::set<std::string> taken;
     const auto nest = emboss_nest();
     const NestConversion c = convert_nest(file, nest, {}, &taken);
@@ -123,7 +125,8 @@ TEST_CASE("a 2D nest becomes a kernel with view accesses and a library call", "[
 }
 
 TEST_CASE("a nest the generator cannot convert says why", "[recipes]") {
-    CTree file(kEmboss);
+    const recipe::analyzer::SyntaxTree parsed(kEmboss);
+    CTree file(parsed);
     std::set<std::string> taken;
     auto nest = emboss_nest();
     nest.iteration_space[0].stride = 2;
