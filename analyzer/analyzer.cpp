@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "analyzer/access_coordinates.h"
 #include "analyzer/context.h"
 #include "analyzer/declarations.h"
 #include "analyzer/definitions.h"
@@ -16,7 +17,9 @@ namespace recipe::analyzer {
 
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
     const SyntaxTree tree{std::string(source)};
-    return analyze_tree(file_name, tree, options);
+    Program program = analyze_tree(file_name, tree, options);
+    split_accesses(tree, &program);
+    return program;
 }
 
 Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const AnalyzeOptions& options) {

@@ -28,7 +28,9 @@ struct AnalyzeOptions {
 // diagnostic, of rule kUnparsable.
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options);
 // The same, over a text already parsed: the caller keeps the tree, so that
-// what reads the file after the analysis reads this parse, not one of its own.
+// what reads the file after the analysis reads this parse, not one of its
+// own. The accesses are not split into coordinates yet: the caller runs
+// split_accesses (access_coordinates.h) once the positions are mapped.
 Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const AnalyzeOptions& options);
 
 inline constexpr const char* kUnparsable = "parser-limit";

@@ -77,6 +77,13 @@ struct ArrayAccess {
     // Inside fixed-size window loops: every offset the access touches as the
     // windows run (`offset` is then the one with window variables at 0).
     std::vector<std::vector<int>> window_offsets;
+    // One coordinate per dimension of its array, x first, each the user's
+    // own sub-expression of the preprocessed text (`in[(y - 1) * W + xp]` ->
+    // {"xp", "y - 1"}; analyzer/access_coordinates.h). Empty when the access
+    // does not split (why_no_coordinates says why) or indexes another name
+    // than its array's (`u[iz][i]` of the array `u[iz]`).
+    std::vector<std::string> coordinates;
+    std::string why_no_coordinates;
 };
 
 // thesis §5.1 arrayProperties / inputArrayProperties, plus names and layout.

@@ -370,6 +370,13 @@ void collect_accesses(Converting& conv) {
     std::sort(conv.accesses.begin(), conv.accesses.end(), [](auto* x, auto* y) { return x->span.begin_byte < y->span.begin_byte; });
 }
 
+// The array of the kernel's views that lists `acc`, or null.
+const ArrayProperties* array_of(const Converting& conv, const analyzer::ArrayAccess* acc) {
+    for (const auto* a : conv.all)
+        if (std::any_of(a->accesses.begin(), a->accesses.end(), [&](const auto& x) { return &x == acc; })) return a;
+    return nullptr;
+}
+
 // An index the text does not show (a temporary `c = i * n + j`, a helper):
 // the analyzer's offset from the iteration point gives the coordinates,
 // where the array follows the loops one to one. The array it rewrote, or null.
@@ -415,26 +422,22 @@ void rewrite_accesses(Converting& conv) {
         if (acc->span.begin_byte < body_begin || acc->span.end_byte > body_end)
             throw Failure{"the access `" + acc->text + "` (line " + std::to_string(acc->span.begin.line) + ") is outside the loop body"};
         const std::string text(src.substr(acc->span.begin_byte, acc->span.end_byte - acc->span.begin_byte));
-        const ArrayProperties* owner = nullptr;
-        std::string why;
-        for (const auto* a : conv.all) {
-            AccessShape s;
-            if (!access_coordinates(text, a->size, &s, &why) || s.array != a->name) continue;
-            owner = a;
+        const ArrayProperties* owner = acc->coordinates.empty() ? nullptr : array_of(conv, acc);
+        if (owner) {
             AccessChange ch;
             ch.pos = acc->span.begin;
             ch.before = acc->text;  // as the user wrote it
-            ch.after = conv.view_name.at(a->name) + "(";
-            for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
+            ch.after = conv.view_name.at(owner->name) + "(";
+            for (std::size_t i = 0; i < acc->coordinates.size(); ++i) ch.after += (i ? ", " : "") + acc->coordinates[i];
             ch.after += ")";
             ch.begin = acc->span.begin_byte;
             ch.end = acc->span.end_byte;
             c->accesses.push_back(ch);
             conv.body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
-            break;
         }
         if (!owner) owner = rewrite_by_offset(conv, acc);
-        if (!owner && !why.empty()) throw Failure{"cannot split the index of `" + text + "` into coordinates: " + why};
+        if (!owner && !acc->why_no_coordinates.empty())
+            throw Failure{"cannot split the index of `" + text + "` into coordinates: " + acc->why_no_coordinates};
         if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
     }
 }

@@ -15,7 +15,6 @@
 
 #include "analyzer/program.h"
 #include "analyzer/source_map.h"
-#include "recipes/access_coordinates.h"
 #include "recipe/tile_geometry.h"
 
 namespace recipe::recipes {

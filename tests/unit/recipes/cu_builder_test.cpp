@@ -53,10 +53,10 @@ analyzer::LoopNest emboss_nest() {
     n.dimensionality = 2;
     n.iteration_space = {loop(s, "x", "for (x = 0", 0, "0", 64, "W", 1), loop(s, "y", "for (y = 0", 0, "0", 48, "H", 0)};
     auto in = array("in", "float", {{64, "W"}, {48, "H"}});
-    in.accesses = {access(s, "in[y * W + xp]", {1, 0}), access(s, "in[y * W + xm]", {-1, 0})};
+    in.accesses = {access(s, "in[y * W + xp]", {1, 0}, {"xp", "y"}), access(s, "in[y * W + xm]", {-1, 0}, {"xm", "y"})};
     in.stencil = {{1, 0}, {-1, 0}};
     auto out = array("out", "float", {{64, "W"}, {48, "H"}});
-    out.accesses = {access(s, "out[y * W + x]", {0, 0}, true)};
+    out.accesses = {access(s, "out[y * W + x]", {0, 0}, {"x", "y"}, true)};
     n.input_arrays = {in};
     n.output_arrays = {out};
     return n;

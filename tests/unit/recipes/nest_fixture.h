@@ -61,12 +61,14 @@ inline analyzer::SourceSpan statement_span(const std::string& src, const std::st
     throw std::logic_error("unterminated statement: " + start);
 }
 
+// `coordinates` as the analyzer splits the access (x first, as written).
 inline analyzer::ArrayAccess access(const std::string& src, const std::string& text, std::vector<int> offset,
-                                    bool write = false, int occurrence = 0) {
+                                    std::vector<std::string> coordinates, bool write = false, int occurrence = 0) {
     analyzer::ArrayAccess a;
     a.span = find_span(src, text, occurrence);
     a.text = text;
     a.offset = std::move(offset);
+    a.coordinates = std::move(coordinates);
     a.write = write;
     return a;
 }
