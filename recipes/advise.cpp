@@ -616,8 +616,7 @@ bool advise(const FileSystem& fs, const AdviseOptions& given, AdviseResult* r, s
     if (!resolve_kernel_times(program, &options, error)) return false;
     // The generator reads the analyzer's own parse of the preprocessed text;
     // the .cu is the user's own text with its edits mapped back into it.
-    CTree tree{*r->unit.tree};
-    tree.set_source_map(r->unit.map.get());
+    const CTree tree{*r->unit.tree, r->unit.map.get()};
     r->nests.resize(program.nests.size());
     for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
     std::set<std::string> taken;  // names the .cu uses

@@ -9,10 +9,10 @@
 
 namespace recipe::recipes {
 
-CTree::CTree(const analyzer::SyntaxTree& tree) : source_(tree.source()), root_(tree.root()) { index(); }
+CTree::CTree(const analyzer::SyntaxTree& tree, const analyzer::SourceMap* map) : WrittenText(tree, map) { index(); }
 
 void CTree::index() {
-    identifiers_ = identifiers(source_);
+    identifiers_ = identifiers(source());
     for (const TSNode top : named_children(root())) {
         if (is(top, "declaration")) file_declarations_.push_back(top);
         const bool def = is(top, "function_definition");
@@ -49,12 +49,6 @@ const std::vector<TSNode>& CTree::calls_to(const std::string& function) const {
     static const std::vector<TSNode> none;
     const auto it = calls_.find(function);
     return it == calls_.end() ? none : it->second;
-}
-
-std::string_view CTree::text(TSNode node) const {
-    if (ts_node_is_null(node)) return {};  // a field the parser could not fill (a malformed declarator)
-    const std::uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
-    return std::string_view(source_).substr(b, e - b);
 }
 
 TSNode CTree::node_at(std::uint32_t begin, std::uint32_t end) const {
@@ -97,14 +91,8 @@ bool has_side_effects(TSNode n) {
 
 int CTree::user_line(TSNode node) const {
     const int line = static_cast<int>(ts_node_start_point(node).row) + 1;
-    const int mapped = map_ ? map_->lines().origin(line).line : line;
+    const int mapped = map() ? map()->lines().origin(line).line : line;
     return mapped > 0 ? mapped : line;
-}
-
-std::string CTree::spelled(TSNode node) const {
-    if (map_ && !ts_node_is_null(node))
-        if (auto o = map_->original_text(ts_node_start_byte(node), ts_node_end_byte(node))) return *o;
-    return std::string(text(node));
 }
 
 }  // namespace recipe::recipes

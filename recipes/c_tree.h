@@ -14,31 +14,22 @@
 
 #include <tree_sitter/api.h>
 
-namespace recipe::analyzer {
-class SourceMap;
-class SyntaxTree;
-}
+#include "analyzer/written_text.h"
 
 namespace recipe::recipes {
 
-class CTree {
+class CTree : public analyzer::WrittenText {
 public:
-    explicit CTree(const analyzer::SyntaxTree& tree);
+    // `map` leads back to the user's file (so that code the generator copies
+    // keeps the user's spelling, `W` rather than `8000`); null for a text
+    // that went through no preprocessor.
+    explicit CTree(const analyzer::SyntaxTree& tree, const analyzer::SourceMap* map = nullptr);
     CTree(const CTree&) = delete;
     CTree& operator=(const CTree&) = delete;
-
-    const std::string& source() const { return source_; }
-    TSNode root() const { return root_; }
-    std::string_view text(TSNode node) const;
 
     // The smallest named node that spans exactly [begin, end), or a null node.
     TSNode node_at(std::uint32_t begin, std::uint32_t end) const;
 
-    // For a preprocessed text: the map back to the user's file, so that
-    // code the generator copies keeps the user's spelling (`W`, not `8000`).
-    void set_source_map(const analyzer::SourceMap* map) { map_ = map; }
-    // The node's text as the user wrote it where it maps, else as parsed.
-    std::string spelled(TSNode node) const;
     // The line the node starts on in the user's file (the preprocessed
     // text's own line without a map).
     int user_line(TSNode node) const;
@@ -62,9 +53,6 @@ public:
 private:
     void index();
 
-    const std::string& source_;
-    TSNode root_{};
-    const analyzer::SourceMap* map_ = nullptr;
     std::set<std::string> defined_macros_;
     std::map<std::string, std::vector<TSNode>, std::less<>> calls_;
     std::set<std::string, std::less<>> identifiers_;
