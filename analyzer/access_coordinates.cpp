@@ -146,16 +146,8 @@ bool split_flat(TSNode index, const std::string& src, const std::vector<Extent>&
     return true;
 }
 
-// The node spanning exactly `s`, or a null node.
-TSNode node_at(const SyntaxTree& tree, const SourceSpan& s) {
-    const TSNode n = ts_node_named_descendant_for_byte_range(tree.root(), s.begin_byte, s.end_byte);
-    if (ts_node_is_null(n) || ts_node_start_byte(n) != s.begin_byte || ts_node_end_byte(n) != s.end_byte) return TSNode{};
-    return n;
-}
-
-void split(const SyntaxTree& tree, const ArrayProperties& a, ArrayAccess* acc) {
-    const std::string& src = tree.source();
-    const TSNode n = node_at(tree, acc->span);
+void split(TSNode within, const std::string& src, const ArrayProperties& a, ArrayAccess* acc) {
+    const TSNode n = node_spanning(within, acc->span);
     std::string array, why;
     std::vector<std::string> coords;
     if (ts_node_is_null(n)) {
@@ -219,11 +211,10 @@ bool access_coordinates(TSNode node, const std::string& source, const std::vecto
     return split_flat(flat_index, source, extents, coords, why);
 }
 
-void split_accesses(const SyntaxTree& tree, Program* program) {
-    for (auto& n : program->nests)
-        for (auto* arrays : {&n.input_arrays, &n.output_arrays})
-            for (auto& a : *arrays)
-                for (auto& acc : a.accesses) split(tree, a, &acc);
+void split_accesses(TSNode within, const std::string& source, LoopNest* nest) {
+    for (auto* arrays : {&nest->input_arrays, &nest->output_arrays})
+        for (auto& a : *arrays)
+            for (auto& acc : a.accesses) split(within, source, a, &acc);
 }
 
 }  // namespace recipe::analyzer

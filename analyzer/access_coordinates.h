@@ -26,8 +26,9 @@ bool access_coordinates(TSNode node, const std::string& source, const std::vecto
                         std::string* array, std::vector<std::string>* coords, std::string* why);
 
 // Fills ArrayAccess::coordinates (or why_no_coordinates) of every access of
-// the program's nests, from the tree they were found in. Run once the
-// extents have the user's spelling (map_positions): a reason names them.
-void split_accesses(const SyntaxTree& tree, Program* program);
+// `nest`, from the nodes of `source` under `within` (a node that holds the
+// nest). Run once the extents have the user's spelling (map_positions,
+// read_as_written): a reason names them.
+void split_accesses(TSNode within, const std::string& source, LoopNest* nest);
 
 }  // namespace recipe::analyzer

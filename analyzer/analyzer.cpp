@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "analyzer/access_coordinates.h"
+#include "analyzer/as_written.h"
 #include "analyzer/context.h"
 #include "analyzer/declarations.h"
 #include "analyzer/definitions.h"
@@ -18,7 +18,7 @@ namespace recipe::analyzer {
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
     const SyntaxTree tree{std::string(source)};
     Program program = analyze_tree(file_name, tree, options);
-    split_accesses(tree, &program);
+    read_as_written(tree, nullptr, &program);
     return program;
 }
 

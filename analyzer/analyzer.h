@@ -29,8 +29,8 @@ struct AnalyzeOptions {
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options);
 // The same, over a text already parsed: the caller keeps the tree, so that
 // what reads the file after the analysis reads this parse, not one of its
-// own. The accesses are not split into coordinates yet: the caller runs
-// split_accesses (access_coordinates.h) once the positions are mapped.
+// own. What the generator copies as written is not read yet: the caller
+// runs read_as_written (as_written.h) once the positions are mapped.
 Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const AnalyzeOptions& options);
 
 inline constexpr const char* kUnparsable = "parser-limit";

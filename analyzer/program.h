@@ -57,6 +57,12 @@ struct LoopProperties {
     std::int64_t stride = 1;
     int depth = 0;  // 0 = outermost loop of the nest
     SourceSpan span;
+    // As the user wrote them, for code that copies them (analyzer/as_written.h):
+    // the lower bound, the exclusive upper bound (`N-2 + 1` for `i <= N-2`;
+    // "" when unreadable) and the counter's declared type ("long" when the
+    // file does not declare it). Read for accepted nests; all "" in others
+    // and when the loop is not a for statement.
+    std::string lower_written, upper_written, counter_type;
 };
 
 enum class ArrayLayout {
@@ -79,9 +85,10 @@ struct ArrayAccess {
     std::vector<std::vector<int>> window_offsets;
     // One coordinate per dimension of its array, x first, each the user's
     // own sub-expression of the preprocessed text (`in[(y - 1) * W + xp]` ->
-    // {"xp", "y - 1"}; analyzer/access_coordinates.h). Empty when the access
-    // does not split (why_no_coordinates says why) or indexes another name
-    // than its array's (`u[iz][i]` of the array `u[iz]`).
+    // {"xp", "y - 1"}; analyzer/access_coordinates.h), read for accepted
+    // nests. Empty when the access does not split (why_no_coordinates says
+    // why) or indexes another name than its array's (`u[iz][i]` of the
+    // array `u[iz]`).
     std::vector<std::string> coordinates;
     std::string why_no_coordinates;
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzer/access_coordinates.h"
+#include "analyzer/as_written.h"
 #include "analyzer/macro_values.h"
 #include "analyzer/parenthesized_names.h"
 #include "analyzer/source_text.h"
@@ -271,7 +271,7 @@ bool analyze_translation_unit(const std::string& path, std::string text, const B
     find_system_spellings(&pp.lines);
     unit->map = std::make_unique<SourceMap>(std::move(pp.text), std::move(pp.lines), std::move(text), std::move(pp.macros));
     map_positions(*unit->map, &unit->program);
-    split_accesses(*unit->tree, &unit->program);
+    read_as_written(*unit->tree, unit->map.get(), &unit->program);
     return parsed_whole(unit->program, path, error);
 }
 

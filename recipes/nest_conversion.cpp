@@ -169,13 +169,12 @@ void read_loops(Converting& conv) {
     for (int d = 0; d < c->dims; ++d) {
         const auto& lp = nest.iteration_space[static_cast<std::size_t>(d)];
         if (lp.stride != 1) throw Failure{"loop `" + lp.var + "` steps by " + std::to_string(lp.stride) + "; the library visits every point"};
-        const TSNode loop = node_for(t, lp.span);
-        if (!is(loop, "for_statement")) throw Failure{"loop `" + lp.var + "` is not a for statement the generator can read"};
-        const Bounds b = loop_bounds(t, loop, lp);
-        if (b.upper.empty()) throw Failure{"the upper bound of loop `" + lp.var + "` is not readable"};
-        c->index_vars.push_back({lp.var, without_const(b.type), kAxes[d]});
-        c->space_begin[static_cast<std::size_t>(d)] = b.lower;
-        c->space_end[static_cast<std::size_t>(d)] = b.upper;
+        if (!is(node_for(t, lp.span), "for_statement"))
+            throw Failure{"loop `" + lp.var + "` is not a for statement the generator can read"};
+        if (lp.upper_written.empty()) throw Failure{"the upper bound of loop `" + lp.var + "` is not readable"};
+        c->index_vars.push_back({lp.var, without_const(lp.counter_type), kAxes[d]});
+        c->space_begin[static_cast<std::size_t>(d)] = lp.lower_written;
+        c->space_end[static_cast<std::size_t>(d)] = lp.upper_written;
     }
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("an index that does not show its pitch cannot be split", "[analyzer]")
 TEST_CASE("the analysis carries each access's coordinates as written", "[analyzer]") {
     const Program p = analyze_source("emboss.c", R"(#define W 64
 #define H 48
-void emboss(const float *in, float *out, int idx)
+void emboss(const float *restrict in, float *restrict out)
 {
     for (int y = 1; y < H - 1; y++)
         for (int x = 1; x < W - 1; x++) {
@@ -82,6 +82,7 @@ void emboss(const float *in, float *out, int idx)
 }
 )", {});
     REQUIRE(p.nests.size() == 1);
+    REQUIRE(p.nests[0].accepted);
     const auto& in = p.nests[0].input_arrays.at(0);
     REQUIRE(in.accesses.size() == 2);
     CHECK(in.accesses[0].coordinates == std::vector<std::string>{"xp", "y - 1"});

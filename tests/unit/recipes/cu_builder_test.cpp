@@ -51,7 +51,7 @@ analyzer::LoopNest emboss_nest() {
     n.body_span = statement_span(s, "{\n            int xm");
     n.accepted = true;
     n.dimensionality = 2;
-    n.iteration_space = {loop(s, "x", "for (x = 0", 0, "0", 64, "W", 1), loop(s, "y", "for (y = 0", 0, "0", 48, "H", 0)};
+    n.iteration_space = {loop(s, "x", "for (x = 0", 0, "0", 64, "W", "int", 1), loop(s, "y", "for (y = 0", 0, "0", 48, "H", "int", 0)};
     auto in = array("in", "float", {{64, "W"}, {48, "H"}});
     in.accesses = {access(s, "in[y * W + xp]", {1, 0}, {"xp", "y"}), access(s, "in[y * W + xm]", {-1, 0}, {"xm", "y"})};
     in.stencil = {{1, 0}, {-1, 0}};
