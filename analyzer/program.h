@@ -5,6 +5,7 @@
 // program_json.h and docs/analyze-json.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -93,6 +94,12 @@ struct ArrayAccess {
     std::string why_no_coordinates;
 };
 
+// How far reads reach from the iteration point, per dimension, x first
+// (thesis §6.4.3, PX/PY/PZ): `lo` below it, `hi` above it.
+struct Reach {
+    std::array<std::int64_t, 3> lo{}, hi{};
+};
+
 // thesis §5.1 arrayProperties / inputArrayProperties, plus names and layout.
 struct ArrayProperties {
     std::string name;
@@ -107,6 +114,11 @@ struct ArrayProperties {
     std::vector<ArrayAccess> accesses;
     bool reads_own_element = false;  // an output that also reads its own element
     bool pinned_host = false;        // allocated with cudaMallocHost/cudaHostAlloc
+
+    // The reach of the stencil: the one halo the model prices, the generator
+    // pads and the recipe shows (none for an output, whose stencil is
+    // empty). Read off the stencil, so that it cannot disagree with it.
+    Reach halo() const;
 };
 
 // How the nest avoids reading outside the arrays.

@@ -174,10 +174,7 @@ void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, 
 // names are made unique in nest order.
 void convert_planned(const CTree& tree, const analyzer::SourceMap& map, std::set<std::string>* taken,
                      NestOutcome* out) {
-    const advisor::Prediction& best = out->plan.ranked.front();
-    std::vector<std::pair<std::string, Halo>> halos;
-    for (const auto& a : best.problem.inputs) halos.emplace_back(a.name, a.halo);
-    out->conversion = convert_nest(tree, *out->nest, halos, taken, &map);
+    out->conversion = convert_nest(tree, *out->nest, taken, &map);
     if (!out->conversion.ok) {
         out->verdict = Verdict::NotConverted;
         out->why = "the generator cannot convert it faithfully: " + out->conversion.why_not + ".";

@@ -114,11 +114,10 @@ std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, s
 
 // What the steps of convert() share: the nest and its file, the conversion
 // they fill in, and what one step finds for the later ones. Every field
-// after `c` has an initialiser, so convert() names only the first seven.
+// after `c` has an initialiser, so convert() names only the first six.
 struct Converting {
     const CTree& t;
     const LoopNest& nest;
-    const std::vector<std::pair<std::string, Halo>>& halos;
     std::set<std::string>* taken;
     const analyzer::SourceMap* map;
     NestConversion* c;
@@ -301,13 +300,11 @@ ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
 void assign_roles(Converting& conv) {
     const CTree& t = conv.t;
     const LoopNest& nest = conv.nest;
-    const auto& halos = conv.halos;
     NestConversion* c = conv.c;
     for (const auto* a : conv.all) {
         ArrayRole r = make_role(conv, *a);
         if (!conv.output_names.count(a->name)) {
-            const auto h = std::find_if(halos.begin(), halos.end(), [&](const auto& p) { return p.first == a->name; });
-            r.halo = h != halos.end() ? h->second : stencil_halo(*a);
+            r.halo = {a->halo().lo, a->halo().hi};
             c->inputs.push_back(r);
             continue;
         }
@@ -769,10 +766,9 @@ void set_up_iteration(Converting& conv) {
 
 // One accepted nest into a kernel and a library call, step by step; a
 // step that finds something the .cu cannot express throws Failure.
-void convert(const CTree& t, const LoopNest& nest, 
-             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
-             const analyzer::SourceMap* map, NestConversion* c) {
-    Converting conv{t, nest, halos, taken, map, c, t.source()};
+void convert(const CTree& t, const LoopNest& nest, std::set<std::string>* taken, const analyzer::SourceMap* map,
+             NestConversion* c) {
+    Converting conv{t, nest, taken, map, c, t.source()};
     read_nest(conv);
     read_loops(conv);
     sort_arrays(conv);
@@ -800,8 +796,7 @@ void convert(const CTree& t, const LoopNest& nest,
 
 }  // namespace
 
-NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
-                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, std::set<std::string>* taken,
                             const analyzer::SourceMap* map) {
     NestConversion c;
     if (!nest.accepted) {
@@ -809,7 +804,7 @@ NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
         return c;
     }
     try {
-        convert(file, nest, halos, taken, map, &c);
+        convert(file, nest, taken, map, &c);
         c.ok = true;
     } catch (const Failure& f) {
         NestConversion failed;

@@ -135,19 +135,6 @@ bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b) {
     return squeeze(a.expr) == squeeze(b.expr);
 }
 
-Halo stencil_halo(const analyzer::ArrayProperties& a) {
-    Halo h;
-    auto widen = [&](const std::vector<int>& off) {
-        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
-            h.lo[d] = std::max<std::int64_t>(h.lo[d], -off[d]);
-            h.hi[d] = std::max<std::int64_t>(h.hi[d], off[d]);
-        }
-    };
-    for (const auto& off : a.stencil) widen(off);
-    for (const auto& acc : a.accesses) widen(acc.offset);
-    return h;
-}
-
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken) {
     std::string name = want;
     for (int i = 2; taken->count(name) || t.has_identifier(name); ++i) name = want + "_" + std::to_string(i);

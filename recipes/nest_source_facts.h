@@ -12,7 +12,6 @@
 #include <string_view>
 
 #include "analyzer/program.h"
-#include "recipe/tile_geometry.h"
 #include "recipes/c_tree.h"
 
 namespace recipe::recipes::facts {
@@ -40,8 +39,6 @@ bool writes_on_every_path(TSNode body, const std::set<std::uint32_t>& writes);
 // An extent as host code: its expression, else its value; "" when unknown.
 std::string extent_text(const analyzer::Extent& e);
 bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);
-// The reach of an array's stencil and access offsets, per side.
-Halo stencil_halo(const analyzer::ArrayProperties& a);
 // `want`, or `want_2`, ... : not in `taken` nor an identifier of the file.
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken);
 // Names the body declares itself (block-scoped variables, inner loop counters).

@@ -90,7 +90,7 @@ TEST_CASE("a 2D nest becomes a kernel with view accesses and a library call", "[
     CTree file(parsed);
     std::set<std::string> taken;
     const auto nest = emboss_nest();
-    const NestConversion c = convert_nest(file, nest, {}, &taken);
+    const NestConversion c = convert_nest(file, nest, &taken);
     INFO(c.why_not);
     REQUIRE(c.ok);
     CHECK(c.kernel_name == "emboss_kernel");
@@ -130,7 +130,7 @@ TEST_CASE("a nest the generator cannot convert says why", "[recipes]") {
     std::set<std::string> taken;
     auto nest = emboss_nest();
     nest.iteration_space[0].stride = 2;
-    const NestConversion c = convert_nest(file, nest, {}, &taken);
+    const NestConversion c = convert_nest(file, nest, &taken);
     CHECK_FALSE(c.ok);
     CHECK(c.why_not == "loop `x` steps by 2; the library visits every point");
 }
