@@ -71,11 +71,8 @@ bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std:
                 return false;
             }
     // The stencil's reach on each side (thesis §6.4.3, PX/PY/PZ).
-    for (const auto& off : a.stencil)
-        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
-            use->halo.lo[d] = std::max<std::int64_t>(use->halo.lo[d], -off[d]);
-            use->halo.hi[d] = std::max<std::int64_t>(use->halo.hi[d], off[d]);
-        }
+    const analyzer::Reach reach = a.halo();
+    use->halo = {reach.lo, reach.hi};
     return true;
 }
 

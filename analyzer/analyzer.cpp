@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "analyzer/as_written.h"
 #include "analyzer/context.h"
 #include "analyzer/declarations.h"
 #include "analyzer/definitions.h"
@@ -15,9 +16,16 @@
 namespace recipe::analyzer {
 
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
+    const SyntaxTree tree{std::string(source)};
+    Program program = analyze_tree(file_name, tree, options);
+    read_as_written(tree, nullptr, &program);
+    return program;
+}
+
+Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const AnalyzeOptions& options) {
     Program program;
     program.file = std::string(file_name);
-    SyntaxTree tree{std::string(source)};
+    const std::string& source = tree.source();
     if (!tree.whole()) {
         // Freeing the tree is safe (tree_sitter_allocator.h); reading it is not.
         Diagnostic d;

@@ -10,6 +10,8 @@
 
 namespace recipe::analyzer {
 
+class SyntaxTree;
+
 struct AnalyzeOptions {
     // --assume NAME=VALUE: values to plan for, of sizes the file holds in
     // variables or struct fields (`n`, `g->nx`); they also override a
@@ -25,6 +27,11 @@ struct AnalyzeOptions {
 // text the parser cannot hold (SyntaxTree::whole()) gives no nests and one
 // diagnostic, of rule kUnparsable.
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options);
+// The same, over a text already parsed: the caller keeps the tree, so that
+// what reads the file after the analysis reads this parse, not one of its
+// own. What the generator copies as written is not read yet: the caller
+// runs read_as_written (as_written.h) once the positions are mapped.
+Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const AnalyzeOptions& options);
 
 inline constexpr const char* kUnparsable = "parser-limit";
 

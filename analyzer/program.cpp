@@ -1,6 +1,18 @@
 #include "analyzer/program.h"
 
+#include <algorithm>
+
 namespace recipe::analyzer {
+
+Reach ArrayProperties::halo() const {
+    Reach r;
+    for (const auto& off : stencil)
+        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
+            r.lo[d] = std::max<std::int64_t>(r.lo[d], -off[d]);
+            r.hi[d] = std::max<std::int64_t>(r.hi[d], off[d]);
+        }
+    return r;
+}
 
 const char* to_string(NestKind k) {
     switch (k) {

@@ -5,6 +5,7 @@
 // program_json.h and docs/analyze-json.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,6 +58,12 @@ struct LoopProperties {
     std::int64_t stride = 1;
     int depth = 0;  // 0 = outermost loop of the nest
     SourceSpan span;
+    // As the user wrote them, for code that copies them (analyzer/as_written.h):
+    // the lower bound, the exclusive upper bound (`N-2 + 1` for `i <= N-2`;
+    // "" when unreadable) and the counter's declared type ("long" when the
+    // file does not declare it). Read for accepted nests; all "" in others
+    // and when the loop is not a for statement.
+    std::string lower_written, upper_written, counter_type;
 };
 
 enum class ArrayLayout {
@@ -77,6 +84,20 @@ struct ArrayAccess {
     // Inside fixed-size window loops: every offset the access touches as the
     // windows run (`offset` is then the one with window variables at 0).
     std::vector<std::vector<int>> window_offsets;
+    // One coordinate per dimension of its array, x first, each the user's
+    // own sub-expression of the preprocessed text (`in[(y - 1) * W + xp]` ->
+    // {"xp", "y - 1"}; analyzer/access_coordinates.h), read for accepted
+    // nests. Empty when the access does not split (why_no_coordinates says
+    // why) or indexes another name than its array's (`u[iz][i]` of the
+    // array `u[iz]`).
+    std::vector<std::string> coordinates;
+    std::string why_no_coordinates;
+};
+
+// How far reads reach from the iteration point, per dimension, x first
+// (thesis §6.4.3, PX/PY/PZ): `lo` below it, `hi` above it.
+struct Reach {
+    std::array<std::int64_t, 3> lo{}, hi{};
 };
 
 // thesis §5.1 arrayProperties / inputArrayProperties, plus names and layout.
@@ -99,6 +120,11 @@ struct ArrayProperties {
     bool needs_old_values = false;
     int partial_write = -1;
     bool pinned_host = false;        // allocated with cudaMallocHost/cudaHostAlloc
+
+    // The reach of the stencil: the one halo the model prices, the generator
+    // pads and the recipe shows (none for an output, whose stencil is
+    // empty). Read off the stencil, so that it cannot disagree with it.
+    Reach halo() const;
 };
 
 // How the nest avoids reading outside the arrays.

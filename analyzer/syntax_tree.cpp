@@ -195,6 +195,12 @@ SourceSpan span_of(TSNode n) {
     return s;
 }
 
+TSNode node_spanning(TSNode root, const SourceSpan& s) {
+    const TSNode n = ts_node_named_descendant_for_byte_range(root, s.begin_byte, s.end_byte);
+    if (ts_node_is_null(n) || ts_node_start_byte(n) != s.begin_byte || ts_node_end_byte(n) != s.end_byte) return TSNode{};
+    return n;
+}
+
 TSNode strip_parens(TSNode n) {
     while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
     return n;

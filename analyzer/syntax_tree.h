@@ -156,6 +156,9 @@ bool text_contains_name(TSNode n, const std::string& source, std::string_view na
 TSNode field(TSNode n, const char* name);
 SourcePos pos_of(TSNode n);
 SourceSpan span_of(TSNode n);
+// The smallest named node of `root`'s subtree spanning exactly the bytes of
+// `s`, or a null node: how what read a Program finds its nodes again.
+TSNode node_spanning(TSNode root, const SourceSpan& s);
 // Strips parentheses and casts, which never change an index's value.
 TSNode strip_parens(TSNode n);
 TSNode strip_parens_and_casts(TSNode n);

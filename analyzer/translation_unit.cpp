@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analyzer/as_written.h"
 #include "analyzer/macro_values.h"
 #include "analyzer/parenthesized_names.h"
 #include "analyzer/source_text.h"
@@ -264,11 +265,13 @@ bool analyze_translation_unit(const std::string& path, std::string text, const B
     if (!preprocess(path, text, build, &pp, error)) return false;
     blank_name_parentheses(&pp.text, type_names(pp.text));
     unit->path = path;
-    unit->program = analyze_source(path, pp.text, options);
+    unit->tree = std::make_unique<const SyntaxTree>(pp.text);
+    unit->program = analyze_tree(path, *unit->tree, options);
     unit->program.preprocessor = pp.command;
     find_system_spellings(&pp.lines);
     unit->map = std::make_unique<SourceMap>(std::move(pp.text), std::move(pp.lines), std::move(text), std::move(pp.macros));
     map_positions(*unit->map, &unit->program);
+    read_as_written(*unit->tree, unit->map.get(), &unit->program);
     return parsed_whole(unit->program, path, error);
 }
 

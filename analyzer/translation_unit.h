@@ -1,8 +1,9 @@
 // translation_unit.h — a C file as its build sees it: read, run through the
 // user's preprocessor, analysed, and every position of the analysis mapped
 // back into the user's own files (lines, columns and the header a nest is
-// written in). Byte offsets stay offsets of the preprocessed text, which
-// the generator parses; SourceMap turns them into the main file's.
+// written in). Byte offsets stay offsets of the preprocessed text, whose
+// parse the unit keeps for the generator; SourceMap turns them into the
+// main file's.
 #pragma once
 
 #include <memory>
@@ -12,12 +13,16 @@
 #include "analyzer/preprocessor.h"
 #include "analyzer/program.h"
 #include "analyzer/source_map.h"
+#include "analyzer/syntax_tree.h"
 
 namespace recipe::analyzer {
 
 struct TranslationUnit {
     std::string path;                  // as given
     std::unique_ptr<SourceMap> map;    // the original and the preprocessed text
+    // The one parse of the preprocessed text: the analysis read it, and the
+    // generator reads it too (its nodes are where the Program's bytes point).
+    std::unique_ptr<const SyntaxTree> tree;
     Program program;
     const std::string& original() const { return map->original(); }
     std::string_view preprocessed() const { return map->preprocessed(); }

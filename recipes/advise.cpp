@@ -189,10 +189,7 @@ void plan_nest(const advisor::Platform& platform, const AdviseOptions& options, 
 // names are made unique in nest order.
 void convert_planned(const CTree& tree, const analyzer::SourceMap& map, std::set<std::string>* taken,
                      NestOutcome* out) {
-    const advisor::Prediction& best = out->plan.ranked.front();
-    std::vector<std::pair<std::string, Halo>> halos;
-    for (const auto& a : best.problem.inputs) halos.emplace_back(a.name, a.halo);
-    out->conversion = convert_nest(tree, *out->nest, halos, taken, &map);
+    out->conversion = convert_nest(tree, *out->nest, taken, &map);
     if (!out->conversion.ok) {
         out->verdict = Verdict::NotConverted;
         out->why = "the generator cannot convert it faithfully: " + out->conversion.why_not + ".";
@@ -631,10 +628,9 @@ bool advise(const FileSystem& fs, const AdviseOptions& given, AdviseResult* r, s
     if (!analyze_input(fs, run, error)) return false;
     const analyzer::Program& program = r->unit.program;
     if (!resolve_kernel_times(program, &options, error)) return false;
-    // The generator reads the file as the analyzer did, preprocessed; the
-    // .cu is the user's own text with its edits mapped back into it.
-    CTree tree{std::string(r->unit.preprocessed())};
-    tree.set_source_map(r->unit.map.get());
+    // The generator reads the analyzer's own parse of the preprocessed text;
+    // the .cu is the user's own text with its edits mapped back into it.
+    const CTree tree{*r->unit.tree, r->unit.map.get()};
     r->nests.resize(program.nests.size());
     for (std::size_t i = 0; i < r->nests.size(); ++i) r->nests[i].nest = &program.nests[i];
     std::set<std::string> taken;  // names the .cu uses

@@ -1,6 +1,6 @@
 // c_declarations.h — what a name was declared as, found in the parse tree:
-// the kernel needs the C types of loop counters and scalars, and the C++
-// fixes need the types that malloc's results are assigned to.
+// the kernel needs the C types of scalars, and the C++ fixes need the types
+// that malloc's results are assigned to.
 #pragma once
 
 #include <cstdint>
@@ -12,12 +12,10 @@
 
 namespace recipe::recipes {
 
-struct Declaration {
-    TSNode node{};          // the declaration or parameter_declaration
-    TSNode declarator{};    // the declarator naming the variable (without its initializer)
-    std::string type;       // e.g. "float *", "const int", "double (*)[N + 2]"
-    bool file_scope = false;
-};
+// What a name was declared as, read by the analyzer's code (written_text.h).
+using Declaration = analyzer::WrittenDeclaration;
+using analyzer::abstract_type;
+using analyzer::declared_name;
 
 // A parameter declared as a variable-length array (`float A[ni][nj]`,
 // `double B[restrict n][m]`): C99 has them, C++ does not. The .cu passes it
@@ -41,14 +39,6 @@ std::vector<VlaParameter> vla_parameters(const CTree& tree);
 // (a typedef of it, or `struct tag`), the field's declaration there. "" when
 // the file does not tell.
 std::string field_type(const CTree& tree, const std::string& path, std::uint32_t at);
-
-// The identifier a declarator declares ("(*u)[N + 2]" -> u), or a null node.
-TSNode declared_name(TSNode declarator);
-
-// The type of `declarator` in declaration `decl` written as in a cast:
-// the qualifiers and type specifier followed by the declarator with its name
-// removed ("float", "*in" -> "float *").
-std::string abstract_type(const CTree& tree, TSNode decl, TSNode declarator);
 
 // The declaration of `name` visible at byte `at`: the nearest one before it
 // in the enclosing function (parameters included), else at file scope.

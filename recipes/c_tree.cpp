@@ -1,28 +1,18 @@
 #include "recipes/c_tree.h"
 
 #include "analyzer/source_map.h"
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_declarations.h"
 #include "recipes/source_rewriter.h"
 
 #include <algorithm>
-#include <stdexcept>
-
-extern "C" const TSLanguage* tree_sitter_c();
 
 namespace recipe::recipes {
 
-CTree::CTree(std::string source) : source_(std::move(source)) {
-    parser_ = ts_parser_new();
-    if (!ts_parser_set_language(parser_, tree_sitter_c())) {
-        ts_parser_delete(parser_);
-        throw std::logic_error("tree-sitter C grammar does not load");
-    }
-    tree_ = ts_parser_parse_string(parser_, nullptr, source_.data(), static_cast<std::uint32_t>(source_.size()));
-    index();
-}
+CTree::CTree(const analyzer::SyntaxTree& tree, const analyzer::SourceMap* map) : WrittenText(tree, map) { index(); }
 
 void CTree::index() {
-    identifiers_ = identifiers(source_);
+    identifiers_ = identifiers(source());
     for (const TSNode top : named_children(root())) {
         if (is(top, "declaration")) file_declarations_.push_back(top);
         const bool def = is(top, "function_definition");
@@ -59,19 +49,6 @@ const std::vector<TSNode>& CTree::calls_to(const std::string& function) const {
     static const std::vector<TSNode> none;
     const auto it = calls_.find(function);
     return it == calls_.end() ? none : it->second;
-}
-
-CTree::~CTree() {
-    ts_tree_delete(tree_);
-    ts_parser_delete(parser_);
-}
-
-TSNode CTree::root() const { return ts_tree_root_node(tree_); }
-
-std::string_view CTree::text(TSNode node) const {
-    if (ts_node_is_null(node)) return {};  // a field the parser could not fill (a malformed declarator)
-    const std::uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
-    return std::string_view(source_).substr(b, e - b);
 }
 
 TSNode CTree::node_at(std::uint32_t begin, std::uint32_t end) const {
@@ -114,14 +91,8 @@ bool has_side_effects(TSNode n) {
 
 int CTree::user_line(TSNode node) const {
     const int line = static_cast<int>(ts_node_start_point(node).row) + 1;
-    const int mapped = map_ ? map_->lines().origin(line).line : line;
+    const int mapped = map() ? map()->lines().origin(line).line : line;
     return mapped > 0 ? mapped : line;
-}
-
-std::string CTree::spelled(TSNode node) const {
-    if (map_ && !ts_node_is_null(node))
-        if (auto o = map_->original_text(ts_node_start_byte(node), ts_node_end_byte(node))) return *o;
-    return std::string(text(node));
 }
 
 }  // namespace recipe::recipes

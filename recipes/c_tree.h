@@ -1,7 +1,8 @@
-// c_tree.h — a C source parsed with tree-sitter, for the few syntactic
-// questions the generator asks itself (how an index expression splits into
-// coordinates, what type a variable was declared with, which conversions C
-// allows and C++ does not). The analyzer answers the semantic ones.
+// c_tree.h — the analyzer's parse of a C file, indexed for the few syntactic
+// questions the generator asks itself (what type a variable was declared
+// with, which conversions C allows and C++ does not, what a loop body does
+// besides its nests). The analyzer answers the semantic ones. A view: the
+// tree belongs to the analyzer (TranslationUnit::tree) and outlives it.
 #pragma once
 
 #include <map>
@@ -13,31 +14,22 @@
 
 #include <tree_sitter/api.h>
 
-namespace recipe::analyzer {
-class SourceMap;
-}
+#include "analyzer/written_text.h"
 
 namespace recipe::recipes {
 
-class CTree {
+class CTree : public analyzer::WrittenText {
 public:
-    explicit CTree(std::string source);
-    ~CTree();
+    // `map` leads back to the user's file (so that code the generator copies
+    // keeps the user's spelling, `W` rather than `8000`); null for a text
+    // that went through no preprocessor.
+    explicit CTree(const analyzer::SyntaxTree& tree, const analyzer::SourceMap* map = nullptr);
     CTree(const CTree&) = delete;
     CTree& operator=(const CTree&) = delete;
-
-    const std::string& source() const { return source_; }
-    TSNode root() const;
-    std::string_view text(TSNode node) const;
 
     // The smallest named node that spans exactly [begin, end), or a null node.
     TSNode node_at(std::uint32_t begin, std::uint32_t end) const;
 
-    // For a preprocessed text: the map back to the user's file, so that
-    // code the generator copies keeps the user's spelling (`W`, not `8000`).
-    void set_source_map(const analyzer::SourceMap* map) { map_ = map; }
-    // The node's text as the user wrote it where it maps, else as parsed.
-    std::string spelled(TSNode node) const;
     // The line the node starts on in the user's file (the preprocessed
     // text's own line without a map).
     int user_line(TSNode node) const;
@@ -61,10 +53,6 @@ public:
 private:
     void index();
 
-    std::string source_;
-    TSParser* parser_ = nullptr;
-    TSTree* tree_ = nullptr;
-    const analyzer::SourceMap* map_ = nullptr;
     std::set<std::string> defined_macros_;
     std::map<std::string, std::vector<TSNode>, std::less<>> calls_;
     std::set<std::string, std::less<>> identifiers_;

@@ -114,11 +114,10 @@ std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, s
 
 // What the steps of convert() share: the nest and its file, the conversion
 // they fill in, and what one step finds for the later ones. Every field
-// after `c` has an initialiser, so convert() names only the first seven.
+// after `c` has an initialiser, so convert() names only the first six.
 struct Converting {
     const CTree& t;
     const LoopNest& nest;
-    const std::vector<std::pair<std::string, Halo>>& halos;
     std::set<std::string>* taken;
     const analyzer::SourceMap* map;
     NestConversion* c;
@@ -169,13 +168,12 @@ void read_loops(Converting& conv) {
     for (int d = 0; d < c->dims; ++d) {
         const auto& lp = nest.iteration_space[static_cast<std::size_t>(d)];
         if (lp.stride != 1) throw Failure{"loop `" + lp.var + "` steps by " + std::to_string(lp.stride) + "; the library visits every point"};
-        const TSNode loop = node_for(t, lp.span);
-        if (!is(loop, "for_statement")) throw Failure{"loop `" + lp.var + "` is not a for statement the generator can read"};
-        const Bounds b = loop_bounds(t, loop, lp);
-        if (b.upper.empty()) throw Failure{"the upper bound of loop `" + lp.var + "` is not readable"};
-        c->index_vars.push_back({lp.var, without_const(b.type), kAxes[d]});
-        c->space_begin[static_cast<std::size_t>(d)] = b.lower;
-        c->space_end[static_cast<std::size_t>(d)] = b.upper;
+        if (!is(node_for(t, lp.span), "for_statement"))
+            throw Failure{"loop `" + lp.var + "` is not a for statement the generator can read"};
+        if (lp.upper_written.empty()) throw Failure{"the upper bound of loop `" + lp.var + "` is not readable"};
+        c->index_vars.push_back({lp.var, without_const(lp.counter_type), kAxes[d]});
+        c->space_begin[static_cast<std::size_t>(d)] = lp.lower_written;
+        c->space_end[static_cast<std::size_t>(d)] = lp.upper_written;
     }
 }
 
@@ -300,13 +298,11 @@ ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
 // Arrays: inputs with their halos, outputs with whether the kernel must
 // also read them (inout).
 void assign_roles(Converting& conv) {
-    const auto& halos = conv.halos;
     NestConversion* c = conv.c;
     for (const auto* a : conv.all) {
         ArrayRole r = make_role(conv, *a);
         if (!conv.output_names.count(a->name)) {
-            const auto h = std::find_if(halos.begin(), halos.end(), [&](const auto& p) { return p.first == a->name; });
-            r.halo = h != halos.end() ? h->second : stencil_halo(*a);
+            r.halo = {a->halo().lo, a->halo().hi};
             c->inputs.push_back(r);
             continue;
         }
@@ -356,6 +352,13 @@ void collect_accesses(Converting& conv) {
     std::sort(conv.accesses.begin(), conv.accesses.end(), [](auto* x, auto* y) { return x->span.begin_byte < y->span.begin_byte; });
 }
 
+// The array of the kernel's views that lists `acc`, or null.
+const ArrayProperties* array_of(const Converting& conv, const analyzer::ArrayAccess* acc) {
+    for (const auto* a : conv.all)
+        if (std::any_of(a->accesses.begin(), a->accesses.end(), [&](const auto& x) { return &x == acc; })) return a;
+    return nullptr;
+}
+
 // An index the text does not show (a temporary `c = i * n + j`, a helper):
 // the analyzer's offset from the iteration point gives the coordinates,
 // where the array follows the loops one to one. The array it rewrote, or null.
@@ -401,26 +404,22 @@ void rewrite_accesses(Converting& conv) {
         if (acc->span.begin_byte < body_begin || acc->span.end_byte > body_end)
             throw Failure{"the access `" + acc->text + "` (line " + std::to_string(acc->span.begin.line) + ") is outside the loop body"};
         const std::string text(src.substr(acc->span.begin_byte, acc->span.end_byte - acc->span.begin_byte));
-        const ArrayProperties* owner = nullptr;
-        std::string why;
-        for (const auto* a : conv.all) {
-            AccessShape s;
-            if (!access_coordinates(text, a->size, &s, &why) || s.array != a->name) continue;
-            owner = a;
+        const ArrayProperties* owner = acc->coordinates.empty() ? nullptr : array_of(conv, acc);
+        if (owner) {
             AccessChange ch;
             ch.pos = acc->span.begin;
             ch.before = acc->text;  // as the user wrote it
-            ch.after = conv.view_name.at(a->name) + "(";
-            for (std::size_t i = 0; i < s.coords.size(); ++i) ch.after += (i ? ", " : "") + s.coords[i];
+            ch.after = conv.view_name.at(owner->name) + "(";
+            for (std::size_t i = 0; i < acc->coordinates.size(); ++i) ch.after += (i ? ", " : "") + acc->coordinates[i];
             ch.after += ")";
             ch.begin = acc->span.begin_byte;
             ch.end = acc->span.end_byte;
             c->accesses.push_back(ch);
             conv.body_edits.push_back({ch.begin - body_begin, ch.end - body_begin, ch.after});
-            break;
         }
         if (!owner) owner = rewrite_by_offset(conv, acc);
-        if (!owner && !why.empty()) throw Failure{"cannot split the index of `" + text + "` into coordinates: " + why};
+        if (!owner && !acc->why_no_coordinates.empty())
+            throw Failure{"cannot split the index of `" + text + "` into coordinates: " + acc->why_no_coordinates};
         if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
     }
 }
@@ -753,10 +752,9 @@ void set_up_iteration(Converting& conv) {
 
 // One accepted nest into a kernel and a library call, step by step; a
 // step that finds something the .cu cannot express throws Failure.
-void convert(const CTree& t, const LoopNest& nest, 
-             const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
-             const analyzer::SourceMap* map, NestConversion* c) {
-    Converting conv{t, nest, halos, taken, map, c, t.source()};
+void convert(const CTree& t, const LoopNest& nest, std::set<std::string>* taken, const analyzer::SourceMap* map,
+             NestConversion* c) {
+    Converting conv{t, nest, taken, map, c, t.source()};
     read_nest(conv);
     read_loops(conv);
     sort_arrays(conv);
@@ -784,8 +782,7 @@ void convert(const CTree& t, const LoopNest& nest,
 
 }  // namespace
 
-NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
-                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, std::set<std::string>* taken,
                             const analyzer::SourceMap* map) {
     NestConversion c;
     if (!nest.accepted) {
@@ -793,7 +790,7 @@ NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
         return c;
     }
     try {
-        convert(file, nest, halos, taken, map, &c);
+        convert(file, nest, taken, map, &c);
         c.ok = true;
     } catch (const Failure& f) {
         NestConversion failed;

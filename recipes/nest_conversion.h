@@ -15,7 +15,6 @@
 
 #include "analyzer/program.h"
 #include "analyzer/source_map.h"
-#include "recipes/access_coordinates.h"
 #include "recipe/tile_geometry.h"
 
 namespace recipe::recipes {
@@ -118,21 +117,20 @@ struct NestConversion {
     std::string time_var;
 };
 
-// `halos` gives the reach the advisor priced, per input array name; arrays
-// missing from it get the reach of their stencil offsets. `taken` holds the
-// names already used (kernel names are made unique against it and the file).
-// `map`, when given, leads from `file` (the preprocessed text) back to the
-// user's main file: the kernel body is then the user's own text (macros,
-// comments) with the accesses rewritten, where every access maps; and a
-// nest whose replaced span or function does not map is refused.
 // Why the body of time loop `loop` does more each step than run `nests`,
 // count and swap the arrays it exchanges (a statement a library call that
 // replaces the loop's work would drop); "" when it does not.
 std::string time_loop_body_problem(const CTree& file, TSNode loop, const analyzer::TimeLoop& time_loop,
                                    const std::vector<analyzer::SourceSpan>& nests);
 
-NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest,
-                            const std::vector<std::pair<std::string, Halo>>& halos, std::set<std::string>* taken,
+// The inputs' halos are their arrays' (ArrayProperties::halo, which the
+// advisor priced). `taken` holds the names already used (kernel names are
+// made unique against it and the file). `map`, when given, leads from
+// `file` (the preprocessed text) back to the user's main file: the kernel
+// body is then the user's own text (macros, comments) with the accesses
+// rewritten, where every access maps; and a nest whose replaced span or
+// function does not map is refused.
+NestConversion convert_nest(const CTree& file, const analyzer::LoopNest& nest, std::set<std::string>* taken,
                             const analyzer::SourceMap* map = nullptr);
 
 }  // namespace recipe::recipes

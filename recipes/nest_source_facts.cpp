@@ -22,56 +22,6 @@ bool only_blanks_before(std::string_view src, std::uint32_t at) {
     return true;
 }
 
-// `E + 1`, parenthesising E where + would bind into it.
-std::string plus_one(const CTree& t, TSNode e) {
-    const std::string text = t.spelled(e);
-    if (is(e, "identifier") || is(e, "number_literal") || is(e, "call_expression") ||
-        is(e, "parenthesized_expression") || is(e, "subscript_expression"))
-        return text + " + 1";
-    if (is(e, "binary_expression")) {
-        const std::string_view op = t.text(field(e, "operator"));
-        if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") return text + " + 1";
-    }
-    return "(" + text + ") + 1";
-}
-
-
-// Lower bound (inclusive), upper bound (exclusive) and declared type of a
-// for loop's counter, read from the for statement as written.
-Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& lp) {
-    Bounds b;
-    const TSNode init = field(loop, "initializer");
-    if (is(init, "declaration")) {
-        for (TSNode c : named_children(init))
-            if (is(c, "init_declarator") && t.text(declared_name(field(c, "declarator"))) == lp.var) {
-                b.lower = t.spelled(field(c, "value"));
-                b.type = abstract_type(t, init, field(c, "declarator"));
-            }
-    } else if (is(init, "assignment_expression") && t.text(field(init, "left")) == lp.var) {
-        b.lower = t.spelled(field(init, "right"));
-    }
-    const TSNode cond = field(loop, "condition");
-    if (is(cond, "binary_expression")) {
-        const std::string_view op = t.text(field(cond, "operator"));
-        const TSNode l = field(cond, "left"), r = field(cond, "right");
-        if (t.text(l) == lp.var) {
-            if (op == "<" || op == "!=") b.upper = t.spelled(r);
-            if (op == "<=") b.upper = plus_one(t, r);
-        } else if (t.text(r) == lp.var) {
-            if (op == ">") b.upper = t.spelled(l);
-            if (op == ">=") b.upper = plus_one(t, l);
-        }
-    }
-    if (b.lower.empty()) b.lower = !lp.lower.expr.empty() ? lp.lower.expr : std::to_string(lp.lower.value.value_or(0));
-    if (b.upper.empty() && (lp.upper.value || !lp.upper.expr.empty()))
-        b.upper = lp.upper.value ? std::to_string(*lp.upper.value) : lp.upper.expr;
-    if (b.type.empty()) {
-        Declaration d;
-        b.type = find_declaration(t, lp.var, ts_node_start_byte(loop), &d) ? d.type : "long";
-    }
-    return b;
-}
-
 std::string without_const(std::string type) {
     for (const std::string q : {"const ", "volatile "}) {
         for (auto at = type.find(q); at != std::string::npos; at = type.find(q)) type.erase(at, q.size());
@@ -135,19 +85,6 @@ bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b) {
         return s;
     };
     return squeeze(a.expr) == squeeze(b.expr);
-}
-
-Halo stencil_halo(const analyzer::ArrayProperties& a) {
-    Halo h;
-    auto widen = [&](const std::vector<int>& off) {
-        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
-            h.lo[d] = std::max<std::int64_t>(h.lo[d], -off[d]);
-            h.hi[d] = std::max<std::int64_t>(h.hi[d], off[d]);
-        }
-    };
-    for (const auto& off : a.stencil) widen(off);
-    for (const auto& acc : a.accesses) widen(acc.offset);
-    return h;
 }
 
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken) {

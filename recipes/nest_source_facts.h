@@ -1,7 +1,8 @@
 // nest_source_facts.h — what the generator reads off the source around a
-// loop nest with tree-sitter: loop bounds and counter types as written, the
-// names a body declares or assigns, the file's macros, whether a write is
-// conditional, C++ forms of size expressions. Used by nest_conversion.
+// loop nest with tree-sitter: the names a body declares or assigns, the
+// file's macros, whether a write is conditional, C++ forms of size
+// expressions. Used by nest_conversion. (Loop bounds and counter types as
+// written are the analyzer's: LoopProperties.)
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,6 @@
 #include <string_view>
 
 #include "analyzer/program.h"
-#include "recipe/tile_geometry.h"
 #include "recipes/c_tree.h"
 
 namespace recipe::recipes::facts {
@@ -21,16 +21,6 @@ TSNode node_for(const CTree& t, const analyzer::SourceSpan& s);
 // The start of the line holding `at`.
 std::uint32_t line_start(std::string_view src, std::uint32_t at);
 bool only_blanks_before(std::string_view src, std::uint32_t at);
-// `E + 1`, parenthesising E where + would bind into it.
-std::string plus_one(const CTree& t, TSNode e);
-
-struct Bounds {
-    std::string lower, upper, type;  // upper "" when unreadable; as the user spelled them
-};
-// Lower bound (inclusive), upper bound (exclusive) and declared type of a
-// for loop's counter, read from the for statement as written.
-Bounds loop_bounds(const CTree& t, TSNode loop, const analyzer::LoopProperties& lp);
-
 std::string without_const(std::string type);
 bool is_pointer_or_array(const std::string& type);
 // The first statement of loop body `block` that does more than what
@@ -43,8 +33,6 @@ TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter,
 // An extent as host code: its expression, else its value; "" when unknown.
 std::string extent_text(const analyzer::Extent& e);
 bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);
-// The reach of an array's stencil and access offsets, per side.
-Halo stencil_halo(const analyzer::ArrayProperties& a);
 // `want`, or `want_2`, ... : not in `taken` nor an identifier of the file.
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken);
 // Names the body declares itself (block-scoped variables, inner loop counters).

@@ -80,11 +80,7 @@ km::data nest_description_view(const NestOutcome& n) {
         std::string ext;
         for (std::size_t i = 0; i < p->size.size(); ++i) ext += (i ? " × " : "") + extent_text(p->size[i]);
         a.set("extents", ext);
-        Halo h = halo_of(*p);
-        if (const auto* c = n.chosen())
-            for (const auto& u : c->problem.inputs)
-                if (u.name == p->name) h = u.halo;
-        a.set("reach", outs.count(p->name) ? "–" : reach_text(h, nest.dimensionality));
+        a.set("reach", outs.count(p->name) ? "–" : reach_text({p->halo().lo, p->halo().hi}, nest.dimensionality));
     }));
     return d;
 }

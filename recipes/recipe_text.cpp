@@ -118,16 +118,4 @@ std::string reach_text(const Halo& h, int dims) {
     return s.empty() ? "none" : s;
 }
 
-Halo halo_of(const analyzer::ArrayProperties& a) {
-    Halo h;
-    auto widen = [&](const std::vector<int>& off) {
-        for (std::size_t d = 0; d < off.size() && d < 3; ++d) {
-            h.lo[d] = std::max<std::int64_t>(h.lo[d], -off[d]);
-            h.hi[d] = std::max<std::int64_t>(h.hi[d], off[d]);
-        }
-    };
-    for (const auto& off : a.stencil) widen(off);
-    return h;
-}
-
 }  // namespace recipe::recipes::text

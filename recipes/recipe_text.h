@@ -38,8 +38,6 @@ const char* copy_flag(CopyMethod m);
 std::string extent_text(const analyzer::Extent& e);
 // "x 1 / 1, y 1 / 1" (below / above per dimension), "none"
 std::string reach_text(const Halo& h, int dims);
-// The reach of an array's stencil offsets.
-Halo halo_of(const analyzer::ArrayProperties& a);
 
 // A list of views made by `fill`, each with `last` set for joining.
 template <class T, class F>

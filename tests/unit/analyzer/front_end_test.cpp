@@ -147,6 +147,43 @@ TEST_CASE("the preprocessor runs with the user's flags; its errors are the compi
     CHECK(error.find("cannot run the C compiler 'no-such-compiler-anywhere'") != std::string::npos);
 }
 
+TEST_CASE("the unit keeps its one parse and reads what the generator copies as written", "[analyzer]") {
+    TempTree t;
+    const std::string file = t.put("k.c",
+                                   "#define N 64\n"
+                                   "typedef long idx_t;\n"
+                                   "void k(const float *restrict a, float *restrict b)\n"
+                                   "{\n"
+                                   "    idx_t j;\n"
+                                   "    for (int i = 1; i <= N - 2; i++)\n"
+                                   "        for (j = 0; j < N; j++)\n"
+                                   "            b[i * N + j] = a[(i + 1) * N + j];\n"
+                                   "}\n");
+    std::string text;
+    {
+        std::ifstream in(file, std::ios::binary);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    TranslationUnit unit;
+    std::string error;
+    REQUIRE(analyze_translation_unit(file, text, {}, {}, &unit, &error));
+    REQUIRE(unit.tree);
+    CHECK(unit.tree->source() == unit.preprocessed());
+    const LoopNest* n = nest_in(unit.program, "k");
+    REQUIRE(n);
+    REQUIRE(n->iteration_space.size() == 2);
+    const LoopProperties& x = n->iteration_space[0];  // x first: the inner loop
+    CHECK(x.lower_written == "0");
+    CHECK(x.upper_written == "N");
+    CHECK(x.counter_type == "idx_t");
+    const LoopProperties& y = n->iteration_space[1];
+    CHECK(y.lower_written == "1");
+    CHECK(y.upper_written == "N - 2 + 1");
+    CHECK(y.counter_type == "int");
+    // The coordinates are the preprocessed text's: N arrives as 64.
+    CHECK(n->input_arrays.at(0).accesses.at(0).coordinates == std::vector<std::string>{"j", "i + 1"});
+}
+
 TEST_CASE("compile_commands.json gives a file its flags, paths made absolute", "[analyzer]") {
     const std::string db = R"([
       {"directory": "/src/proj", "file": "other.c", "command": "cc -DX=1 -c other.c"},

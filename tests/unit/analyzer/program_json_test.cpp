@@ -53,7 +53,7 @@ TEST_CASE("write_json escapes strings as nlohmann does, and writes U+FFFD for by
     n.function = "f";
     n.time_loop = TimeLoop{};
     n.time_loop->condition = "s < \"n\"";
-    n.iteration_space.push_back(LoopProperties{"i", Extent{0, "0"}, Extent{std::nullopt, "N-1"}, -3, 0, {}});
+    n.iteration_space.push_back(LoopProperties{"i", Extent{0, "0"}, Extent{std::nullopt, "N-1"}, -3, 0, {}, "", "", ""});
     p.nests.push_back(n);
     p.nests.push_back(LoopNest{});  // every list empty, no time loop
     CHECK(streamed(p) == to_json(p).dump(2));

@@ -60,6 +60,8 @@ TEST_CASE("emboss: 2D, 0..W-1 x 0..H-1, one 4-byte input with the thesis's 6-poi
     check_extent(in.size[1], 8000, "H");
     CHECK(in.mapping == std::vector<std::vector<int>>{{1, 0}, {0, 1}});
     CHECK(in.stencil == Offsets{{-1, -1}, {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {1, 1}});
+    CHECK(in.halo().lo == std::array<std::int64_t, 3>{1, 1, 0});  // the stencil's reach, per side
+    CHECK(in.halo().hi == std::array<std::int64_t, 3>{1, 1, 0});
     CHECK(in.accesses.size() == 6);
     for (const auto& a : in.accesses) CHECK(a.clamped);
     REQUIRE(n.output_arrays.size() == 1);
@@ -67,6 +69,7 @@ TEST_CASE("emboss: 2D, 0..W-1 x 0..H-1, one 4-byte input with the thesis's 6-poi
     CHECK(out.name == "out");
     CHECK(out.bytes_per_element == 4);
     CHECK(out.stencil.empty());
+    CHECK(out.halo().hi == std::array<std::int64_t, 3>{0, 0, 0});
     CHECK_FALSE(out.reads_own_element);
     REQUIRE(out.accesses.size() == 1);
     CHECK(out.accesses[0].text == "out[y * W + x]");
@@ -103,6 +106,7 @@ TEST_CASE("moving average: 1D window of radius RADIUS is the stencil, not a dime
     check_loop(n.iteration_space[0], "i", 4, "RADIUS", 67108860, "N-RADIUS", 0);
     REQUIRE(n.input_arrays.size() == 1);
     CHECK(n.input_arrays[0].stencil == Offsets{{-4}, {-3}, {-2}, {-1}, {0}, {1}, {2}, {3}, {4}});
+    CHECK(n.input_arrays[0].halo().lo == std::array<std::int64_t, 3>{4, 0, 0});
     check_extent(n.input_arrays[0].size[0], 67108864, "N");
     check_extent(n.output_arrays[0].size[0], 67108864, "N");
     REQUIRE(n.window_loops.size() == 1);

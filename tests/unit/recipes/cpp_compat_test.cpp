@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_tree.h"
 #include "recipes/cpp_compat.h"
 
@@ -7,7 +8,8 @@ using namespace recipe::recipes;
 
 namespace {
 std::string fixed(const std::string& src) {
-    CTree tree(src);
+    const recipe::analyzer::SyntaxTree parsed(src);
+    CTree tree(parsed);
     std::vector<Edit> edits;
     for (const auto& f : cpp_compat_fixes(tree, {})) {
         edits.push_back(f.edit);
@@ -48,6 +50,7 @@ TEST_CASE("assignments of void* are cast to the target's type", "[recipes]") {
 TEST_CASE("restrict becomes __restrict__, and skipped spans are left alone", "[recipes]") {
     CHECK(fixed("void f(float *restrict a) {}") == "void f(float *__restrict__ a) {}");
     const std::string src = "void f(void) { float *a = malloc(4); }";
-    CTree tree(src);
+    const recipe::analyzer::SyntaxTree parsed(src);
+    CTree tree(parsed);
     CHECK(cpp_compat_fixes(tree, {{0, static_cast<std::uint32_t>(src.size())}}).empty());
 }

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "nest_fixture.h"
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_tree.h"
 #include "recipes/cu_builder.h"
 
@@ -50,12 +51,12 @@ analyzer::LoopNest emboss_nest() {
     n.body_span = statement_span(s, "{\n            int xm");
     n.accepted = true;
     n.dimensionality = 2;
-    n.iteration_space = {loop(s, "x", "for (x = 0", 0, "0", 64, "W", 1), loop(s, "y", "for (y = 0", 0, "0", 48, "H", 0)};
+    n.iteration_space = {loop(s, "x", "for (x = 0", 0, "0", 64, "W", "int", 1), loop(s, "y", "for (y = 0", 0, "0", 48, "H", "int", 0)};
     auto in = array("in", "float", {{64, "W"}, {48, "H"}});
-    in.accesses = {access(s, "in[y * W + xp]", {1, 0}), access(s, "in[y * W + xm]", {-1, 0})};
+    in.accesses = {access(s, "in[y * W + xp]", {1, 0}, {"xp", "y"}), access(s, "in[y * W + xm]", {-1, 0}, {"xm", "y"})};
     in.stencil = {{1, 0}, {-1, 0}};
     auto out = array("out", "float", {{64, "W"}, {48, "H"}});
-    out.accesses = {access(s, "out[y * W + x]", {0, 0}, true)};
+    out.accesses = {access(s, "out[y * W + x]", {0, 0}, {"x", "y"}, true)};
     n.input_arrays = {in};
     n.output_arrays = {out};
     return n;
@@ -85,10 +86,11 @@ CuContext context() { return {"emboss.c", "emboss.cu", "emboss.recipe.md", "h200
 }  // namespace
 
 TEST_CASE("a 2D nest becomes a kernel with view accesses and a library call", "[recipes]") {
-    CTree file(kEmboss);
+    const recipe::analyzer::SyntaxTree parsed(kEmboss);
+    CTree file(parsed);
     std::set<std::string> taken;
     const auto nest = emboss_nest();
-    const NestConversion c = convert_nest(file, nest, {}, &taken);
+    const NestConversion c = convert_nest(file, nest, &taken);
     INFO(c.why_not);
     REQUIRE(c.ok);
     CHECK(c.kernel_name == "emboss_kernel");
@@ -123,11 +125,12 @@ TEST_CASE("a 2D nest becomes a kernel with view accesses and a library call", "[
 }
 
 TEST_CASE("a nest the generator cannot convert says why", "[recipes]") {
-    CTree file(kEmboss);
+    const recipe::analyzer::SyntaxTree parsed(kEmboss);
+    CTree file(parsed);
     std::set<std::string> taken;
     auto nest = emboss_nest();
     nest.iteration_space[0].stride = 2;
-    const NestConversion c = convert_nest(file, nest, {}, &taken);
+    const NestConversion c = convert_nest(file, nest, &taken);
     CHECK_FALSE(c.ok);
     CHECK(c.why_not == "loop `x` steps by 2; the library visits every point");
 }

@@ -2,6 +2,7 @@
 // whether a statement between nests may touch their arrays.
 #include <catch2/catch.hpp>
 
+#include "analyzer/syntax_tree.h"
 #include "recipes/c_tree.h"
 #include "recipes/host_uses.h"
 
@@ -12,7 +13,8 @@ namespace {
 // `body` is a function's body with the span marked /*<*/ ... /*>*/.
 bool dead(const std::string& body, const std::string& name, const std::string& params = "void") {
     const std::string text = "#include <stdlib.h>\nvoid f(" + params + ")\n{\n" + body + "\n}\n";
-    const CTree tree(text);
+    const recipe::analyzer::SyntaxTree parsed(text);
+    const CTree tree(parsed);
     const auto begin = static_cast<std::uint32_t>(text.find("/*<*/"));
     const auto end = static_cast<std::uint32_t>(text.find("/*>*/"));
     REQUIRE(begin != std::string::npos);
@@ -49,7 +51,8 @@ TEST_CASE("an array the host may read after the span is live", "[recipes]") {
 TEST_CASE("statements between nests that may touch their arrays are named", "[recipes]") {
     const std::string text = "void g(void) {}\nvoid f(float *a)\n{\n    puts(\"x\");\n    a[0] = 1;\n    int k = 2;\n"
                              "    g();\n    return;\n}\n";
-    const CTree tree(text);
+    const recipe::analyzer::SyntaxTree parsed(text);
+    const CTree tree(parsed);
     std::vector<TSNode> statements;
     walk(tree.root(), [&](TSNode n) {
         if (is(ts_node_parent(n), "compound_statement") && ts_node_start_byte(n) > text.find("void f")) statements.push_back(n);

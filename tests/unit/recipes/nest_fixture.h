@@ -61,21 +61,28 @@ inline analyzer::SourceSpan statement_span(const std::string& src, const std::st
     throw std::logic_error("unterminated statement: " + start);
 }
 
+// `coordinates` as the analyzer splits the access (x first, as written).
 inline analyzer::ArrayAccess access(const std::string& src, const std::string& text, std::vector<int> offset,
-                                    bool write = false, int occurrence = 0) {
+                                    std::vector<std::string> coordinates, bool write = false, int occurrence = 0) {
     analyzer::ArrayAccess a;
     a.span = find_span(src, text, occurrence);
     a.text = text;
     a.offset = std::move(offset);
+    a.coordinates = std::move(coordinates);
     a.write = write;
     return a;
 }
 
+// The bounds as written are `lower_expr` and `upper_expr`; the counter is
+// declared `counter_type`.
 inline analyzer::LoopProperties loop(const std::string& src, const std::string& var, const std::string& header,
                                      std::int64_t lower, std::string lower_expr, std::int64_t upper,
-                                     std::string upper_expr, int depth, int occurrence = 0) {
+                                     std::string upper_expr, std::string counter_type, int depth, int occurrence = 0) {
     analyzer::LoopProperties l;
     l.var = var;
+    l.lower_written = lower_expr;
+    l.upper_written = upper_expr;
+    l.counter_type = std::move(counter_type);
     l.lower = {lower, std::move(lower_expr)};
     l.upper = {upper, std::move(upper_expr)};
     l.depth = depth;
