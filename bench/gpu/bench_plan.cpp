@@ -389,7 +389,7 @@ int main(int argc, char** argv) {
 
     std::printf(
         "experiment\tmemory\tgroups\trepeat\tscheme\ttx\tty\ttz\tcopy\tstreams\thost\tbx\tby\tbz\tchosen\tpredicted_ms\t"
-        "p_alloc\tp_h2d\tp_kernel\tp_d2h\tp_staging\tp_tiles\tdominant\n");
+        "p_alloc\tp_h2d\tp_kernel\tp_d2h\tp_staging\tp_tiles\tdominant\tthreads\n");
     for (const std::string& k : order) {
         const Line& l = lines[k];
         const Prediction& p = l.p;
@@ -397,14 +397,17 @@ int main(int argc, char** argv) {
         std::string groups;
         for (const auto& g : l.groups) groups += (groups.empty() ? "" : ",") + g;
         const double alloc = p.phases.alloc + p.phases.free + p.phases.host_register + p.phases.host_unregister;
-        std::printf("%s\t%s\t%s\t%d\t%s\t%lld\t%lld\t%lld\t%s\t%d\t%s\t%lld\t%lld\t%lld\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%lld\t%s\n",
+        // A staged run packs with the profile's thread count, as the
+        // generated code asks (0: the library's default).
+        const int threads = p.host_strategy == recipe::HostMemory::Staged ? platform.staging_threads : 0;
+        std::printf("%s\t%s\t%s\t%d\t%s\t%lld\t%lld\t%lld\t%s\t%d\t%s\t%lld\t%lld\t%lld\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%lld\t%s\t%d\n",
                     l.experiment.c_str(), l.memory.c_str(), groups.c_str(), l.repeat, to_string(c.scheme),
                     static_cast<long long>(c.tile[0]), static_cast<long long>(c.tile[1]),
                     static_cast<long long>(c.tile[2]), to_string(c.copy), c.streams, recipe::to_string(p.host_strategy),
                     static_cast<long long>(c.block[0]), static_cast<long long>(c.block[1]),
                     static_cast<long long>(c.block[2]), l.chosen ? 1 : 0, p.total_ms, alloc, p.phases.h2d,
                     p.phases.kernel, p.phases.d2h, p.phases.staging, static_cast<long long>(p.tiles),
-                    to_string(p.dominant));
+                    to_string(p.dominant), threads);
     }
     return 0;
 }

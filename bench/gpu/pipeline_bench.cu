@@ -224,6 +224,7 @@ void run_configs(const std::vector<Experiment>& all, const std::string& path) {
             cfg.block = dim3(static_cast<unsigned>(r.i("bx")), static_cast<unsigned>(r.i("by")),
                              static_cast<unsigned>(r.i("bz")));
             cfg.host = host_of(r.get("host"));
+            cfg.host_threads = static_cast<int>(r.i("threads"));  // the profile's stagingThreads for staged runs
             cfg.name = e.name;
             const int repeat = static_cast<int>(r.i("repeat"));
             const bool pinned = r.get("memory") == "pinned";

@@ -757,7 +757,7 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < lib.thread_counts.size(); ++i)
             sweep += (i ? ", " : "") + std::to_string(lib.thread_counts[i]) + " threads " +
                      std::to_string(static_cast<long long>(lib.thread_tile_ns[i])) + " ns";
-        std::fprintf(f, "    \"stagingThreads\": \"%s: the staging thread count with the lowest steady time per 4 MiB tile of a staged scalable run (both copy directions busy, 2 streams, 64 tiles): %s\",\n",
+        std::fprintf(f, "    \"stagingThreads\": \"%s: the fewest staging threads within 3%% of the lowest steady time per 4 MiB tile of a staged scalable run (both copy directions busy, 2 streams, 64 tiles): %s\",\n",
                      lib_how.c_str(), sweep.c_str());
     }
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
