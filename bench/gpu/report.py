@@ -308,7 +308,17 @@ def page(run):
     w("")
     w(f"Measured {run.date or 'on an unknown date (date.txt missing)'} on {name}{link}, driver {driver}.")
     if run.profile:
-        w(f"Profile (`recipe-profile`, measured at the start of the same run): {run.profile.get('description', '?')}.")
+        threads = run.profile.get("stagingThreads")
+        applied = bool(run.rows) and "threads" in run.rows[0]
+        if threads and applied:
+            note = f" Staged runs pack with its {threads} staging threads (`stagingThreads`), as the generated code asks."
+        elif threads:
+            note = (f" Its `stagingThreads` ({threads}) was not applied: this run's configurations have no threads column, "
+                    "so its staged runs packed with the library's default (up to 8 threads by the core count) while the "
+                    "model priced the profile's staging rates.")
+        else:
+            note = " The profile names no staging thread count: staged runs use the library's default."
+        w(f"Profile (`recipe-profile`, measured at the start of the same run): {run.profile.get('description', '?')}." + note)
     w("")
     w("Reproduce: `bench/gpu/run_gpu_bench.sh prepare` (builds the model's side), then on the machine with the GPU "
       "`bench/gpu/run_gpu_bench.sh run OUTDIR` (profile, bounds, raw floor, plans, measurements, "
