@@ -180,6 +180,9 @@ struct Platform {
     // One C math library call (sinf, exp, ...) on one thread, in ns; 0: not
     // measured (such calls are then priced as one flop).
     double host_math_call_ns = 0;
+    // The host figures above are this machine's, measured when advising
+    // (--measure-host, advisor/measured_host.h), not the profile's.
+    bool host_measured = false;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;

@@ -11,6 +11,7 @@
 #include <cxxopts.hpp>
 #include <nlohmann/json.hpp>
 
+#include "advisor/host_cpu.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/progress.h"
@@ -149,6 +150,7 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.assume_no_alias = cmd.source.assume_no_alias;
     options.platform = platform_name(args);
     options.convert_all = args.count("convert-all") > 0;
+    if (args.count("measure-host")) options.measured_host = recipe::advisor::measure_host_cpu(false);
     const std::string dir = value_or(args, "output-dir", ".");
     const std::string format = value_or(args, "format", "md");
     if (format != "md" && format != "json") return fail(err, "--format " + format + ": expected md or json");

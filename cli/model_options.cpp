@@ -1,5 +1,6 @@
 #include "cli/model_options.h"
 
+#include "advisor/measured_host.h"
 #include "recipes/session.h"
 
 #include <map>
@@ -30,6 +31,7 @@ bool read_model_request(const CommandInfo& info, ParsedCommand* cmd, ModelReques
         !one_c_file(info, cmd, &request->file, error))
         return false;
     if (!advisor::find_platform(platform_name(args), &request->platform, &error->message)) return false;
+    if (args.count("measure-host")) advisor::use_measured_host(advisor::measure_host_cpu(false), &request->platform);
     analyzer::AnalyzeOptions analysis;
     analysis.assumptions = cmd->source.assumptions;
     analysis.assume_no_alias = cmd->source.assume_no_alias;

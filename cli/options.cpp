@@ -14,6 +14,8 @@ constexpr unsigned kModel = kAdvise | kPredict | kSweep;  // the commands that p
 const std::vector<OptionSpec>& option_table() {
     static const std::vector<OptionSpec> table = {
         {"platform", "platform profile: a stored name (recipe platforms) or a .json path (default: h200)", "NAME|PATH", kModel},
+        {"measure-host", "measure this machine's CPU (one thread's streaming, arithmetic and first-touch rates, a few "
+                         "seconds) and use it instead of the profile's host figures", nullptr, kModel},
         {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", "DIR", kAdvise},
         {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", "pinned|pageable", kModel},
         {"kernel-ms", "nest NEST's measured kernel time for its whole problem, one step, in ms (repeatable; NEST= may "

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "advisor/measured_host.h"
 #include "advisor/request.h"
 #include "analyzer/analyzer.h"
 #include "analyzer/report.h"
@@ -418,6 +419,7 @@ bool analyze_input(const FileSystem& fs, Run& run, std::string* error) {
     const AdviseOptions& options = run.options;
     AdviseResult* r = &run.r;
     if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
+    if (options.measured_host) advisor::use_measured_host(*options.measured_host, &r->platform);
     analyzer::AnalyzeOptions ao;
     ao.assumptions = options.assumptions;
     ao.assume_no_alias = options.assume_no_alias;

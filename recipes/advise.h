@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "advisor/host_cpu.h"
 #include "advisor/plan.h"
 #include "advisor/platform.h"
 #include "advisor/program_time.h"
@@ -39,6 +40,9 @@ struct AdviseOptions {
     std::int64_t gpu_memory_bytes = 0;                         // --gpu-memory (0: the profile's)
     std::int64_t calls = 1;  // --calls: how often the program runs each nest (a time loop's steps come on top)
     bool convert_all = false;  // --convert-all: the comparison with the CPU informs, it does not decide
+    // --measure-host: this machine's host figures, measured by the caller,
+    // in place of the profile's (advisor/measured_host.h).
+    std::optional<advisor::HostCpu> measured_host;
     // Called as the per-nest stages go ("planning", "converting", "drawing"),
     // from the calling thread; the CLI shows it when a run is slow.
     std::function<void(const char* stage, std::size_t done, std::size_t total)> progress;

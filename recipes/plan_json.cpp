@@ -172,6 +172,12 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
                         {"cpu_ms", ps.cpu_ms},       {"gpu_ms", ps.gpu_ms},
                         {"runs_on_gpu", ps.runs_on_gpu}};
     if (!ps.note.empty()) j["program_note"] = ps.note;
+    // --measure-host: the CPU figures the comparison used are this machine's.
+    if (r.platform.host_measured)
+        j["host_measured"] = {{"stream_gbs", r.platform.host_stream_gbs},
+                              {"gflops", r.platform.host_gflops},
+                              {"first_touch_gbs", r.platform.host_first_touch_gbs},
+                              {"math_call_ns", r.platform.host_math_call_ns}};
     // Nests that run with their arrays resident: time loops and consecutive nests (recipes/region_plan.h).
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) j["regions"].push_back(region_json(r, region));

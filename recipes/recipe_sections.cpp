@@ -493,6 +493,7 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     p.set("stream", std::string(buf));
     std::snprintf(buf, sizeof buf, "%.2f", r.platform.host_gflops);
     p.set("gflops", std::string(buf));
+    p.set("host_measured", r.platform.host_measured);
     km::data rows{km::data::type::list};
     for (const auto& region : r.regions) {
         if (!region.compared) continue;

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "cold_start.cuh"
-#include "host_cpu.h"
+#include "../../advisor/host_cpu.h"  // shared with recipe --measure-host; header-only, no include path needed
 #include "library_costs.cuh"
 #include "sample_kernels.cuh"
 
@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
           std::to_string(static_cast<int>(cold.first_run_ns.back() / 1e6)) + " ms at " +
           std::to_string(static_cast<long long>(cold.first_run_bytes.back() / 1e6)) + " MB out");
     p.begin("host: one thread's streaming bandwidth and arithmetic");
-    const profiler::HostCpu host = profiler::measure_host_cpu(quick);
+    const recipe::advisor::HostCpu host = recipe::advisor::measure_host_cpu(quick);
     p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + ", first touch " +
           fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns"));
     int dev = 0;

@@ -351,3 +351,35 @@ TEST_CASE("a staged call asks the library for the profile's staging thread count
     REQUIRE(file(r, "two.cu"));
     CHECK(file(r, "two.cu")->content.find("cfg.host_threads = 6;  // staging threads") != std::string::npos);
 }
+
+TEST_CASE("--measure-host: the CPU side uses this machine's figures, and the recipe and plan say so", "[recipes]") {
+    std::string big = kTwoNests;
+    big.replace(big.find("#define N 4096"), 14, "#define N 67108864");
+    MemoryFileSystem fs;
+    const AdviseResult stock = run(fs, big);
+    const std::string stock_recipe = file(stock, "two.recipe.md")->content;
+    CHECK(stock_recipe.find("the profile's host; hosts of one GPU kind differ") != std::string::npos);
+    CHECK(file(stock, "two.plan.json")->content.find("host_measured") == std::string::npos);
+
+    recipe::advisor::HostCpu h;  // a machine four times the profile's streaming rate
+    h.stream_gbs = 46.08;
+    h.stream_bytes = {3145728, 805306368};
+    h.stream_ns = {30000, 17000000};
+    h.gflops = 15.9;
+    h.first_touch_gbs = 3.0;
+    h.math_call_ns = 4.0;
+    AdviseOptions o = converting();
+    o.measured_host = h;
+    MemoryFileSystem fs2;
+    const AdviseResult r = run(fs2, big, o);
+    CHECK(r.platform.host_measured);
+    CHECK(r.platform.host_stream_gbs == 46.08);
+    const std::string recipe = file(r, "two.recipe.md")->content;
+    CHECK(recipe.find("(46.1 GB/s, one thread) or its arithmetic at 15.90 GFLOP/s") != std::string::npos);
+    CHECK(recipe.find("measured on the machine that made this recipe (`--measure-host`)") != std::string::npos);
+    CHECK(file(r, "two.plan.json")->content.find("\"host_measured\"") != std::string::npos);
+    // A faster CPU makes the C loop cheaper: the recipe's CPU time falls.
+    REQUIRE(stock.program_summary.compared);
+    REQUIRE(r.program_summary.compared);
+    CHECK(r.program_summary.cpu_ms < stock.program_summary.cpu_ms);
+}

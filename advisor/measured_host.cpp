@@ -1,0 +1,23 @@
+#include "advisor/measured_host.h"
+
+#include "advisor/interpolation.h"
+
+namespace recipe::advisor {
+
+void use_measured_host(const HostCpu& h, Platform* p) {
+    p->host_stream_gbs = h.stream_gbs;
+    p->host_stream = Measurements{};
+    p->host_stream.bytes = h.stream_bytes;
+    p->host_stream.ns = h.stream_ns;
+    if (p->host_stream.ns.size() >= 2) {
+        choose_interpolation(&p->host_stream);
+    } else {
+        p->host_stream = Measurements{};  // one working set: the streaming rate alone
+    }
+    p->host_gflops = h.gflops;
+    p->host_first_touch_gbs = h.first_touch_gbs;
+    p->host_math_call_ns = h.math_call_ns;
+    p->host_measured = true;
+}
+
+}  // namespace recipe::advisor
