@@ -27,7 +27,8 @@
 # so the nvcc line it prints (its -I paths) holds from there: run.sh compiles
 # each .cu from the first directory of its path.
 # usage: bench/e2e/generate.sh OUTDIR [PLATFORM]     PLATFORM: a name or a .json profile (default h200)
-# Environment: RECIPE_BINARY (default build/recipe), and those of
+# Environment: RECIPE_BINARY (default build/recipe), ADVISE_EXTRA (further
+# advise options for the samples, e.g. --measure-host), and those of
 # bench/polybench/generate.sh (POLYBENCH, DATASET).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,7 +108,8 @@ for src in "$root"/samples/*.c; do
   for side in decision forced; do
     if [ $side = decision ]; then o=$name; extra_flags=(); else o=$name/forced; extra_flags=(--convert-all); fi
     status=0
-    (cd "$out/samples" && "$recipe" advise "$name/src/$name.c" "${flags[@]}" "${extra_flags[@]}" --platform "$platform" \
+    # shellcheck disable=SC2086  # ADVISE_EXTRA: further advise options for every sample, e.g. --measure-host
+    (cd "$out/samples" && "$recipe" advise "$name/src/$name.c" "${flags[@]}" "${extra_flags[@]}" ${ADVISE_EXTRA:-} --platform "$platform" \
        -o "$o" >"$o/advise.log" 2>&1) || status=$?
     if [ "$status" -gt 1 ] || [ ! -f "$out/samples/$o/$name.plan.json" ]; then
       echo "generate.sh: recipe advise${extra_flags[*]:+ ${extra_flags[*]}} failed on samples/$name.c (exit $status):" >&2
