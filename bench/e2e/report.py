@@ -277,7 +277,8 @@ def main():
     out.append("Each program was advised twice with the same flags: as it is (*the decision*: it keeps on the CPU "
                "the nests it predicts would not pay, and writes no .cu when none pays) and with `--convert-all` "
                "(*all on the GPU*: every nest the generator can convert, the nests the model compared with the CPU). "
-               "Both sides are measured, so a decision to keep nests on the CPU is checked too.")
+               "Both sides are measured, so a decision to keep nests on the CPU is checked too."
+               + (f" The samples were advised with `{env['advise_extra']}` as well." if env.get("advise_extra") else ""))
     out.append("")
     out.append("- *whole*: wall time of the process. *C*: the original program. *decision's program*: its .cu "
                "(run with RECIPE_REPORT=time), or \"= C\" when it kept every nest on the CPU (the program is the C "
