@@ -29,17 +29,6 @@ Box box_of(const Index3& extents) {
 
 bool full_device_arrays(Scheme s) { return scheme_traits(s).inputs == recipe::Residence::WholeArray; }
 
-// The advisor's name for a library host mode (recipe/scheme.h) of pageable arrays.
-HostStrategy strategy_for(recipe::HostMemory m) {
-    switch (m) {
-        case recipe::HostMemory::Pinned: return HostStrategy::Pinned;
-        case recipe::HostMemory::Register: return HostStrategy::Register;
-        case recipe::HostMemory::Staged: return HostStrategy::Staged;
-        case recipe::HostMemory::Pageable: return HostStrategy::Pageable;
-    }
-    throw std::logic_error("host memory mode without a host strategy");
-}
-
 std::string mb(std::int64_t bytes) {
     std::ostringstream os;
     os.precision(3);
@@ -139,7 +128,7 @@ std::vector<HostStrategy> Model::host_strategies(const Config& config) const {
     if (pinned_) return {HostStrategy::Pinned};
     std::vector<HostStrategy> allowed;
     const recipe::SchemeTraits& t = scheme_traits(config.scheme);
-    for (int i = 0; i < t.pageable_mode_count; ++i) allowed.push_back(strategy_for(t.pageable_modes[i]));
+    for (int i = 0; i < t.pageable_mode_count; ++i) allowed.push_back(t.pageable_modes[i]);  // HostStrategy is the library's HostMemory
     return allowed;
 }
 
