@@ -6,9 +6,11 @@
 # fresh processes) with the stored profile of PLATFORM.
 # usage: bench/device/check_session.sh PLATFORM OUTDIR
 # Environment: RECIPE_BINARY (a built recipe; default build/recipe), RUNS
-# (processes per program, default 3), POLYBENCH (bench/e2e/device.sh asks
-# for the corpus), SKIP_TESTS=1 (the benchmark only). Writes
-# OUTDIR/gpu-tests.log and the e2e page and data (bench/e2e/device.sh).
+# (processes per program, default 5: medians of 5 cold processes),
+# POLYBENCH (bench/e2e/device.sh asks for the corpus), SKIP_TESTS=1 (the
+# benchmark only), ADVISE_EXTRA (bench/e2e/generate.sh). Writes
+# OUTDIR/gpu-tests.log, the e2e page and data (bench/e2e/device.sh), and
+# all of OUTDIR again in OUTDIR/all.tgz.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 platform=${1:?usage: check_session.sh PLATFORM OUTDIR}
@@ -26,9 +28,11 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   tail -5 "$out/gpu-tests.log"
 fi
 start=$(date +%s)
-PROFILE=$root/advisor/platforms/$platform.json RUNS=${RUNS:-3} CANDIDATES_ONLY=1 \
+PROFILE=$root/advisor/platforms/$platform.json RUNS=${RUNS:-5} CANDIDATES_ONLY=1 \
   bash "$root/bench/e2e/device.sh" "$platform" "$out" sample > "$out/e2e.log" 2>&1
 e2e=$?
 echo "e2e: exit $e2e in $(( $(date +%s) - start )) s" | tee -a "$out/device.txt"
 tail -3 "$out/e2e.log"
+# Everything in one file as well, for a runner that brings back only a few files.
+tar -czf "$out.tgz" -C "$out" . && mv "$out.tgz" "$out/all.tgz"
 exit $(( tests || e2e ))
