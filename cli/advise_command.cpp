@@ -150,11 +150,12 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.assume_no_alias = cmd.source.assume_no_alias;
     options.platform = platform_name(args);
     options.convert_all = args.count("convert-all") > 0;
-    if (args.count("measure-host")) options.measured_host = recipe::advisor::measure_host_cpu(false);
     const std::string dir = value_or(args, "output-dir", ".");
     const std::string format = value_or(args, "format", "md");
     if (format != "md" && format != "json") return fail(err, "--format " + format + ": expected md or json");
     const bool force = args.count("force") > 0;
+    // Once the options are known to be good: it takes a second or two.
+    if (args.count("measure-host")) options.measured_host = recipe::advisor::measure_host_cpu(false);
 
     recipe::recipes::RealFileSystem fs;
     AdviseResult result;

@@ -31,7 +31,6 @@ bool read_model_request(const CommandInfo& info, ParsedCommand* cmd, ModelReques
         !one_c_file(info, cmd, &request->file, error))
         return false;
     if (!advisor::find_platform(platform_name(args), &request->platform, &error->message)) return false;
-    if (args.count("measure-host")) advisor::use_measured_host(advisor::measure_host_cpu(false), &request->platform);
     analyzer::AnalyzeOptions analysis;
     analysis.assumptions = cmd->source.assumptions;
     analysis.assume_no_alias = cmd->source.assume_no_alias;
@@ -47,7 +46,10 @@ bool read_model_request(const CommandInfo& info, ParsedCommand* cmd, ModelReques
     }
     if (args.count("kernel"))
         for (auto& np : request->nests) np.problem.kernel_name = args["kernel"].as<std::string>();
-    return apply_kernel_times(kernel_times, &request->nests, error);
+    if (!apply_kernel_times(kernel_times, &request->nests, error)) return false;
+    // Last, once the file and the options are known to be good: it takes a second or two.
+    if (args.count("measure-host")) advisor::use_measured_host(advisor::measure_host_cpu(false), &request->platform);
+    return true;
 }
 
 }  // namespace recipe::cli
