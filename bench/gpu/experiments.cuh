@@ -55,16 +55,8 @@ recipe::OutView<T> out_view(const DeviceArray& a) {
                               a.extents[1]};
 }
 
-inline recipe::Tile tile_of(const recipe::Box& core, std::int64_t index, std::int64_t count) {
-    recipe::Tile t{};
-    for (int d = 0; d < 3; ++d) {
-        t.core.begin[d] = core.begin[d];
-        t.core.end[d] = core.end[d];
-    }
-    t.index = index;
-    t.count = count;
-    return t;
-}
+// A tile as the library hands it to a kernel (the library's own maker).
+using recipe::detail::make_tile;
 
 // The grid that covers a tile's core with `block`, one thread per point.
 inline dim3 grid_for(const recipe::Tile& t, dim3 block) {

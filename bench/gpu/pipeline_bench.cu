@@ -143,7 +143,7 @@ void bounds(const std::vector<Experiment>& all, const char* floor_path) {
             ck(cudaStreamWaitEvent(s, b2, 0), "wait");
         });
         // The kernel as the naive scheme launches it: one tile, the whole space.
-        const recipe::Tile whole = bench::tile_of(e.space, 0, 1);
+        const recipe::Tile whole = bench::make_tile(e.space, 0, 1);
         for (int repeat : e.repeats) {
             const double ms = timed([&] { e.launch(whole, din, dout, e.block, s, repeat); });
             ck(cudaGetLastError(), "kernel");

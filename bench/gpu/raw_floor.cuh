@@ -54,7 +54,7 @@ public:
             TileWork w;
             w.slot = static_cast<int>(k % streams_);
             const recipe::Box core = grid_.core(k);
-            w.tile = tile_of(core, k, grid_.tile_count());
+            w.tile = make_tile(core, k, grid_.tile_count());
             for (int i = 0; i < n_in; ++i) {
                 const recipe::Box box = grid_.padded(k, e.halos[i]);
                 DeviceArray d{buffer(in_buf_, w.slot, n_in, i), box.begin, grid_.buffer_extents(e.halos[i])};
