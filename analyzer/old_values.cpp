@@ -1,5 +1,6 @@
 #include "analyzer/old_values.h"
 
+#include <algorithm>
 #include <set>
 
 #include "analyzer/syntax_tree.h"
@@ -7,6 +8,10 @@
 namespace recipe::analyzer {
 
 namespace {
+
+bool own_point(const ArrayAccess& a) {
+    return a.window_offsets.empty() && std::all_of(a.offset.begin(), a.offset.end(), [](int o) { return o == 0; });
+}
 
 // Whether the write at `n` sits under a branch or an inner loop of `body`.
 bool conditional_write(TSNode n, TSNode body) {
@@ -86,15 +91,19 @@ First first_of(TSNode s, const std::set<std::uint32_t>& writes, const std::set<s
 OldValues old_values(TSNode body, const std::vector<const AccessFact*>& facts, const std::vector<ArrayAccess>& accesses) {
     OldValues out;
     // The writes of each iteration's point (at a fixed offset from it, not
-    // walked by a window loop); reads of any point (a read of a neighbour
-    // before the write needs the old values as much).
+    // walked by a window loop), and the reads. A read sees what the same
+    // iteration wrote only when both are of the point itself: a neighbour,
+    // or a point a window walks, may hold another iteration's value or the
+    // old one, so such a read always needs the old values.
     std::set<std::uint32_t> writes, reads;
+    bool own_only = true;
     for (std::size_t i = 0; i < facts.size() && i < accesses.size(); ++i) {
         const std::uint32_t at = ts_node_start_byte(facts[i]->node);
         if (facts[i]->write && accesses[i].window_offsets.empty()) writes.insert(at);
         if (facts[i]->read) reads.insert(at);
+        if (facts[i]->write || facts[i]->read) own_only = own_only && own_point(accesses[i]);
     }
-    if (!reads.empty() && first_of(body, writes, reads, 0) != First::Write) {
+    if (!reads.empty() && (!own_only || first_of(body, writes, reads, 0) != First::Write)) {
         out.needed = true;
         return out;
     }

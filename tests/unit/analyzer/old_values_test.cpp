@@ -56,3 +56,13 @@ TEST_CASE("a write on some points only needs the old values of the others", "[an
     CHECK_FALSE(output(nest_of("a[i] = c[i] > 0 ? 1 : 2;"), "a").needs_old_values);
     CHECK(output(nest_of("c[i] > 0 && (a[i] = 1);"), "a").needs_old_values);
 }
+
+TEST_CASE("a read of a neighbour needs the old values even after the point is written", "[analyzer]") {
+    // On the CPU a[i + 1] still holds its old value when iteration i reads it.
+    const Program p = analyze_text("void f(float *restrict a, float *restrict b, const float *restrict c, int n) {\n"
+                                   "    for (int i = 0; i < n - 1; i++) {\n"
+                                   "        a[i] = c[i];\n        b[i] = a[i + 1];\n    }\n}\n");
+    const LoopNest& n = nest_in(p, "f");
+    for (const auto& a : n.output_arrays)
+        if (a.name == "a") CHECK(a.needs_old_values);
+}
