@@ -5,11 +5,12 @@
 // cannot disagree about it.
 //
 // Needed when the body reads the array before writing its point on every
-// path (`a[i] += x`, `a[i] = a[i] * 2`, a read under an if), or when it is
-// written on some points only (under an if, a ?: or an inner
-// loop), since the points not written keep their old values. Not needed
-// when every path writes the point before any read of it (`t[i] = f(x);
-// u[i] = t[i];`): the read sees the value just written.
+// path (`a[i] += x`, `a[i] = a[i] * 2`, a read under an if), reads any
+// other point of it (a neighbour), or writes some points only (under an
+// if, a ?: or an inner loop, behind && or ||), since the points not written
+// keep their old values. Not needed when every path writes the point
+// before the only reads, of that point (`t[i] = f(x); u[i] = t[i];`): they
+// see the value just written.
 #pragma once
 
 #include <vector>
