@@ -566,6 +566,7 @@ private:
         a.guarded = guard_depth_ > 0;
         a.windows = windows_;
         a.multiplicity = times_;
+        a.in_macro = !is_null(c.site) || c.args != nullptr;
         std::vector<TSNode> subs;
         std::vector<Affine> index;
         TSNode base{};

@@ -35,6 +35,7 @@ struct AccessFact {
     int selector_levels = 0;    // how many subscripts the selector takes
     int subscripts = 0;         // subscripts after the selector (1 for a flat or pointer access)
     bool pointer_arithmetic = false;  // *(u + ...)
+    bool in_macro = false;      // written in a macro or helper body, not in the nest's own text
     std::vector<Affine> index;  // one per subscript, outer first
     bool read = false, write = false;
     bool guarded = false;       // under an if that tests loop variables

@@ -1,10 +1,12 @@
 #include "analyzer/nest_builder.h"
 
 #include <algorithm>
+#include <set>
 
 #include "analyzer/access_shape.h"
 #include "analyzer/array_properties.h"
 #include "analyzer/body_facts.h"
+#include "analyzer/c_types.h"
 #include "analyzer/loop_header.h"
 #include "analyzer/rules/doacross.h"
 #include "analyzer/rules/rule.h"
@@ -35,6 +37,7 @@ public:
 
         read_headers();
         collect();
+        take_invariant_reads();
         for (const auto& a : facts_.body.accesses) facts_.shapes.push_back(shape_of(a, facts_.nest_vars, facts_.body.windows, values_));
         order_dimensions();
         fill_iteration_space();
@@ -175,6 +178,57 @@ private:
             if (!h.var.empty()) facts_.nest_vars.insert(h.var);
     }
 
+    // Whether `n` runs on some iterations only: under an if, a ?:, the right
+    // of && or ||, or a loop of the body. The host may not read such an
+    // element where the C program does not.
+    bool conditional(TSNode n) const {
+        const TSNode stop = c_.chain.back();
+        for (TSNode p = ts_node_parent(n); !is_null(p) && !ts_node_eq(p, stop); p = ts_node_parent(p)) {
+            if (IS(p, "if_statement") || IS(p, "conditional_expression") || IS(p, "switch_statement") ||
+                IS(p, "for_statement") || IS(p, "while_statement") || IS(p, "do_statement"))
+                return true;
+            if (IS(p, "binary_expression")) {
+                const std::string_view op = text(field(p, "operator"), src_);
+                if (op == "&&" || op == "||") return true;
+            }
+        }
+        return false;
+    }
+
+    // Reads of one element in every iteration (no loop variable in the
+    // index) of an array the nest does not write become InvariantReads:
+    // values the kernel is given, not arrays it tiles.
+    void take_invariant_reads() {
+        std::set<std::string> written;
+        for (const auto& a : facts_.body.accesses)
+            if (a.write) written.insert(a.base);
+        const Scope& scope = ctx_.scope(c_.function);
+        std::vector<AccessFact> kept;
+        for (auto& a : facts_.body.accesses) {
+            bool invariant = a.read && !a.write && !a.in_macro && !a.pointer_arithmetic && !a.guarded && a.windows.empty() &&
+                             !written.count(a.base) && !a.index.empty() && !is_null(a.node);
+            for (const Affine& x : a.index) invariant = invariant && x.ok() && !x.has_vars() && x.clamps.empty();
+            const VarDecl* d = invariant ? scope.find(a.base, at_) : nullptr;
+            if (!d || d->levels.size() != static_cast<std::size_t>(a.selector_levels + a.subscripts) || conditional(a.node)) {
+                kept.push_back(std::move(a));
+                continue;
+            }
+            InvariantRead r;
+            r.text = a.text;
+            r.array = a.base;
+            r.element_type = strip_qualifiers(d->type);
+            r.span = span_of(a.node);
+            nest_.invariant_reads.push_back(std::move(r));
+        }
+        facts_.body.accesses = std::move(kept);
+    }
+
+    bool inside_invariant_read(TSNode n) const {
+        const std::uint32_t b = ts_node_start_byte(n);
+        return std::any_of(nest_.invariant_reads.begin(), nest_.invariant_reads.end(),
+                           [&](const InvariantRead& r) { return b >= r.span.begin_byte && b < r.span.end_byte; });
+    }
+
     // x first: the loop variables in the order the first output's
     // dimensions follow them; loops no output follows come last.
     void order_dimensions() {
@@ -277,7 +331,8 @@ private:
                 });
             }
         }
-        names.insert(names.end(), facts_.body.names_read.begin(), facts_.body.names_read.end());
+        for (const auto& read : facts_.body.names_read)
+            if (!inside_invariant_read(read.second)) names.push_back(read);  // an invariant read's names stay on the host
         std::set<std::string> done;
         const Scope& scope = ctx_.scope(c_.function);
         std::set<std::string> chain_vars;

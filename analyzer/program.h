@@ -190,6 +190,17 @@ struct ScalarUse {
     std::string type;  // C type as declared, e.g. "int", "const float"
 };
 
+// An element the body reads at the same place in every iteration, of an
+// array the nest does not write (`_fict_[t]`, `coef[0]`): a value, not one of
+// the nest's arrays. The host reads it before the launch and passes it to
+// the kernel as it passes a scalar.
+struct InvariantRead {
+    std::string text;          // as written, e.g. "_fict_[t]"
+    std::string array;         // the array it reads, e.g. "_fict_"
+    std::string element_type;  // C type as declared, e.g. "double"
+    SourceSpan span;
+};
+
 enum class NestKind { Map, Zip, Unzip, ZipUnzip };
 
 struct LoopNest {
@@ -214,6 +225,7 @@ struct LoopNest {
 
     bool innermost_is_contiguous = true;  // false: the kernel should swap loops
     std::vector<ScalarUse> scalars_read;
+    std::vector<InvariantRead> invariant_reads;
     std::vector<Boundary> boundaries;
     std::optional<TimeLoop> time_loop;
     OpCounts ops;

@@ -130,6 +130,9 @@ json nest_json(const LoopNest& n) {
     for (const auto& d : n.reasons) reasons.push_back(diag_json(d));
     json scalars = json::array();
     for (const auto& s : n.scalars_read) scalars.push_back({{"name", s.name}, {"type", s.type}});
+    json invariants = json::array();
+    for (const auto& r : n.invariant_reads)
+        invariants.push_back({{"text", r.text}, {"array", r.array}, {"element_type", r.element_type}, {"span", span_json(r.span)}});
     json boundaries = json::array();
     for (const auto& b : n.boundaries) boundaries.push_back({{"kind", to_string(b.kind)}, {"text", b.text}, {"span", span_json(b.span)}});
     json windows = json::array();
@@ -165,6 +168,7 @@ json nest_json(const LoopNest& n) {
             {"input_arrays", inputs},
             {"output_arrays", outputs},
             {"scalars_read", scalars},
+            {"invariant_reads", invariants},
             {"boundaries", boundaries},
             {"window_loops", windows},
             {"time_loop", time},
@@ -205,6 +209,9 @@ LoopNest nest_from(const json& j) {
     for (const auto& a : j.at("input_arrays")) n.input_arrays.push_back(array_from(a));
     for (const auto& a : j.at("output_arrays")) n.output_arrays.push_back(array_from(a));
     for (const auto& s : j.at("scalars_read")) n.scalars_read.push_back({s.at("name").get<std::string>(), s.at("type").get<std::string>()});
+    for (const auto& r : j.value("invariant_reads", json::array()))
+        n.invariant_reads.push_back({r.at("text").get<std::string>(), r.at("array").get<std::string>(),
+                                     r.at("element_type").get<std::string>(), span_from(r.at("span"))});
     for (const auto& b : j.at("boundaries")) {
         Boundary x;
         x.kind = enum_from<Boundary::Kind>(b.at("kind").get<std::string>(),

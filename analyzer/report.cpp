@@ -106,6 +106,11 @@ void nest_text(std::ostream& os, const Program& p, const SourceLines& lines, con
         for (const auto& s : n.scalars_read) os << " " << s.name << " (" << s.type << ")";
         os << "\n";
     }
+    if (!n.invariant_reads.empty()) {
+        os << "  read once per launch:";
+        for (const auto& r : n.invariant_reads) os << " " << r.text << " (" << r.element_type << ")";
+        os << "\n";
+    }
     os << "  per iteration: " << n.ops.adds << " add, " << n.ops.muls << " mul, " << n.ops.divs << " div, "
        << n.ops.other << " other; " << n.ops.reads << " reads, " << n.ops.writes << " writes\n";
     for (const auto& d : n.reasons) os << diagnostic(p.file, &lines, d);

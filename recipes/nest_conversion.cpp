@@ -112,6 +112,24 @@ std::string original_body(const analyzer::SourceMap& map, std::uint32_t begin, s
     return apply_edits(std::string_view(map.original()).substr(*ob, *oe - *ob), moved);
 }
 
+// `text` without its last `count` subscripts (`ez[NX - 2][j]`, 1: `ez[NX - 2]`); "" when it does not end in them.
+std::string without_subscripts(std::string text, std::size_t count) {
+    for (; count > 0; --count) {
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+        if (text.empty() || text.back() != ']') return "";
+        int depth = 0;
+        std::size_t i = text.size();
+        while (i > 0) {
+            const char ch = text[--i];
+            if (ch == ']') ++depth;
+            else if (ch == '[' && --depth == 0) break;
+        }
+        if (depth != 0) return "";
+        text.erase(i);
+    }
+    return text;
+}
+
 // What the steps of convert() share: the nest and its file, the conversion
 // they fill in, and what one step finds for the later ones. Every field
 // after `c` has an initialiser, so convert() names only the first six.
@@ -134,6 +152,14 @@ struct Converting {
     std::vector<const analyzer::ArrayAccess*> accesses{};  // in the order of the text
     std::vector<Edit> body_edits{};                        // offsets from body_begin
     std::set<std::string> macros_defined{};                // by the file or its preprocessing
+
+    // The text of `span` as the user's file has it (macros unexpanded); "" inside a macro's expansion.
+    std::string original(const analyzer::SourceSpan& span) const {
+        if (!map) return std::string(src.substr(span.begin_byte, span.end_byte - span.begin_byte));
+        const auto b = map->to_original(span.begin_byte, false), e = map->to_original(span.end_byte, true);
+        if (!b || !e || *e < *b) return "";
+        return map->original().substr(*b, *e - *b);
+    }
 
     // Lines of the preprocessed text, as the user's file numbers them.
     int user_line(std::uint32_t row) const {
@@ -197,6 +223,8 @@ void pass_whole_inputs(Converting& conv) {
     for (const auto* w : conv.wholes) {
         if (w->layout != ArrayLayout::Flat && w->layout != ArrayLayout::MultiDim)
             throw Failure{"`" + w->name + "` is reached through pointers; only arrays can be read whole"};
+        if (w->name.find('[') != std::string::npos)
+            throw Failure{"`" + w->name + "` is one part of an array, read whole; only whole arrays can be"};
         const std::string count = extent_text(w->size.front());
         if (count.empty()) throw Failure{"the extent of `" + w->name + "` is unknown"};
         if (w->element_type.empty()) throw Failure{"the element type of `" + w->name + "` is unknown"};
@@ -205,6 +233,15 @@ void pass_whole_inputs(Converting& conv) {
                               "recipe::whole(" + pointer + ", static_cast<std::size_t>(" + count + "))"});
         c->wholes.push_back(w->name);
     }
+}
+
+// An array's name as the user's file spells it: a part (`ez[NX - 2]`, which
+// the analyzer reads preprocessed) from the text of its first access.
+std::string written_name(const Converting& conv, const ArrayProperties& a) {
+    if (a.name.find('[') == std::string::npos || a.accesses.empty()) return a.name;
+    const std::size_t subscripts = a.layout == ArrayLayout::Flat ? 1 : a.size.size();
+    const std::string written = without_subscripts(conv.original(a.accesses.front().span), subscripts);
+    return written.empty() ? a.name : analyzer::squeeze(written);
 }
 
 // Arrays held in structs (`in->u`, `g.u`): the kernel's view gets a
@@ -225,12 +262,11 @@ void name_views(Converting& conv) {
         }
         conv.element_of[a->name] = element;
         std::string view = a->name;
+        if (view.find('[') != std::string::npos) view = identifier_for(written_name(conv, *a));  // a part, `ey[0]`: `ey_0`
         if (member) {
-            for (auto at = view.find("->"); at != std::string::npos; at = view.find("->")) view.replace(at, 2, "_");
-            for (auto& ch : view)
-                if (ch == '.') ch = '_';
-            view = unique_name(view, t, conv.taken);
+            view = identifier_for(view);
         }
+        if (view != a->name) view = unique_name(view, t, conv.taken);
         conv.view_name[a->name] = view;
     }
 }
@@ -272,8 +308,10 @@ ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
     r.element_type = without_const(conv.element_of.at(a.name));
     r.layout = a.layout;
     r.pinned = a.pinned_host;
+    const std::string name = written_name(conv, a);
+    if (const auto bracket = a.name.find('['); bracket != std::string::npos) r.part_of = a.name.substr(0, bracket);
     switch (a.layout) {
-        case ArrayLayout::Flat: r.host_pointer = a.name; break;
+        case ArrayLayout::Flat: r.host_pointer = name; break;
         case ArrayLayout::MultiDim: {
             VlaParameter vla;
             if (vla_parameter(t, a.name, nest.span.begin_byte, &vla)) {
@@ -281,7 +319,7 @@ ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
                 r.vla_parameter = true;
                 break;
             }
-            r.host_pointer = "&" + a.name;
+            r.host_pointer = "&" + name;
             for (int d = 0; d < c->dims; ++d) r.host_pointer += "[0]";
             break;
         }
@@ -421,6 +459,29 @@ void rewrite_accesses(Converting& conv) {
         if (!owner && !acc->why_no_coordinates.empty())
             throw Failure{"cannot split the index of `" + text + "` into coordinates: " + acc->why_no_coordinates};
         if (!owner) throw Failure{"the access `" + text + "` names none of the nest's arrays"};
+    }
+}
+
+// Elements read at one place for the whole nest (`_fict_[t]`): the host reads
+// each before the launch and the kernel takes it as a parameter.
+void pass_invariant_reads(Converting& conv) {
+    NestConversion* c = conv.c;
+    std::map<std::string, std::string> by_text;  // the argument as written -> the parameter
+    for (const auto& r : conv.nest.invariant_reads) {
+        if (r.span.begin_byte < conv.body_begin || r.span.end_byte > conv.body_end)
+            throw Failure{"the read `" + r.text + "` (line " + std::to_string(r.span.begin.line) + ") is outside the loop body"};
+        const std::string argument = conv.original(r.span);
+        if (argument.empty()) throw Failure{"the read `" + r.text + "` lies inside a macro's expansion"};
+        if (conv.iterate && contains_identifier(argument, conv.nest.time_loop->var))
+            throw Failure{"the body reads `" + argument + "`, which changes every step of the time loop the library runs"};
+        auto it = by_text.find(argument);
+        if (it == by_text.end()) {
+            const std::string name = unique_name(identifier_for(argument), conv.t, conv.taken);
+            c->scalars.push_back({name, without_const(r.element_type), argument});
+            c->invariant_reads.push_back(argument);
+            it = by_text.emplace(argument, name).first;
+        }
+        conv.body_edits.push_back({r.span.begin_byte - conv.body_begin, r.span.end_byte - conv.body_begin, it->second});
     }
 }
 
@@ -566,6 +627,9 @@ std::vector<std::string> names_read(const Converting& conv) {
     std::vector<std::string> names;
     walk(conv.body_node, [&](TSNode n) {
         if (!is(n, "identifier")) return;
+        const std::uint32_t at = ts_node_start_byte(n);
+        for (const auto& r : conv.nest.invariant_reads)
+            if (at >= r.span.begin_byte && at < r.span.end_byte) return;  // read on the host, passed as a value
         const TSNode parent = ts_node_parent(n);
         if (is(parent, "call_expression") && ts_node_eq(field(parent, "function"), n)) return;
         if (is(parent, "field_expression")) {  // a struct's: its fields are passed above
@@ -595,8 +659,12 @@ void pass_scalars(Converting& conv) {
         for (const auto& m : conv.map->macros()) macros_defined.insert(m.first);
     std::set<std::string> loop_vars;
     for (const auto& v : c->index_vars) loop_vars.insert(v.name);
+    std::set<std::string> bases;  // `ey` of the part `ey[0]`
+    for (const auto& name : conv.array_names) bases.insert(name.substr(0, name.find('[')));
     for (const auto& name : names_read(conv)) {
-        if (declared.count(name) || loop_vars.count(name) || conv.array_names.count(name) || macros_defined.count(name)) continue;
+        if (declared.count(name) || loop_vars.count(name) || conv.array_names.count(name) || bases.count(name) ||
+            macros_defined.count(name))
+            continue;
         Declaration d;
         std::string type;
         bool file_scope = false;
@@ -766,6 +834,7 @@ void convert(const CTree& t, const LoopNest& nest, std::set<std::string>* taken,
     trim_body(conv);
     collect_accesses(conv);
     rewrite_accesses(conv);
+    pass_invariant_reads(conv);
     number_body_lines(conv);
     find_calls(conv);
     pass_struct_fields(conv);

@@ -52,6 +52,7 @@ struct ArrayRole {
     bool flatten = false;      // rows reached through pointers: gathered into one block
     bool vla_parameter = false;  // a variable-length array parameter: the .cu passes a pointer to its first element
     std::string flat_name;     // the block holding the rows
+    std::string part_of;       // a part picked by constant leading subscripts (`ey[0]`): its array, `ey`
 };
 
 struct NestConversion {
@@ -69,6 +70,7 @@ struct NestConversion {
     std::vector<ArrayRole> outputs;
     std::vector<AccessChange> accesses;
     std::vector<std::string> wholes;  // inputs read whole (kernel pointers, passed through recipe::whole)
+    std::vector<std::string> invariant_reads;  // elements the host reads once per launch (`_fict_[t]`), as written
     std::string body;  // the loop body with accesses rewritten, indented by 4
     bool wraps_continue = false;  // `continue` kept working by a do { } while (0)
     int body_first_line = 0, body_last_line = 0;

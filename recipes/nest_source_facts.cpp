@@ -87,6 +87,22 @@ bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b) {
     return squeeze(a.expr) == squeeze(b.expr);
 }
 
+std::string identifier_for(const std::string& expression) {
+    std::string out;
+    bool gap = false;  // other characters since the last one kept
+    for (const char ch : expression) {
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') {
+            gap = true;
+            continue;
+        }
+        if (gap && !out.empty() && out.back() != '_') out += '_';
+        gap = false;
+        out += ch;
+    }
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front()))) out = "v_" + out;
+    return out;
+}
+
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken) {
     std::string name = want;
     for (int i = 2; taken->count(name) || t.has_identifier(name); ++i) name = want + "_" + std::to_string(i);

@@ -33,6 +33,9 @@ TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter,
 // An extent as host code: its expression, else its value; "" when unknown.
 std::string extent_text(const analyzer::Extent& e);
 bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);
+// An identifier spelling an expression: each run of other characters one
+// `_`, none at the end (`in->u`: `in_u`, `ey[0]`: `ey_0`, `_fict_[t]`: `_fict_t`).
+std::string identifier_for(const std::string& expression);
 // `want`, or `want_2`, ... : not in `taken` nor an identifier of the file.
 std::string unique_name(const std::string& want, const CTree& t, std::set<std::string>* taken);
 // Names the body declares itself (block-scoped variables, inner loop counters).

@@ -119,10 +119,23 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
     // slowest, which the analyzer infers per nest from the elements it
     // touches (a pointer's rows); the region holds the most rows any nest
     // touches.
-    const NestConversion& c0 = nests[members.front()].conversion;
+    // Nests that reach their arrays only through parts (`ey[0][j] = ...`,
+    // one row) do not give the shape: they run on the arrays the others hold.
+    auto whole_user = [&](std::size_t i) {
+        const NestConversion& c = nests[i].conversion;
+        for (const auto* list : {&c.inputs, &c.outputs})
+            for (const auto& role : *list)
+                if (role.part_of.empty()) return true;
+        return false;
+    };
+    std::vector<std::size_t> shapers;
+    for (const std::size_t i : members)
+        if (whole_user(i)) shapers.push_back(i);
+    if (shapers.empty()) throw Refusal{"its nests use parts of arrays only"};
+    const NestConversion& c0 = nests[shapers.front()].conversion;
     const int slow = c0.dims - 1;
-    std::size_t widest = members.front();
-    for (const std::size_t i : members) {
+    std::size_t widest = shapers.front();
+    for (const std::size_t i : shapers) {
         const NestConversion& c = nests[i].conversion;
         if (c.dims != c0.dims) throw Refusal{"its nests differ in dimensions"};
         for (int d = 0; d < slow; ++d)
@@ -137,14 +150,27 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
     r.problem.extents = nests[widest].chosen()->problem.extents;
     r.problem.dims = c0.dims;
     bool all_pinned = true;
+    struct Part {
+        ArrayRole role;
+        bool output;
+        std::string array;  // the whole array's name where the region opens
+    };
+    std::vector<Part> parts;
     for (const Launch& launch : launches) {
         const NestOutcome& n = nests[launch.nest];
         const NestConversion& c = n.conversion;
         const advisor::Problem& p = n.chosen()->problem;
         if (!c.wholes.empty()) throw Refusal{"the nest at line " + std::to_string(n.nest->span.begin.line) + " reads an array whole"};
+        if (!c.invariant_reads.empty() && !launch.rename.empty())
+            throw Refusal{"the nest at line " + std::to_string(n.nest->span.begin.line) + " reads `" + c.invariant_reads.front() +
+                          "` in the function the loop calls"};
         r.problem.nests.push_back(p);
         auto note = [&](ArrayRole role, bool output) {
             if (role.flatten) throw Refusal{"`" + role.name + "` is reached through row pointers"};
+            if (!role.part_of.empty()) {  // resolved below, against the arrays held whole
+                parts.push_back({role, output, renamed(role.part_of, launch.rename)});
+                return;
+            }
             const std::string model_name = role.name;
             role.name = renamed(role.name, launch.rename);
             role.host_pointer = renamed(role.host_pointer, launch.rename);
@@ -176,6 +202,24 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
         for (const auto& role : c.outputs) note(role, true);
         r.step_by_step_ms += n.chosen()->total_ms * static_cast<double>(r.problem.steps);
     }
+    // A part runs on the device copy of its array: the library finds it by
+    // its host address. Read anywhere, the array is copied in.
+    for (const Part& part : parts) {
+        const auto it = std::find_if(r.arrays.begin(), r.arrays.end(), [&](const RegionHostArray& a) { return a.name == part.array; });
+        if (it == r.arrays.end())
+            throw Refusal{"`" + part.role.name + "` is a part of `" + part.array + "`, which no nest of the region uses whole"};
+        if (it->element_type != part.role.element_type) throw Refusal{"`" + part.array + "` is used with two element types"};
+        const auto k = static_cast<std::size_t>(it - r.arrays.begin());
+        if (part.output) it->copy_out = r.problem.arrays[k].copy_out = true;
+        if (!part.output || part.role.inout) it->copy_in = r.problem.arrays[k].copy_in = true;
+        all_pinned = all_pinned && part.role.pinned;
+    }
+    // What the host reads for a launch must not be on the GPU only.
+    for (const Launch& launch : launches)
+        for (const std::string& read : nests[launch.nest].conversion.invariant_reads)
+            for (const RegionHostArray& a : r.arrays)
+                if (contains_identifier(read, a.name))
+                    throw Refusal{"the host reads `" + read + "` for a launch while the region holds `" + a.name + "` on the GPU"};
     r.problem.pinned_host = all_pinned;
 }
 

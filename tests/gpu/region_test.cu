@@ -2,6 +2,7 @@
 // int: time loops whose steps run several nests on arrays resident on the
 // device (PolyBench's mirrored Jacobi `B = f(A); A = f(B)` on the interior,
 // an fdtd-like step of three nests over three arrays with inout updates,
+// nests on single rows named by pointers inside the held arrays,
 // host pointers swapped between steps), an array the region writes whole
 // before reading it (not copied in; untouched when no step runs), 0 to 5 steps, every host memory mode,
 // chunks of several sizes over 1 to 3 streams. Every array is compared
@@ -45,6 +46,19 @@ __global__ void update_hz(recipe::Tile t, recipe::InView<T> ex, recipe::InView<T
     const std::int64_t x = t.x(), y = t.y();
     if (!t.contains(x, y)) return;
     hz(x, y) = hz(x, y) - (ex(x + 1, y) - ex(x, y) + ey(x, y + 1) - ey(x, y));
+}
+// One row as a 1-D array: driven with a value, or copied from another row.
+template <class T>
+__global__ void drive_row(recipe::Tile t, recipe::OutView<T> row, T v) {
+    const std::int64_t x = t.x();
+    if (!t.contains(x)) return;
+    row(x) = v;
+}
+template <class T>
+__global__ void copy_row(recipe::Tile t, recipe::InView<T> from, recipe::OutView<T> to) {
+    const std::int64_t x = t.x();
+    if (!t.contains(x)) return;
+    to(x) = from(x);
 }
 template <class T>
 __global__ void fill_kernel(recipe::Tile t, recipe::OutView<T> a) {
@@ -267,6 +281,46 @@ void fdtd_like(const Setup& s, std::int64_t steps) {
 }
 
 // Misuse is an error, not a wrong result.
+// Nests on single rows of the held arrays, named by pointers inside them
+// (PolyBench's fdtd-2d `ey[0][j] = _fict_[t]`, an open boundary copying the
+// row before the last into the last), between updates of the whole arrays.
+template <class T>
+void rows(const Setup& s, std::int64_t steps) {
+    const recipe::Index3 ext{29, 13, 1};
+    const std::int64_t X = ext[0], Y = ext[1], n = X * Y;
+    test::HostArray<T> e(n, s.host), h(n, s.host);
+    test::fill(e.data(), n, 41);
+    test::fill(h.data(), n, 42);
+    std::vector<T> re(e.data(), e.data() + n), rh(h.data(), h.data() + n);
+    for (std::int64_t t = 0; t < steps; ++t) {
+        for (std::int64_t x = 0; x < X; ++x) re[x] = static_cast<T>(t % 7 + 1);
+        for (std::int64_t x = 0; x < X; ++x) re[x + X * (Y - 1)] = re[x + X * (Y - 2)];
+        for (std::int64_t y = 0; y < Y; ++y)
+            for (std::int64_t x = 1; x < X; ++x) re[x + X * y] = re[x + X * y] - (rh[x + X * y] - rh[x - 1 + X * y]);
+    }
+    const std::string w = what<T>("rows", s, steps, ext);
+    try {
+        recipe::Region region(region_config<T>(ext, s, "region_test rows"), recipe::resident(e.data()),
+                              recipe::resident(h.data()));
+        for (std::int64_t t = 0; t < steps; ++t) {
+            region.run(nest_config(ext, {{0, 0, 0}, {X, 1, 1}}, "drive"), drive_row<T>, recipe::inputs(),
+                       recipe::outputs(recipe::output(e.data())), static_cast<T>(t % 7 + 1));
+            region.run(nest_config(ext, {{0, 0, 0}, {X, 1, 1}}, "open"), copy_row<T>,
+                       recipe::inputs(recipe::input(static_cast<const T*>(e.data() + X * (Y - 2)))),
+                       recipe::outputs(recipe::output(e.data() + X * (Y - 1))));
+            region.run(nest_config(ext, {{1, 0, 0}, {X, Y, 1}}, "update"), update_ex<T>,
+                       recipe::inputs(recipe::input(static_cast<const T*>(h.data()))),
+                       recipe::outputs(recipe::inout(e.data())));
+        }
+        region.finish();
+    } catch (const recipe::Error& err) {
+        TEST_CHECK(false, "%s threw: %s", w.c_str(), err.what());
+        return;
+    }
+    TEST_CHECK(test::same(e.data(), re.data(), ext, w + " e"), "%s: e differs", w.c_str());
+    TEST_CHECK(test::same(h.data(), rh.data(), ext, w + " h"), "%s: h differs", w.c_str());
+}
+
 void misuse() {
     const recipe::Index3 ext{8, 8, 1};
     test::HostArray<float> a(64, recipe::HostMemory::Pageable), b(64, recipe::HostMemory::Pageable),
@@ -340,6 +394,7 @@ void run_all() {
                     mirrored<T>(s, steps, true);
                     called<T>(s, steps);
                     fdtd_like<T>(Setup{host, recipe::Index3{19, chunk[1], 1}, streams}, steps);
+                    rows<T>(Setup{host, recipe::Index3{29, chunk[1], 1}, streams}, steps);
                 }
             }
 }

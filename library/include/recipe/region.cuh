@@ -15,7 +15,8 @@
 // pageable). Each run() is one launch over its Config's space with its
 // block, in order on one stream; its arrays are named by their host
 // pointers, so a program that swaps pointers between steps still names the
-// right device copy. Nothing is copied between runs: host code must not read
+// right device copy; a pointer inside a held array (`ey[0]`, its first row)
+// names that part of it. Nothing is copied between runs: host code must not read
 // or write the arrays between the constructor and finish().
 #pragma once
 

@@ -340,3 +340,92 @@ TEST_CASE("a loop that does more than call, swap and count calls its function ca
         CHECK(noted);
     }
 }
+
+TEST_CASE("a time loop whose nests drive single rows runs them on the rows of the arrays it holds", "[recipes]") {
+    // The FDTD form: a source value read per step into row 0, the last row
+    // copied from its neighbour, then the field updates over whole arrays.
+    const AdviseResult r = advise_text(R"(#define NX 900
+#define NY 700
+#define T 40
+static double ez[NX][NY], hx[NX][NY], pulse[T];
+static void propagate(void)
+{
+    int t, i, j;
+    for (t = 0; t < T; t++) {
+        for (j = 0; j < NY; j++)
+            ez[0][j] = pulse[t];
+        for (j = 0; j < NY; j++)
+            ez[NX - 1][j] = ez[NX - 2][j];
+        for (i = 1; i < NX - 1; i++)
+            for (j = 0; j < NY; j++)
+                ez[i][j] = ez[i][j] + 0.5 * (hx[i][j] - hx[i - 1][j]);
+        for (i = 0; i < NX - 1; i++)
+            for (j = 0; j < NY; j++)
+                hx[i][j] = hx[i][j] + 0.25 * (ez[i + 1][j] - ez[i][j]);
+    }
+}
+)");
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    CHECK(region.converted);
+    CHECK(region.nests.size() == 4);
+    REQUIRE(region.arrays.size() == 2);  // the rows are parts of ez, not arrays of their own
+    for (const auto& a : region.arrays) {
+        CHECK(a.bytes == 900LL * 700 * 8);
+        CHECK(a.copy_in);
+        CHECK(a.copy_out);
+    }
+    const std::string cu = cu_of(r);
+    CHECK(count(cu, "recipe::resident(") == 2);
+    // The rows as the file spells them; the step's source value read by the host.
+    CHECK_THAT(cu, Catch::Contains("recipe::outputs(recipe::output(ez[0])), pulse[t]);"));
+    CHECK_THAT(cu, Catch::Contains("recipe::inputs(recipe::input(ez[NX - 2]))"));
+    CHECK_THAT(cu, Catch::Contains("recipe::outputs(recipe::output(ez[NX - 1]))"));
+    CHECK_THAT(cu, Catch::Contains("recipe::OutView<double> ez_0, double pulse_t)"));
+    CHECK_THAT(cu, Catch::Contains("ez_0(j) = pulse_t;"));
+}
+
+TEST_CASE("a region does not hold a row alone, nor an array the host reads for a launch", "[recipes]") {
+    AdviseResult r = advise_text(R"(#define N 4000
+#define T 40
+static double a[N][N], b[N][N];
+static void step(void)
+{
+    int t, i, j;
+    for (t = 0; t < T; t++) {
+        for (j = 0; j < N; j++)
+            a[0][j] = b[0][j] + 1.0;
+        for (i = 1; i < N; i++)
+            for (j = 0; j < N; j++)
+                b[i][j] = b[i][j] * 0.5;
+    }
+}
+)");
+    CHECK(r.regions.empty());
+    bool said = false;
+    for (const auto& line : r.region_notes)
+        said = said || line.find("`a_0` is a part of `a`, which no nest of the region uses whole") != std::string::npos;
+    CHECK(said);
+
+    r = advise_text(R"(#define N 4000
+#define T 40
+static double a[N][N], b[N][N];
+static void step(void)
+{
+    int t, i, j;
+    for (t = 0; t < T; t++) {
+        for (i = 1; i < N; i++)
+            for (j = 0; j < N; j++)
+                a[i][j] = b[i][j] * b[0][0];
+        for (i = 1; i < N; i++)
+            for (j = 0; j < N; j++)
+                b[i][j] = a[i][j] * 0.5;
+    }
+}
+)");
+    CHECK(r.regions.empty());
+    said = false;
+    for (const auto& line : r.region_notes)
+        said = said || line.find("the host reads `b[0][0]` for a launch while the region holds `b` on the GPU") != std::string::npos;
+    CHECK(said);
+}

@@ -5,7 +5,9 @@
 // staging buffers) and measures, as it does for recipe::run. A region is
 // active on its thread from its constructor to finish(): recipe::run calls
 // made meanwhile on its arrays (in functions the region's loop calls)
-// launch on them instead of copying.
+// launch on them instead of copying. A run may name a part of a held array
+// (`ey[0]`, its first row): its view starts at that offset in the device
+// copy, with the array's layout.
 #pragma once
 
 #include <climits>
@@ -53,11 +55,7 @@ public:
         describe_outputs(outs, std::index_sequence_for<O...>{}, &named);
         std::size_t held = 0;
         for (const ArrayDesc& a : named)
-            for (const ArrayDesc& r : engine_->arrays())
-                if (r.host == a.host) {
-                    ++held;
-                    break;
-                }
+            if (holding(a.host) >= 0) ++held;
         return held == 0 ? Holds::None : held == named.size() ? Holds::All : Holds::Some;
     }
 
@@ -128,7 +126,11 @@ public:
         describe_outputs(outs, std::index_sequence_for<O...>{}, &named);
         for (std::size_t j = 0; j < named.size(); ++j) {
             const std::size_t i = resident(named[j], where);
-            p.push_back(place_[i]);
+            // A part of the array (`ey[0]`, one row) is at its own offset in
+            // the device copy, which mirrors the host array.
+            Placement part = place_[i];
+            part.device += named[j].host - engine_->arrays()[i].host;
+            p.push_back(part);
             if (named[j].role != Role::In) written_[i] = true;  // an output
         }
         if (!kernels_marked_) {
@@ -208,20 +210,34 @@ private:
             }
     }
 
-    // The index of the array whose host pointer `a` names.
+    // The index of the array holding the host address `host` (its start, or
+    // inside it: a part such as one row), or -1.
+    std::ptrdiff_t holding(const char* host) const {
+        const auto& arrays = engine_->arrays();
+        const std::int64_t elements = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
+        for (std::size_t i = 0; i < arrays.size(); ++i)
+            if (host >= arrays[i].host && host < arrays[i].host + elements * arrays[i].elem)
+                return static_cast<std::ptrdiff_t>(i);
+        return -1;
+    }
+
+    // The index of the array holding the one `a` names: the same array, or
+    // a part of it that starts on an element.
     template <class Where>
     std::size_t resident(const ArrayDesc& a, const Where& where) const {
-        const auto& arrays = engine_->arrays();
-        for (std::size_t i = 0; i < arrays.size(); ++i)
-            if (arrays[i].host == a.host) {
-                if (arrays[i].elem != a.elem)
-                    throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) + " has elements of " +
-                                std::to_string(a.elem) + " bytes; the region holds that array with " +
-                                std::to_string(arrays[i].elem));
-                return i;
-            }
-        throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) +
-                    " is not one of the region's arrays (give every array the nests use to the Region)");
+        const std::ptrdiff_t found = holding(a.host);
+        if (found < 0)
+            throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) +
+                        " is not one of the region's arrays (give every array the nests use to the Region)");
+        const auto i = static_cast<std::size_t>(found);
+        const ArrayDesc& r = engine_->arrays()[i];
+        if (r.elem != a.elem)
+            throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) + " has elements of " +
+                        std::to_string(a.elem) + " bytes; the region holds that array with " + std::to_string(r.elem));
+        if ((a.host - r.host) % r.elem != 0)
+            throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) +
+                        " starts inside an element of a region's array");
+        return i;
     }
 
     Config cfg_;  // before engine_, which keeps a reference to it
