@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the region benchmark's programs: the PolyBench/C time loops the
-# generator runs as regions (jacobi-1d, jacobi-2d, heat-3d) at LARGE and
+# generator runs as regions (jacobi-1d, jacobi-2d, heat-3d, fdtd-2d) at LARGE and
 # EXTRALARGE, and the samples of each kind of region (heat2d.c: a time loop;
 # stencil7.c: a loop calling a function of nests; smooth.c: consecutive
 # nests), each through `recipe advise --convert-all` (jacobi-1d's loop is
@@ -26,7 +26,7 @@ one() {
   # "-" for no flags: bash's read joins empty tab-separated fields.
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$c" "$(ls "$out/$name"/*.cu)" "${flags:--}" "${decision:--}" >>"$out/programs.tsv"
 }
-for k in jacobi-1d jacobi-2d heat-3d; do
+for k in jacobi-1d jacobi-2d heat-3d fdtd-2d; do
   for size in LARGE EXTRALARGE; do
     one "$k-$size" "$pb/stencils/$k/$k.c" "-I $pb/utilities -D${size}_DATASET"
   done
