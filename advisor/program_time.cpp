@@ -77,13 +77,21 @@ double fresh_output_bytes(const Problem& p) {
     return written;
 }
 
+double pool_setup_ms(const Prediction& prediction, const Platform& platform) {
+    double ms = 0;
+    if (prediction.device_bytes > 0 && !platform.malloc_free_device.empty())
+        ms += platform.malloc_free_device.ms(static_cast<double>(prediction.device_bytes));
+    if (prediction.host_strategy == HostStrategy::Staged && prediction.host_bytes > 0 && !platform.staging_setup.empty())
+        ms += platform.staging_setup.ms(static_cast<double>(prediction.host_bytes));
+    return ms;
+}
+
 double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes) {
-    // Without firstRun, at least the pooled staging block and threads the
-    // first run sets up (stagingSetup); firstRun includes them.
-    if (platform.first_run.empty())
-        return platform.staging_setup.empty() ? 0 : platform.staging_setup.ms(static_cast<double>(prediction.host_bytes));
+    // Without firstRun, the pooled staging block and threads the first run
+    // sets up (stagingSetup), which the start-up thread now does.
+    if (platform.first_run.empty()) return 0;
     const double bytes = fresh_bytes >= 0 ? fresh_bytes : static_cast<double>(prediction.d2h.bytes);
-    return std::max(0.0, platform.first_run.ms(bytes));
+    return std::max(0.0, platform.first_run.ms(bytes) - pool_setup_ms(prediction, platform));
 }
 
 ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls) {

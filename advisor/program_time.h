@@ -40,9 +40,16 @@ double cuda_teardown_ms(const Platform& platform);
 // of its start-up is hidden. 0 when not measured.
 double hidden_startup_ms(const Problem& problem, const Platform& platform);
 
+// What allocating a call's device block and (staged) its staging block costs
+// (mallocFreeDevice, stagingSetup), in ms: the emitted program's start-up
+// thread allocates the largest of them before the first call
+// (recipe::PoolSize, recipe/start.cuh), so its calls do not.
+double pool_setup_ms(const Prediction& prediction, const Platform& platform);
+
 // The first call's extra over a warm call (firstRun, by the bytes of fresh
 // output pages, which are most of it; without it, stagingSetup of the plan's
-// staging block), in ms. `fresh_bytes`: the bytes of the outputs the host
+// staging block), less the allocations the start-up thread made for it
+// (pool_setup_ms), in ms. `fresh_bytes`: the bytes of the outputs the host
 // has not written before (< 0: all the bytes copied out).
 double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes = -1);
 

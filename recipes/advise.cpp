@@ -262,6 +262,7 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
 struct Unit {
     std::vector<NestOutcome*> nests;
     RegionOutcome* region = nullptr;
+    const advisor::Prediction* gpu = nullptr;  // the plan it runs with
     advisor::ProgramTime t;
     double hidden_ms = 0;  // of CUDA's start-up, by filling the unit's inputs
     std::string what() const {
@@ -302,6 +303,7 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
     for (auto& region : r->regions) {
         Unit u;
         u.region = &region;
+        u.gpu = &region.prediction.total;
         const double steps = static_cast<double>(region.problem.steps * region.calls_per_step);
         double first = 0, warm = 0;
         for (const std::size_t i : region.nests) {
@@ -330,6 +332,7 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
         if (n.cpu && n.region < 0) {
             Unit u;
             u.nests.push_back(&n);
+            u.gpu = n.chosen();
             u.t = n.in_program;
             u.hidden_ms = advisor::hidden_startup_ms(n.chosen()->problem, platform);
             units.push_back(u);
@@ -374,7 +377,16 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     double hidden = -1;
     for (const Unit* u : on_gpu) hidden = hidden < 0 ? u->hidden_ms : std::min(hidden, u->hidden_ms);
     hidden = std::max({0.0, hidden, work_before_first_call(tree, *r, r->platform)});
-    summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms - hidden);
+    // The start-up thread then allocates the largest call's device and staging
+    // blocks (recipe::PoolSize), which the same work may hide.
+    advisor::Prediction largest;
+    largest.host_strategy = advisor::HostStrategy::Staged;
+    for (const Unit* u : on_gpu) {
+        largest.device_bytes = std::max(largest.device_bytes, u->gpu->device_bytes);
+        if (u->gpu->host_strategy == advisor::HostStrategy::Staged) largest.host_bytes = std::max(largest.host_bytes, u->gpu->host_bytes);
+    }
+    summary.pool_setup_ms = on_gpu.empty() ? 0 : advisor::pool_setup_ms(largest, r->platform);
+    summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms + summary.pool_setup_ms - hidden);
     summary.teardown_ms = advisor::cuda_teardown_ms(r->platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
@@ -383,8 +395,8 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
                                 " on the CPU, " + ms_text(u->t.gpu_total_ms()) + " on the GPU), but the converted nests together save " +
                                 ms_text(saving) +
                                 ", less than what using CUDA at all costs the program: the part of its start-up the program would "
-                                "wait for (" + ms_text(summary.startup_paid_ms) + " of " + ms_text(summary.cuda_startup_ms) +
-                                ") and its teardown at exit (" + ms_text(summary.teardown_ms) + ").");
+                                "wait for (" + ms_text(summary.startup_paid_ms) + " of " + ms_text(summary.cuda_startup_ms) + " and " +
+                                ms_text(summary.pool_setup_ms) + " of allocation) and its teardown at exit (" + ms_text(summary.teardown_ms) + ").");
     for (const auto& u : units) {
         const bool gpu = u.nests.front()->verdict == Verdict::Converted;
         summary.gpu_ms += gpu ? u.t.gpu_total_ms() : u.t.cpu_total_ms();

@@ -98,7 +98,8 @@ struct AdviseResult {
     struct ProgramSummary {
         bool compared = false;  // the profile has host figures
         double cuda_startup_ms = 0;
-        double startup_paid_ms = 0;  // what the work before the first call does not hide
+        double pool_setup_ms = 0;    // allocating the largest call's blocks, on the start-up thread (recipe::PoolSize)
+        double startup_paid_ms = 0;  // what the work before the first call does not hide, of both
         double teardown_ms = 0;      // CUDA's teardown when the program exits
         double cpu_ms = 0;
         double gpu_ms = 0;

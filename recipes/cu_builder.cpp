@@ -1,10 +1,12 @@
 #include "recipes/cu_builder.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <set>
 
 #include "recipes/c_tree.h"
+#include "recipes/recipe_view.h"
 #include "recipes/source_rewriter.h"
 #include "recipes/svg_charts.h"
 
@@ -364,6 +366,25 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         for (const auto& r : n.conversion->outputs) gather = gather || r.flatten;
     }
     pre.set("needs_gather", gather);
+    // The most any call needs at once: allocated at start-up (recipe::PoolSize).
+    std::int64_t device = 0, pinned = 0;
+    int streams = 0;
+    for (const auto& n : nests) {
+        const advisor::Prediction& p = n.region ? n.region->prediction.total : *n.chosen;
+        device = std::max(device, p.device_bytes);
+        if (p.host_strategy == advisor::HostStrategy::Staged) pinned = std::max(pinned, p.host_bytes);
+        streams = std::max(streams, p.config.streams);
+    }
+    if (device > 0 || pinned > 0) {
+        km::data pool;
+        pool.set("device_bytes", std::to_string(device));
+        pool.set("pinned_bytes", std::to_string(pinned));
+        pool.set("streams", std::to_string(streams));
+        pool.set("host_threads", std::to_string(pinned > 0 ? ctx.staging_threads : 0));
+        pool.set("device_text", format_bytes(static_cast<double>(device)));
+        pool.set("pinned_text", format_bytes(static_cast<double>(pinned)));
+        pre.set("pool", pool);
+    }
     std::string phrase;
     for (std::size_t i = 0; i < nests.size(); ++i) {
         const auto& c = *nests[i].conversion;

@@ -168,7 +168,7 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
     // The planned nests in the user's program (advisor/program_time.h).
     const auto& ps = r.program_summary;
     if (ps.compared)
-        j["program"] = {{"calls", o.calls},          {"cuda_startup_ms", ps.cuda_startup_ms}, {"startup_paid_ms", ps.startup_paid_ms}, {"teardown_ms", ps.teardown_ms},
+        j["program"] = {{"calls", o.calls},          {"cuda_startup_ms", ps.cuda_startup_ms}, {"pool_setup_ms", ps.pool_setup_ms}, {"startup_paid_ms", ps.startup_paid_ms}, {"teardown_ms", ps.teardown_ms},
                         {"cpu_ms", ps.cpu_ms},       {"gpu_ms", ps.gpu_ms},
                         {"runs_on_gpu", ps.runs_on_gpu}};
     if (!ps.note.empty()) j["program_note"] = ps.note;

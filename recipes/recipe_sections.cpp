@@ -485,6 +485,7 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     p.set("gpu_ms", ms(ps.gpu_ms));
     p.set("startup_ms", ms(ps.cuda_startup_ms));
     p.set("startup_paid_ms", ms(ps.startup_paid_ms));
+    p.set("pool_setup_ms", ms(ps.pool_setup_ms));
     p.set("teardown_ms", ms(ps.teardown_ms));
     p.set("runs_on_gpu", ps.runs_on_gpu);
     p.set("calls", std::to_string(x.options.calls));

@@ -7,16 +7,85 @@
 // of its own before main runs, so the program's own work before its first
 // library call hides it. Every run waits for the start-up (or does it, when
 // nothing began it) and counts the wait as its `startup` phase.
+//
+// Given the most the program's runs will need (`recipe::PoolSize`, which
+// `recipe advise` writes from the plan), the same thread then allocates it:
+// the device block, the page-locked staging block (touched by the staging
+// threads), the streams and their events. The first run takes them into the
+// library's pool (detail/pool.cuh), so that no run of the program waits for
+// an allocation its work could have hidden.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
+#include "recipe/detail/host_copy.cuh"
+#include "recipe/detail/pool.cuh"
+#include "recipe/detail/resources.cuh"
+#include "recipe/error.cuh"
+
 namespace recipe {
+
+// The most any run of the program needs at once (the largest of the plan's
+// device blocks, staging blocks and streams, and its staging threads; 0: none
+// or the library's default).
+struct PoolSize {
+    std::int64_t device_bytes = 0;
+    std::int64_t pinned_bytes = 0;
+    int streams = 0;
+    int host_threads = 0;
+};
+
 namespace detail {
+
+// The threads a run stages with: its Config's host_threads, else up to 8 by
+// the core count.
+inline int staging_thread_count(int host_threads) {
+    if (host_threads > 0) return host_threads;
+    return static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+}
+
+// What the start-up thread allocated for the pool, until the first run takes it.
+struct Reserved {
+    DeviceBlock device;
+    PinnedBlock pinned;
+    Streams streams;
+    Events in_ready, done, join;
+    std::unique_ptr<CopyThreads> threads;
+
+    void fill(const PoolSize& size) {
+        const auto where = [] { return std::string("recipe::EarlyStart"); };
+        if (size.device_bytes > 0) device.allocate(static_cast<std::size_t>(size.device_bytes), where);
+        if (size.pinned_bytes > 0) {
+            threads = std::make_unique<CopyThreads>(staging_thread_count(size.host_threads));
+            pinned.allocate(static_cast<std::size_t>(size.pinned_bytes), where,
+                            [this](char* block, std::size_t bytes) { touch_pages(block, bytes, *threads); });
+        }
+        if (size.streams > 0) {
+            streams.create(size.streams, where);
+            for (Events* e : {&in_ready, &done, &join}) e->create(static_cast<std::size_t>(size.streams), false, where);
+        }
+    }
+
+    // Into the pool, which no run has used yet.
+    void give_to(Pool& pool) {
+        std::lock_guard<std::mutex> lock(pool.mutex);
+        pool.device.swap(device);
+        pool.pinned.swap(pinned);
+        pool.streams.swap(streams);
+        pool.in_ready.swap(in_ready);
+        pool.done.swap(done);
+        pool.join.swap(join);
+        if (threads) pool.threads = std::move(threads);
+    }
+};
 
 class Startup {
 public:
@@ -25,12 +94,24 @@ public:
         return startup;
     }
 
-    // Begins the start-up on a thread of its own (once per process).
-    void begin_async() {
+    // Begins the start-up on a thread of its own (once per process), then
+    // allocates what `size` asks for.
+    void begin_async(const PoolSize& size = {}) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (started_) return;
         started_ = true;
-        thread_ = std::thread([this] { result_ = cudaFree(nullptr); });
+        thread_ = std::thread([this, size] {
+            result_ = cudaFree(nullptr);
+            if (result_ != cudaSuccess) return;
+            try {
+                reserved_ = std::make_unique<Reserved>();
+                reserved_->fill(size);
+            } catch (const Error&) {
+                // Not the program's error: its runs allocate what they need
+                // themselves and report a failure where it happens.
+                reserved_.reset();
+            }
+        });
     }
 
     // Waits for the start-up, doing it here when nothing began it. Returns
@@ -44,6 +125,10 @@ public:
             result_ = cudaFree(nullptr);
         } else if (thread_.joinable()) {
             thread_.join();
+            if (reserved_) {
+                reserved_->give_to(Pool::get());
+                reserved_.reset();
+            }
         } else {
             *error = result_;
             return 0;
@@ -62,13 +147,16 @@ private:
     bool started_ = false;
     std::thread thread_;
     cudaError_t result_ = cudaSuccess;
+    std::unique_ptr<Reserved> reserved_;  // freed here when no run ever took it
 };
 
 }  // namespace detail
 
-// Declare one at file scope: `static recipe::EarlyStart recipe_early_start;`.
+// Declare one at file scope: `static recipe::EarlyStart recipe_early_start;`,
+// or with the plan's largest needs, `recipe_early_start(recipe::PoolSize{...})`.
 struct EarlyStart {
     EarlyStart() { detail::Startup::get().begin_async(); }
+    explicit EarlyStart(const PoolSize& size) { detail::Startup::get().begin_async(size); }
 };
 
 }  // namespace recipe

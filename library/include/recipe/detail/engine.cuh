@@ -239,8 +239,7 @@ public:
                         std::to_string(cfg_.device_memory) + " (device_memory): choose smaller tiles or a scheme that keeps fewer of them");
         device_.allocate(device.size(), where());
         if (staging_) {
-            int n = cfg_.host_threads;
-            if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+            const int n = staging_thread_count(cfg_.host_threads);
             if (pool.threads && pool.threads->count() == n)
                 threads_ = std::move(pool.threads);
             else

@@ -41,6 +41,7 @@ public:
         bytes_ = bytes;
     }
     char* base() const { return static_cast<char*>(base_); }
+    std::size_t bytes() const { return bytes_; }
     template <class Context>
     void release(const Context& where) {
         void* p = base_;
@@ -100,6 +101,7 @@ public:
         std::swap(bytes_, other.bytes_);
     }
     char* base() const { return static_cast<char*>(base_); }
+    std::size_t bytes() const { return bytes_; }
     template <class Context>
     void release(const Context& where) {
         void* p = base_;

@@ -1,0 +1,61 @@
+// start_test.cu — device test of recipe/start.cuh: an EarlyStart given the
+// plan's largest needs (recipe::PoolSize) starts CUDA and allocates them on
+// its own thread; the first run takes them into the pool and allocates
+// nothing of its own (the pool's blocks are still the reserved ones after
+// it), and its results are right. A second run reuses them too.
+#include <cstdio>
+
+#include "test_support.cuh"
+
+namespace {
+
+constexpr std::int64_t kDevice = 64LL << 20, kPinned = 32LL << 20;
+static recipe::EarlyStart early_start(recipe::PoolSize{kDevice, kPinned, 3, 4});
+
+__global__ void blur(recipe::Tile t, recipe::InView<float> in, recipe::OutView<float> out) {
+    const auto x = t.x();
+    if (!t.contains(x)) return;
+    out(x) = in(x - 1) + in(x) + in(x + 1);
+}
+
+bool run_once(std::int64_t n, const char* what) {
+    test::HostArray<float> in(n, recipe::HostMemory::Staged), out(n, recipe::HostMemory::Staged);
+    test::fill(in.data(), n, 5);
+    recipe::Config cfg;
+    cfg.extents = {n, 1, 1};
+    cfg.space = {{1, 0, 0}, {n - 1, 1, 1}};
+    cfg.scheme = recipe::Scheme::Scalable;
+    cfg.tile = {n / 16, 1, 1};
+    cfg.streams = 3;
+    cfg.host = recipe::HostMemory::Staged;
+    cfg.host_threads = 4;
+    try {
+        recipe::run(cfg, blur, recipe::inputs(recipe::input(in.data(), recipe::Halo{{1, 0, 0}, {1, 0, 0}})),
+                    recipe::outputs(recipe::output(out.data())));
+    } catch (const recipe::Error& e) {
+        TEST_CHECK(false, "%s threw: %s", what, e.what());
+        return false;
+    }
+    bool ok = true;
+    for (std::int64_t i = 1; i < n - 1 && ok; ++i) ok = out[i] == in[i - 1] + in[i] + in[i + 1];
+    TEST_CHECK(ok, "%s: wrong output", what);
+    return ok;
+}
+
+}  // namespace
+
+int main() {
+    const std::int64_t n = 1 << 22;  // tiles of 1 MiB: well inside the reservation
+    auto& pool = recipe::detail::Pool::get();
+    for (const char* what : {"first run", "second run"}) {
+        run_once(n, what);
+        std::lock_guard<std::mutex> lock(pool.mutex);
+        TEST_CHECK(pool.device.bytes() == static_cast<std::size_t>(kDevice), "%s: device block of %zu bytes, not the reserved %lld",
+                   what, pool.device.bytes(), static_cast<long long>(kDevice));
+        TEST_CHECK(pool.pinned.bytes() == static_cast<std::size_t>(kPinned), "%s: staging block of %zu bytes, not the reserved %lld",
+                   what, pool.pinned.bytes(), static_cast<long long>(kPinned));
+        TEST_CHECK(pool.streams.size() == 3, "%s: %zu pooled streams", what, pool.streams.size());
+        TEST_CHECK(pool.threads && pool.threads->count() == 4, "%s: the staging threads were not kept", what);
+    }
+    return test::finish("start_test");
+}
