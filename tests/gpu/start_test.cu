@@ -46,9 +46,11 @@ bool run_once(std::int64_t n, const char* what) {
 
 int main() {
     const std::int64_t n = 1 << 22;  // tiles of 1 MiB: well inside the reservation
-    auto& pool = recipe::detail::Pool::get();
     for (const char* what : {"first run", "second run"}) {
         run_once(n, what);
+        // Only now: the pool must come into being after CUDA's runtime, as
+        // the library makes it, to be freed before the runtime is at exit.
+        auto& pool = recipe::detail::Pool::get();
         std::lock_guard<std::mutex> lock(pool.mutex);
         TEST_CHECK(pool.device.bytes() == static_cast<std::size_t>(kDevice), "%s: device block of %zu bytes, not the reserved %lld",
                    what, pool.device.bytes(), static_cast<long long>(kDevice));
