@@ -58,6 +58,10 @@ struct ArrayUse {
     // An output exchanged with an input between time steps (library
     // `ping_pong`): its boundary frame is copied in once before step 2.
     bool exchanged = false;
+    // Copied in, yet its pages are still unmapped zero pages (the analyzer's
+    // ArrayProperties::zero_pages): the first call's writes fault them in,
+    // as an output's not copied in.
+    bool zero_pages = false;
 };
 struct Problem {
     std::string kernel_name;  // key into Platform::kernels (default: the nest's function)

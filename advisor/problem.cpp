@@ -195,7 +195,10 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     for (const auto& a : nest.output_arrays)
         if (a.needs_old_values)
             for (auto& o : p.outputs)
-                if (o.name == a.name) o.copy_in = true;
+                if (o.name == a.name) {
+                    o.copy_in = true;
+                    o.zero_pages = a.zero_pages;
+                }
 
     p.flops_per_point = nest.ops.flops();
     p.math_calls_per_point = nest.ops.math_calls;

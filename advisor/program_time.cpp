@@ -37,7 +37,8 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
         bytes += static_cast<double>(a.extents[0] * a.extents[1] * a.extents[2]) * a.elem_bytes;
     for (const auto& a : p.outputs) {
         bytes += points(p.space) * a.elem_bytes * (a.copy_in ? 2 : 1);
-        if (!a.copy_in) written += points(p.space) * a.elem_bytes;  // a read-modify-write output is not fresh
+        // A read-modify-write output is not fresh, unless its pages still are zero pages.
+        if (!a.copy_in || a.zero_pages) written += points(p.space) * a.elem_bytes;
     }
     e.bytes = bytes * steps;
     e.flops = static_cast<double>(p.flops_per_point) * points(p.space) * steps;
@@ -73,7 +74,7 @@ double hidden_startup_ms(const Problem& p, const Platform& platform) {
 double fresh_output_bytes(const Problem& p) {
     double written = 0;
     for (const auto& a : p.outputs)
-        if (!a.copy_in) written += points(p.space) * a.elem_bytes;
+        if (!a.copy_in || a.zero_pages) written += points(p.space) * a.elem_bytes;
     return written;
 }
 

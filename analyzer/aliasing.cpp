@@ -28,6 +28,10 @@ const std::set<std::string>& out_allocators() {
 
 bool is_pinned_allocator(const std::string& n) { return n == "cudaMallocHost" || n == "cudaHostAlloc"; }
 
+// Allocators whose memory reads as zeros until written: fresh pages the
+// kernel maps to the shared zero page, so each first write faults.
+bool is_zeroing_allocator(const std::string& n) { return n == "calloc" || n == "mkl_calloc" || n == "g_malloc0"; }
+
 class Resolver {
 public:
     explicit Resolver(AnalysisContext& ctx) : ctx_(ctx), src_(ctx.source()) {}
@@ -213,6 +217,68 @@ public:
         return any;
     }
 
+    // Zero-filled memory nothing has written at load or allocation: an array
+    // of static storage without an initialiser (the loader maps it to zero
+    // pages), or a pointer every assignment of which is a calloc (at every
+    // call, for a parameter).
+    bool zeroed(const FunctionInfo* f, const std::string& name, std::uint32_t at, int depth) {
+        if (depth > kMaxDepth) return false;
+        const VarDecl* d = ctx_.scope(f).find(name, at);
+        if (!d || d->levels.empty()) return false;
+        if (d->levels[0].kind == DeclLevel::Kind::Array && !d->is_param) {
+            if (!is_null(d->value)) return false;
+            if (d->is_global) return true;
+            const std::string_view decl = text(d->declaration, src_);
+            return decl.rfind("static", 0) == 0 || decl.find(" static ") != std::string_view::npos;
+        }
+        if (d->is_param) {
+            for (const Assignment& a : ctx_.assignments(f))
+                if (a.name == name && !ctx_.in_swap(f, a.node)) return false;
+            std::size_t index = 0;
+            while (index < f->param_names.size() && f->param_names[index] != name) ++index;
+            const auto& calls = ctx_.defs().calls_to(f->name);
+            if (calls.empty()) return false;
+            for (TSNode call : calls) {
+                std::vector<TSNode> args = named_children(field(call, "arguments"));
+                if (index >= args.size()) return false;
+                TSNode a = strip_parens_and_casts(args[index]);
+                if (IS(a, "pointer_expression") && text(field(a, "operator"), src_) == "*") a = strip_parens_and_casts(field(a, "argument"));
+                if (!IS(a, "identifier")) return false;
+                const FunctionInfo* caller = ctx_.defs().function_at(ts_node_start_byte(call));
+                if (!zeroed(caller, std::string(text(a, src_)), ts_node_start_byte(a), depth + 1)) return false;
+            }
+            return true;
+        }
+        auto zeroing_call = [&](TSNode v) {
+            v = strip_parens_and_casts(v);
+            return IS(v, "call_expression") && is_zeroing_allocator(std::string(text(field(v, "function"), src_)));
+        };
+        bool any = false;
+        if (!is_null(d->value)) {
+            if (!zeroing_call(d->value)) return false;
+            any = true;
+        }
+        const FunctionInfo* owner = d->is_global ? nullptr : f;
+        const std::vector<const FunctionInfo*> scopes = [&] {
+            std::vector<const FunctionInfo*> out;
+            if (owner) out.push_back(owner);
+            else
+                for (const FunctionInfo& g : ctx_.defs().functions()) out.push_back(&g);
+            return out;
+        }();
+        for (const FunctionInfo* g : scopes)
+            for (const Assignment& a : ctx_.assignments(g)) {
+                if (a.name != name || ctx_.in_swap(g, a.node)) continue;
+                if (d->is_global) {
+                    const VarDecl* seen = ctx_.scope(g).find(name, ts_node_start_byte(a.node));
+                    if (seen && !seen->is_global) continue;
+                }
+                if (is_null(a.value) || !zeroing_call(a.value)) return false;
+                any = true;
+            }
+        return any;
+    }
+
 private:
     AnalysisContext& ctx_;
     const std::string& src_;
@@ -264,6 +330,15 @@ AliasVerdict may_alias(AnalysisContext& ctx, const FunctionInfo* f, const std::s
 
 bool is_pinned_allocation(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name, std::uint32_t at) {
     return Resolver(ctx).pinned(f, name, at, 0);
+}
+
+bool is_zeroed_memory(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name, std::uint32_t at) {
+    return Resolver(ctx).zeroed(f, name, at, 0);
+}
+
+std::optional<std::set<std::string>> memory_objects(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name,
+                                                    std::uint32_t at) {
+    return Resolver(ctx).objects(f, name, at, 0);
 }
 
 }  // namespace recipe::analyzer

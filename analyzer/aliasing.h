@@ -25,4 +25,14 @@ AliasVerdict may_alias(AnalysisContext& ctx, const FunctionInfo* f, const std::s
 // (directly or at every call site).
 bool is_pinned_allocation(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name, std::uint32_t at);
 
+// True when `name` in `f` is memory that reads as zeros and nothing has
+// written yet where it comes from: calloc'd (directly or at every call
+// site), or an array of static storage without an initialiser.
+bool is_zeroed_memory(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name, std::uint32_t at);
+
+// The objects (declared arrays, allocations) `name` may point to; nullopt
+// when the file does not tell. Two names share memory when these meet.
+std::optional<std::set<std::string>> memory_objects(AnalysisContext& ctx, const FunctionInfo* f, const std::string& name,
+                                                    std::uint32_t at);
+
 }  // namespace recipe::analyzer

@@ -1,7 +1,9 @@
 #include "analyzer/analyzer.h"
 
+#include <algorithm>
 #include <vector>
 
+#include "analyzer/aliasing.h"
 #include "analyzer/as_written.h"
 #include "analyzer/context.h"
 #include "analyzer/declarations.h"
@@ -14,6 +16,38 @@
 #include "analyzer/time_loop.h"
 
 namespace recipe::analyzer {
+
+namespace {
+
+// An output left zero-filled (ArrayProperties::zero_pages) stays so only
+// where no other accepted nest of the file writes the same memory.
+void keep_zero_pages_unwritten(AnalysisContext& ctx, const NestSearch& search, std::vector<LoopNest>& nests) {
+    auto objects = [&](std::size_t i, const std::string& name) {
+        const NestCandidate& c = search.nests[i];
+        return memory_objects(ctx, c.function, name.substr(0, name.find('[')), ts_node_start_byte(c.chain.front()));
+    };
+    for (std::size_t i = 0; i < nests.size(); ++i)
+        for (ArrayProperties& a : nests[i].output_arrays) {
+            if (!a.zero_pages) continue;
+            const auto mine = objects(i, a.name);
+            if (!mine) {
+                a.zero_pages = false;
+                continue;
+            }
+            for (std::size_t j = 0; j < nests.size() && a.zero_pages; ++j) {
+                if (j == i || !nests[j].accepted) continue;
+                for (const ArrayProperties& b : nests[j].output_arrays) {
+                    const auto theirs = objects(j, b.name);
+                    if (!theirs || std::any_of(mine->begin(), mine->end(), [&](const std::string& o) { return theirs->count(o) > 0; })) {
+                        a.zero_pages = false;
+                        break;
+                    }
+                }
+            }
+        }
+}
+
+}  // namespace
 
 Program analyze_source(std::string_view file_name, std::string_view source, const AnalyzeOptions& options) {
     const SyntaxTree tree{std::string(source)};
@@ -65,6 +99,7 @@ Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const A
         nests[i] = analyze_nest(ctx, search.nests[i], static_cast<int>(i) + 1);
     }
     if (!nests.empty()) finish(search.nests.back().function, nests.size());
+    keep_zero_pages_unwritten(ctx, search, nests);
     return program;
 }
 

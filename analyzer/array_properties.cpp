@@ -202,6 +202,9 @@ void fill_arrays(const NestFacts& facts, const ArrayGroups& groups, const std::v
             a.partial_write = old.partial_write;
         }
         if (!is_null(first.node) && decl) a.pinned_host = is_pinned_allocation(ctx, fn, first.base, at);
+        // Copied in, yet maybe never written: the file's other nests are
+        // looked at once all are known (analyzer.cpp).
+        if (output && a.needs_old_values && !is_null(first.node) && decl) a.zero_pages = is_zeroed_memory(ctx, fn, first.base, at);
         (output ? nest.output_arrays : nest.input_arrays).push_back(std::move(a));
     }
 }

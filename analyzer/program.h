@@ -120,6 +120,11 @@ struct ArrayProperties {
     bool needs_old_values = false;
     int partial_write = -1;
     bool pinned_host = false;        // allocated with cudaMallocHost/cudaHostAlloc
+    // An output copied in whose memory is zero-filled and written by no other
+    // nest of the file (calloc'd, or static storage without an initialiser):
+    // its pages are still unmapped zero pages when the nest first writes
+    // them, as an output not copied in is (docs/model.md, "The program's run").
+    bool zero_pages = false;
 
     // The reach of the stencil: the one halo the model prices, the generator
     // pads and the recipe shows (none for an output, whose stencil is

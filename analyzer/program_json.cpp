@@ -82,6 +82,7 @@ json array_json(const ArrayProperties& a) {
             {"needs_old_values", a.needs_old_values},
             {"partial_write", a.partial_write},
             {"pinned_host", a.pinned_host},
+            {"zero_pages", a.zero_pages},
             {"accesses", accesses}};
 }
 ArrayProperties array_from(const json& j) {
@@ -99,6 +100,7 @@ ArrayProperties array_from(const json& j) {
     a.needs_old_values = j.at("needs_old_values").get<bool>();
     a.partial_write = j.at("partial_write").get<int>();
     a.pinned_host = j.at("pinned_host").get<bool>();
+    a.zero_pages = j.value("zero_pages", false);
     for (const auto& x : j.at("accesses")) {
         ArrayAccess acc;
         acc.span = span_from(x.at("span"));

@@ -317,11 +317,13 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
         u.t.cpu_first_ms = first;
         u.t.cpu_ms = warm;
         u.t.gpu_warm_ms = gpu.total_ms;
-        // Arrays the region copies in were written by the host before: only
-        // the others' pages are fresh on its first run.
+        // Arrays the region copies in were written by the host before, unless
+        // their pages still are zero pages: only the others' pages are fresh
+        // on its first run.
         double fresh = 0;
         for (std::size_t k = 0; k < region.arrays.size(); ++k)
-            if (region.arrays[k].copy_out && !region.arrays[k].copy_in) fresh += static_cast<double>(region.arrays[k].bytes);
+            if (region.arrays[k].copy_out && (!region.arrays[k].copy_in || region.arrays[k].zero_pages))
+                fresh += static_cast<double>(region.arrays[k].bytes);
         u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform, fresh);
         u.hidden_ms = advisor::hidden_startup_ms(u.nests.front()->chosen()->problem, platform);
         region.in_program = u.t;

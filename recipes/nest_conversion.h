@@ -49,6 +49,7 @@ struct ArrayRole {
     bool inout = false;        // outputs the kernel also reads, or writes on some points only
     std::string inout_reason;
     bool pinned = false;       // the analyzer saw it allocated page-locked
+    bool zero_pages = false;   // an output copied in whose pages still are zero pages (ArrayProperties::zero_pages)
     bool flatten = false;      // rows reached through pointers: gathered into one block
     bool vla_parameter = false;  // a variable-length array parameter: the .cu passes a pointer to its first element
     std::string flat_name;     // the block holding the rows

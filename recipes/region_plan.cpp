@@ -184,6 +184,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
                 a.element_type = role.element_type;
                 a.bytes = r.problem.extents[0] * r.problem.extents[1] * r.problem.extents[2] * use->elem_bytes;
                 a.pinned = role.pinned;
+                a.zero_pages = role.zero_pages;
                 // Written whole before anything reads it: nothing to copy in.
                 a.copy_in = !(output && !role.inout && covers_arrays(c, r.extents_code, launch.rename));
                 r.arrays.push_back(a);

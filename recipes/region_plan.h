@@ -32,6 +32,7 @@ struct RegionHostArray {
     bool copy_out = false;  // the region writes it, and the host may read it after
     bool dead_after = false;  // written, but the host never reads it after the region (host_uses.h)
     bool pinned = false;
+    bool zero_pages = false;  // copied in, but its pages still are zero pages (ArrayRole::zero_pages)
 };
 
 enum class RegionKind {

@@ -66,3 +66,38 @@ TEST_CASE("a read of a neighbour needs the old values even after the point is wr
     for (const auto& a : n.output_arrays)
         if (a.name == "a") CHECK(a.needs_old_values);
 }
+
+TEST_CASE("an output copied in whose memory is zero-filled and written by no other nest keeps its zero pages", "[analyzer]") {
+    const std::string kernel = "static void relax(double *u, const double *f, int n)\n"
+                               "{\n"
+                               "    for (int i = 1; i < n - 1; i++)\n"
+                               "        if (f[i] > 0) u[i] = f[i];\n"
+                               "}\n";
+    auto zero = [&](const std::string& main_body) {
+        const Program p = analyze_text("#include <stdlib.h>\n" + kernel + "int main(void)\n{\n" + main_body + "\n    return 0;\n}\n");
+        const LoopNest& n = nest_in(p, "relax");
+        REQUIRE(n.accepted);
+        const ArrayProperties& u = output(n, "u");
+        REQUIRE(u.needs_old_values);
+        return u.zero_pages;
+    };
+    // calloc'd and passed: the nest is its first writer.
+    CHECK(zero("    double *u = calloc(100, sizeof *u), *f = malloc(100 * sizeof *f);\n"
+               "    for (int i = 0; i < 100; i++) f[i] = i - 50;\n"
+               "    relax(u, f, 100);"));
+    // malloc'd: the program must have written it before the nest reads it.
+    CHECK_FALSE(zero("    double *u = malloc(100 * sizeof *u), *f = malloc(100 * sizeof *f);\n"
+                     "    for (int i = 0; i < 100; i++) { f[i] = i - 50; u[i] = 1; }\n"
+                     "    relax(u, f, 100);"));
+    // calloc'd, but another nest writes it first.
+    CHECK_FALSE(zero("    double *u = calloc(100, sizeof *u), *f = malloc(100 * sizeof *f);\n"
+                     "    for (int i = 0; i < 100; i++) { f[i] = i - 50; u[i] = 1; }\n"
+                     "    relax(u, f, 100);"));
+    // An array of static storage without an initialiser starts as zero pages.
+    const Program g = analyze_text("static double u[100], f[100];\n"
+                                   "void relax(void)\n{\n    for (int i = 1; i < 99; i++)\n        if (f[i] > 0) u[i] = f[i];\n}\n");
+    CHECK(output(nest_in(g, "relax"), "u").zero_pages);
+    const Program h = analyze_text("static double u[4] = {1, 2, 3, 4}, f[4];\n"
+                                   "void relax(void)\n{\n    for (int i = 1; i < 3; i++)\n        if (f[i] > 0) u[i] = f[i];\n}\n");
+    CHECK_FALSE(output(nest_in(h, "relax"), "u").zero_pages);
+}
