@@ -189,25 +189,35 @@ public:
         return true;
     }
 
+    // Whether `holds` is true of the variable every call in the file passes
+    // for the parameter `name` of `f` (false when no call passes a plain
+    // name; `deref`: `*A`, PolyBench's pointer to an array, names A).
+    template <class Holds>
+    bool every_argument(const FunctionInfo* f, const std::string& name, bool deref, const Holds& holds) {
+        std::size_t index = 0;
+        while (index < f->param_names.size() && f->param_names[index] != name) ++index;
+        const auto& calls = ctx_.defs().calls_to(f->name);
+        if (calls.empty()) return false;
+        for (TSNode call : calls) {
+            std::vector<TSNode> args = named_children(field(call, "arguments"));
+            if (index >= args.size()) return false;
+            TSNode a = strip_parens_and_casts(args[index]);
+            if (deref && IS(a, "pointer_expression") && text(field(a, "operator"), src_) == "*")
+                a = strip_parens_and_casts(field(a, "argument"));
+            if (!IS(a, "identifier")) return false;
+            if (!holds(ctx_.defs().function_at(ts_node_start_byte(call)), std::string(text(a, src_)), ts_node_start_byte(a)))
+                return false;
+        }
+        return true;
+    }
+
     bool pinned(const FunctionInfo* f, const std::string& name, std::uint32_t at, int depth) {
         if (depth > kMaxDepth) return false;
         const VarDecl* d = ctx_.scope(f).find(name, at);
         if (!d) return false;
-        if (d->is_param) {
-            std::size_t index = 0;
-            while (index < f->param_names.size() && f->param_names[index] != name) ++index;
-            const auto& calls = ctx_.defs().calls_to(f->name);
-            if (calls.empty()) return false;
-            for (TSNode call : calls) {
-                std::vector<TSNode> args = named_children(field(call, "arguments"));
-                if (index >= args.size()) return false;
-                TSNode a = strip_parens_and_casts(args[index]);
-                if (!IS(a, "identifier")) return false;
-                const FunctionInfo* caller = ctx_.defs().function_at(ts_node_start_byte(call));
-                if (!pinned(caller, std::string(text(a, src_)), ts_node_start_byte(a), depth + 1)) return false;
-            }
-            return true;
-        }
+        if (d->is_param) return every_argument(f, name, false, [&](const FunctionInfo* caller, const std::string& arg, std::uint32_t where) {
+            return pinned(caller, arg, where, depth + 1);
+        });
         bool any = false;
         for (const Assignment& a : ctx_.assignments(f)) {
             if (a.name != name || !IS(a.node, "pointer_expression")) continue;
@@ -234,20 +244,9 @@ public:
         if (d->is_param) {
             for (const Assignment& a : ctx_.assignments(f))
                 if (a.name == name && !ctx_.in_swap(f, a.node)) return false;
-            std::size_t index = 0;
-            while (index < f->param_names.size() && f->param_names[index] != name) ++index;
-            const auto& calls = ctx_.defs().calls_to(f->name);
-            if (calls.empty()) return false;
-            for (TSNode call : calls) {
-                std::vector<TSNode> args = named_children(field(call, "arguments"));
-                if (index >= args.size()) return false;
-                TSNode a = strip_parens_and_casts(args[index]);
-                if (IS(a, "pointer_expression") && text(field(a, "operator"), src_) == "*") a = strip_parens_and_casts(field(a, "argument"));
-                if (!IS(a, "identifier")) return false;
-                const FunctionInfo* caller = ctx_.defs().function_at(ts_node_start_byte(call));
-                if (!zeroed(caller, std::string(text(a, src_)), ts_node_start_byte(a), depth + 1)) return false;
-            }
-            return true;
+            return every_argument(f, name, true, [&](const FunctionInfo* caller, const std::string& arg, std::uint32_t where) {
+                return zeroed(caller, arg, where, depth + 1);
+            });
         }
         auto zeroing_call = [&](TSNode v) {
             v = strip_parens_and_casts(v);

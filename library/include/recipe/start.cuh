@@ -77,12 +77,7 @@ struct Reserved {
     // Into the pool, which no run has used yet.
     void give_to(Pool& pool) {
         std::lock_guard<std::mutex> lock(pool.mutex);
-        pool.device.swap(device);
-        pool.pinned.swap(pinned);
-        pool.streams.swap(streams);
-        pool.in_ready.swap(in_ready);
-        pool.done.swap(done);
-        pool.join.swap(join);
+        pool.trade(device, pinned, streams, in_ready, done, join);
         if (threads) pool.threads = std::move(threads);
     }
 };

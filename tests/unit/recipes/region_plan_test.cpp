@@ -3,6 +3,9 @@
 // and what the .cu does with them.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "../advisor/unit_platform.h"
 #include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
@@ -57,6 +60,14 @@ AdviseResult advise_text(const std::string& text, AdviseOptions o = {}) {
     std::string error;
     REQUIRE(advise(fs, o, &r, &error));
     return r;
+}
+
+std::string read_form(const std::string& name) {
+    std::ifstream in(std::string(RECIPE_SOURCE_DIR) + "/tests/gpu/forms/" + name);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 std::string cu_of(const AdviseResult& r) {
@@ -342,29 +353,10 @@ TEST_CASE("a loop that does more than call, swap and count calls its function ca
 }
 
 TEST_CASE("a time loop whose nests drive single rows runs them on the rows of the arrays it holds", "[recipes]") {
-    // The FDTD form: a source value read per step into row 0, the last row
-    // copied from its neighbour, then the field updates over whole arrays.
-    const AdviseResult r = advise_text(R"(#define NX 900
-#define NY 700
-#define T 40
-static double ez[NX][NY], hx[NX][NY], pulse[T];
-static void propagate(void)
-{
-    int t, i, j;
-    for (t = 0; t < T; t++) {
-        for (j = 0; j < NY; j++)
-            ez[0][j] = pulse[t];
-        for (j = 0; j < NY; j++)
-            ez[NX - 1][j] = ez[NX - 2][j];
-        for (i = 1; i < NX - 1; i++)
-            for (j = 0; j < NY; j++)
-                ez[i][j] = ez[i][j] + 0.5 * (hx[i][j] - hx[i - 1][j]);
-        for (i = 0; i < NX - 1; i++)
-            for (j = 0; j < NY; j++)
-                hx[i][j] = hx[i][j] + 0.25 * (ez[i + 1][j] - ez[i][j]);
-    }
-}
-)");
+    // The FDTD form (tests/gpu/forms/wave_boundary.c, which the device tests
+    // run): a source value read per step into row 0, the last row copied from
+    // its neighbour, then the field updates over whole arrays.
+    const AdviseResult r = advise_text(read_form("wave_boundary.c"));
     REQUIRE(r.regions.size() == 1);
     const RegionOutcome& region = r.regions[0];
     CHECK(region.converted);

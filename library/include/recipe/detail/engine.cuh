@@ -199,12 +199,7 @@ public:
         // Predicted::first prices them.
         const bool process_first = pool.runs++ == 0;
         first_run_ = cfg_.name.empty() ? process_first : pool.names.insert(cfg_.name).second;
-        device_.swap(pool.device);
-        pinned_.swap(pool.pinned);
-        streams_.swap(pool.streams);
-        in_ready_.swap(pool.in_ready);
-        done_.swap(pool.done);
-        join_.swap(pool.join);
+        pool.trade(device_, pinned_, streams_, in_ready_, done_, join_);
         // Mapped arrays must be page-locked whatever the host mode says; the
         // other arrays then are too, since registration rounds to pages and a
         // copy from a range that is partly registered fails.
@@ -550,12 +545,7 @@ public:
             threads_->park();
             pool.threads = std::move(threads_);
         }
-        pool.join.swap(join_);
-        pool.done.swap(done_);
-        pool.in_ready.swap(in_ready_);
-        pool.streams.swap(streams_);
-        pool.pinned.swap(pinned_);
-        pool.device.swap(device_);
+        pool.trade(device_, pinned_, streams_, in_ready_, done_, join_);
         pool_lock_.unlock();
         registrations_.release(where());
         const double teardown = ms_since(t0);

@@ -30,6 +30,17 @@ struct Pool {
     long runs = 0;  // runs begun in this process
     std::set<std::string> names;  // Config::name of every named run begun (each nest's first call)
 
+    // Trades the pooled blocks, streams and events for a run's (or the
+    // start-up thread's, recipe/start.cuh); the caller holds `mutex`.
+    void trade(DeviceBlock& d, PinnedBlock& p, Streams& s, Events& in, Events& dn, Events& jn) noexcept {
+        device.swap(d);
+        pinned.swap(p);
+        streams.swap(s);
+        in_ready.swap(in);
+        done.swap(dn);
+        join.swap(jn);
+    }
+
     static Pool& get() {
         static Pool pool;
         return pool;
