@@ -557,6 +557,30 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         for (const std::size_t i : region.nests) ids.push_back(std::to_string(r.nests[i].nest->id));
         d.set("nests", and_list(ids));
         d.set("launches", std::to_string(region.nests.size()));
+        // Nests on parts of the held arrays, and values the host reads per launch.
+        km::data parts{km::data::type::list}, host_reads{km::data::type::list};
+        for (const std::size_t i : region.nests) {
+            const NestConversion& c = r.nests[i].conversion;
+            const std::string id = std::to_string(r.nests[i].nest->id);
+            for (const auto* roles : {&c.inputs, &c.outputs})
+                for (const auto& role : *roles) {
+                    if (role.part_of.empty()) continue;
+                    km::data e;
+                    e.set("nest", id);
+                    e.set("part", role.host_pointer);
+                    e.set("array", role.part_of);
+                    e.set("reads", roles == &c.inputs);
+                    parts.push_back(e);
+                }
+            for (const auto& read : c.invariant_reads) {
+                km::data e;
+                e.set("nest", id);
+                e.set("read", read);
+                host_reads.push_back(e);
+            }
+        }
+        d.set("parts", parts);
+        d.set("host_reads", host_reads);
         d.set("arrays", list_of(region.arrays, [&](km::data& a, const RegionHostArray& h) {
             a.set("name", h.name);
             a.set("type", h.element_type);
