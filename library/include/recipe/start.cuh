@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -101,9 +102,10 @@ public:
             try {
                 reserved_ = std::make_unique<Reserved>();
                 reserved_->fill(size);
-            } catch (const Error&) {
-                // Not the program's error: its runs allocate what they need
-                // themselves and report a failure where it happens.
+            } catch (const std::exception&) {
+                // Not the program's error (no memory, no thread): its runs
+                // allocate what they need themselves and report a failure
+                // where it happens. Nothing may escape this thread.
                 reserved_.reset();
             }
         });
