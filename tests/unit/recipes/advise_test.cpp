@@ -383,3 +383,28 @@ TEST_CASE("--measure-host: the CPU side uses this machine's figures, and the rec
     REQUIRE(r.program_summary.compared);
     CHECK(r.program_summary.cpu_ms < stock.program_summary.cpu_ms);
 }
+
+TEST_CASE("the .cu's start-up reserves the largest device and staging blocks of its calls", "[recipes]") {
+    std::string big = kTwoNests;  // two calls of different sizes: smooth() staged, main's fill larger
+    big.replace(big.find("#define N 4096"), 14, "#define N 67108864");
+    MemoryFileSystem fs;
+    const AdviseResult r = run(fs, big);
+    const auto* cu = file(r, "two.cu");
+    REQUIRE(cu);
+    std::int64_t device = 0, pinned = 0;
+    int streams = 0;
+    for (const auto& n : r.nests) {
+        if (n.verdict != Verdict::Converted) continue;
+        const recipe::advisor::Prediction& p = *n.chosen();
+        device = std::max(device, p.device_bytes);
+        if (p.host_strategy == recipe::advisor::HostStrategy::Staged) pinned = std::max(pinned, p.host_bytes);
+        streams = std::max(streams, p.config.streams);
+    }
+    REQUIRE(device > 0);
+    REQUIRE(pinned > 0);
+    const std::string line = "static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ " + std::to_string(device) + ", " +
+                             std::to_string(pinned) + ", " + std::to_string(streams) + ", ";
+    CHECK(cu->content.find(line) != std::string::npos);
+    // What it costs is in the start-up the program waits for, not in the first call.
+    CHECK(r.program_summary.pool_setup_ms > 0);
+}
