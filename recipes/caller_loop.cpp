@@ -102,12 +102,16 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
     std::vector<CallerLoop> out;
     std::set<std::uint32_t> seen;  // loops already read
     for (const TSNode call : tree.calls_to(callee)) {
-        // The call is a statement of a loop's body block.
+        // The call is a statement of a loop's body block, or the body itself
+        // (`for (t = 0; t < T; t++) step(a, b);`).
         const TSNode statement = ts_node_parent(call);
-        const TSNode block = ts_node_parent(statement);
-        const TSNode loop = ts_node_parent(block);
-        if (!is(statement, "expression_statement") || !is(block, "compound_statement") ||
-            !(is(loop, "for_statement") || is(loop, "while_statement") || is(loop, "do_statement")))
+        const TSNode parent = ts_node_parent(statement);
+        const bool braced = is(parent, "compound_statement");
+        const TSNode block = braced ? parent : statement;
+        const TSNode loop = braced ? ts_node_parent(parent) : parent;
+        if (!is(statement, "expression_statement") ||
+            !(is(loop, "for_statement") || is(loop, "while_statement") || is(loop, "do_statement")) ||
+            !ts_node_eq(field(loop, "body"), block))
             continue;
         if (!seen.insert(ts_node_start_byte(loop)).second) continue;
         const TSNode function = enclosing_function(tree, ts_node_start_byte(loop));
@@ -119,7 +123,7 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
         if (is(loop, "for_statement")) read_for(tree, loop, &c);
         // The pointers the calls pass, which the body may swap.
         std::set<std::string> movable;
-        for (TSNode s : named_children(block)) {
+        for (TSNode s : braced ? named_children(block) : std::vector<TSNode>{statement}) {
             const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
             if (!is(e, "call_expression") || called_function(tree, e) != callee) continue;
             c.calls.push_back(e);
@@ -133,7 +137,7 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
             }
         }
         // The rest of the body: swaps of those pointers (through temporaries) and counting.
-        if (c.why.empty()) {
+        if (c.why.empty() && braced) {
             const TSNode extra = facts::loop_body_extra(tree, block, c.counter, movable, [&](TSNode s) {
                 const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
                 return is(e, "call_expression") && called_function(tree, e) == callee;

@@ -345,6 +345,14 @@ void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, co
         std::vector<analyzer::SourceSpan> spans;
         for (const std::size_t i : members) spans.push_back(nests[i].nest->span);
         if (why.empty()) why = callee_body_problem(tree, function, spans);
+        // A part's call keeps the part's own extents, which the region's
+        // launch does not take yet.
+        for (const std::size_t i : members)
+            for (const auto* list : {&nests[i].conversion.inputs, &nests[i].conversion.outputs})
+                for (const auto& role : *list)
+                    if (why.empty() && !role.part_of.empty())
+                        why = "its nest at line " + std::to_string(nests[i].conversion.first_line) + " works on `" + role.host_pointer +
+                              "`, a part of `" + role.part_of + "`, which a region around its callers does not run yet";
         for (const std::size_t i : members)
             if (why.empty() && nests[i].conversion.extents_code != nests[members.front()].conversion.extents_code)
                 why = "its nests' arrays differ in shape";

@@ -421,3 +421,22 @@ static void step(void)
         said = said || line.find("the host reads `b[0][0]` for a launch while the region holds `b` on the GPU") != std::string::npos;
     CHECK(said);
 }
+
+TEST_CASE("a loop whose body is the call alone, without braces, keeps the arrays on the GPU too", "[recipes]") {
+    std::string source = called_sweep("for (t = 0; t < 30; t++)", "");
+    // The same loop calling sweep() into one buffer, written without a block.
+    const std::string braced_from = source.substr(source.find("    for (t = 0;"));
+    const std::string braced = braced_from.substr(0, braced_from.find("    free(a);"));
+    source.replace(source.find(braced), braced.size(), "    for (t = 0; t < 30; t++)\n        sweep(a, b, n);\n");
+    REQUIRE(source.find("{\n        float *tmp;") == std::string::npos);
+    const AdviseResult r = advise_text(source);
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    CHECK(region.kind == RegionKind::CallerLoop);
+    CHECK(region.converted);
+    CHECK(region.problem.steps == 30);
+    CHECK_FALSE(region.swaps);
+    const std::string cu = cu_of(r);
+    CHECK(cu.find("recipe::Region recipe_region(") < cu.find("for (t = 0; t < 30; t++)"));
+    CHECK(cu.find(".finish();") > cu.find("sweep(a, b, n);\n"));
+}
