@@ -41,7 +41,13 @@ const std::set<std::string> kInexactMath = {
 std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::TimeLoop& tl,
                                    const std::vector<analyzer::SourceSpan>& nests) {
     TSNode body = field(loop, "body");
-    if (!is(body, "compound_statement")) return "the time loop's body is not a block";
+    if (!is(body, "compound_statement")) {
+        // `for (t = 0; t < T; t++) for (i = ...) ...`: the nest is the body.
+        const bool nest = std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
+            return ts_node_start_byte(body) == n.begin_byte && ts_node_end_byte(body) == n.end_byte;
+        });
+        return nest ? "" : "the time loop's body is neither a block nor one of its nests";
+    }
     const TSNode extra = loop_body_extra(t, body, tl.var, std::set<std::string>(tl.arrays.begin(), tl.arrays.end()), [&](TSNode s) {
         return std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
             return ts_node_start_byte(s) == n.begin_byte && ts_node_end_byte(s) == n.end_byte;

@@ -440,3 +440,29 @@ TEST_CASE("a loop whose body is the call alone, without braces, keeps the arrays
     CHECK(cu.find("recipe::Region recipe_region(") < cu.find("for (t = 0; t < 30; t++)"));
     CHECK(cu.find(".finish();") > cu.find("sweep(a, b, n);\n"));
 }
+
+TEST_CASE("a time loop whose body is its nest alone, without braces, runs as one region", "[recipes]") {
+    // A benchmark's repetition loop: the same nest T times.
+    const AdviseResult r = advise_text(R"(#define N 4000
+#define T 100
+static double a[N][N], b[N][N];
+void run(void)
+{
+    int t, i, j;
+    for (t = 0; t < T; t++)
+        for (i = 1; i < N - 1; i++)
+            for (j = 1; j < N - 1; j++)
+                b[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);
+}
+)");
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    CHECK(region.kind == RegionKind::TimeLoop);
+    CHECK(region.converted);
+    CHECK(region.problem.steps == 100);
+    CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
+    const std::string cu = cu_of(r);
+    CHECK(count(cu, "recipe_region.run(") == 1);
+    CHECK(cu.find("recipe::Region recipe_region(") < cu.find("for (t = 0; t < T; t++)"));
+    CHECK(cu.find("recipe_region.finish()") > cu.find("recipe_region.run("));
+}
