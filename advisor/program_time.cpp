@@ -78,12 +78,22 @@ double fresh_output_bytes(const Problem& p) {
     return written;
 }
 
-double pool_setup_ms(const Prediction& prediction, const Platform& platform) {
+PoolReservation pool_reservation(const std::vector<const Prediction*>& calls) {
+    PoolReservation pool;
+    for (const Prediction* p : calls) {
+        pool.device_bytes = std::max(pool.device_bytes, p->device_bytes);
+        if (p->host_strategy == HostStrategy::Staged) pool.pinned_bytes = std::max(pool.pinned_bytes, p->host_bytes);
+        pool.streams = std::max(pool.streams, p->config.streams);
+    }
+    return pool;
+}
+
+double pool_setup_ms(const PoolReservation& pool, const Platform& platform) {
     double ms = 0;
-    if (prediction.device_bytes > 0 && !platform.malloc_free_device.empty())
-        ms += platform.malloc_free_device.ms(static_cast<double>(prediction.device_bytes));
-    if (prediction.host_strategy == HostStrategy::Staged && prediction.host_bytes > 0 && !platform.staging_setup.empty())
-        ms += platform.staging_setup.ms(static_cast<double>(prediction.host_bytes));
+    if (pool.device_bytes > 0 && !platform.malloc_free_device.empty())
+        ms += platform.malloc_free_device.ms(static_cast<double>(pool.device_bytes));
+    if (pool.pinned_bytes > 0 && !platform.staging_setup.empty())
+        ms += platform.staging_setup.ms(static_cast<double>(pool.pinned_bytes));
     return ms;
 }
 
@@ -92,7 +102,7 @@ double first_call_extra_ms(const Prediction& prediction, const Platform& platfor
     // sets up (stagingSetup), which the start-up thread now does.
     if (platform.first_run.empty()) return 0;
     const double bytes = fresh_bytes >= 0 ? fresh_bytes : static_cast<double>(prediction.d2h.bytes);
-    return std::max(0.0, platform.first_run.ms(bytes) - pool_setup_ms(prediction, platform));
+    return std::max(0.0, platform.first_run.ms(bytes) - pool_setup_ms(pool_reservation({&prediction}), platform));
 }
 
 ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "advisor/plan.h"
 #include "advisor/platform.h"
@@ -40,11 +41,18 @@ double cuda_teardown_ms(const Platform& platform);
 // of its start-up is hidden. 0 when not measured.
 double hidden_startup_ms(const Problem& problem, const Platform& platform);
 
-// What allocating a call's device block and (staged) its staging block costs
-// (mallocFreeDevice, stagingSetup), in ms: the emitted program's start-up
-// thread allocates the largest of them before the first call
-// (recipe::PoolSize, recipe/start.cuh), so its calls do not.
-double pool_setup_ms(const Prediction& prediction, const Platform& platform);
+// What the emitted program's start-up thread allocates before the first call
+// (recipe::PoolSize, recipe/start.cuh), so that its calls do not: the
+// largest device block and (staged plans) staging block of the calls, and
+// the most streams.
+struct PoolReservation {
+    std::int64_t device_bytes = 0;
+    std::int64_t pinned_bytes = 0;
+    int streams = 0;
+};
+PoolReservation pool_reservation(const std::vector<const Prediction*>& calls);
+// What allocating it costs (mallocFreeDevice, stagingSetup), in ms.
+double pool_setup_ms(const PoolReservation& pool, const Platform& platform);
 
 // The first call's extra over a warm call (firstRun, by the bytes of fresh
 // output pages, which are most of it; without it, stagingSetup of the plan's

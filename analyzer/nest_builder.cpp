@@ -178,8 +178,8 @@ private:
             if (!h.var.empty()) facts_.nest_vars.insert(h.var);
     }
 
-    // Whether `n` runs on some iterations only: under an if, a ?:, the right
-    // of && or ||, or a loop of the body. The host may not read such an
+    // Whether `n` runs on some iterations only: under an if, a ?:, a switch,
+    // either side of && or || (kept simple), or a loop of the body. The host may not read such an
     // element where the C program does not.
     bool conditional(TSNode n) const {
         const TSNode stop = c_.chain.back();

@@ -381,13 +381,9 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     hidden = std::max({0.0, hidden, work_before_first_call(tree, *r, r->platform)});
     // The start-up thread then allocates the largest call's device and staging
     // blocks (recipe::PoolSize), which the same work may hide.
-    advisor::Prediction largest;
-    largest.host_strategy = advisor::HostStrategy::Staged;
-    for (const Unit* u : on_gpu) {
-        largest.device_bytes = std::max(largest.device_bytes, u->gpu->device_bytes);
-        if (u->gpu->host_strategy == advisor::HostStrategy::Staged) largest.host_bytes = std::max(largest.host_bytes, u->gpu->host_bytes);
-    }
-    summary.pool_setup_ms = on_gpu.empty() ? 0 : advisor::pool_setup_ms(largest, r->platform);
+    std::vector<const advisor::Prediction*> calls;
+    for (const Unit* u : on_gpu) calls.push_back(u->gpu);
+    summary.pool_setup_ms = advisor::pool_setup_ms(advisor::pool_reservation(calls), r->platform);
     summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms + summary.pool_setup_ms - hidden);
     summary.teardown_ms = advisor::cuda_teardown_ms(r->platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "advisor/program_time.h"
 #include "recipes/c_tree.h"
 #include "recipes/recipe_view.h"
 #include "recipes/source_rewriter.h"
@@ -367,22 +368,17 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
     }
     pre.set("needs_gather", gather);
     // The most any call needs at once: allocated at start-up (recipe::PoolSize).
-    std::int64_t device = 0, pinned = 0;
-    int streams = 0;
-    for (const auto& n : nests) {
-        const advisor::Prediction& p = n.region ? n.region->prediction.total : *n.chosen;
-        device = std::max(device, p.device_bytes);
-        if (p.host_strategy == advisor::HostStrategy::Staged) pinned = std::max(pinned, p.host_bytes);
-        streams = std::max(streams, p.config.streams);
-    }
-    if (device > 0 || pinned > 0) {
+    std::vector<const advisor::Prediction*> calls;
+    for (const auto& n : nests) calls.push_back(n.region ? &n.region->prediction.total : n.chosen);
+    const advisor::PoolReservation reserve = advisor::pool_reservation(calls);
+    if (reserve.device_bytes > 0 || reserve.pinned_bytes > 0) {
         km::data pool;
-        pool.set("device_bytes", std::to_string(device));
-        pool.set("pinned_bytes", std::to_string(pinned));
-        pool.set("streams", std::to_string(streams));
-        pool.set("host_threads", std::to_string(pinned > 0 ? ctx.staging_threads : 0));
-        pool.set("device_text", format_bytes(static_cast<double>(device)));
-        pool.set("pinned_text", format_bytes(static_cast<double>(pinned)));
+        pool.set("device_bytes", std::to_string(reserve.device_bytes));
+        pool.set("pinned_bytes", std::to_string(reserve.pinned_bytes));
+        pool.set("streams", std::to_string(reserve.streams));
+        pool.set("host_threads", std::to_string(reserve.pinned_bytes > 0 ? ctx.staging_threads : 0));
+        pool.set("device_text", format_bytes(static_cast<double>(reserve.device_bytes)));
+        pool.set("pinned_text", format_bytes(static_cast<double>(reserve.pinned_bytes)));
         pre.set("pool", pool);
     }
     std::string phrase;

@@ -162,9 +162,7 @@ struct Converting {
     // The text of `span` as the user's file has it (macros unexpanded); "" inside a macro's expansion.
     std::string original(const analyzer::SourceSpan& span) const {
         if (!map) return std::string(src.substr(span.begin_byte, span.end_byte - span.begin_byte));
-        const auto b = map->to_original(span.begin_byte, false), e = map->to_original(span.end_byte, true);
-        if (!b || !e || *e < *b) return "";
-        return map->original().substr(*b, *e - *b);
+        return map->original_text(span.begin_byte, span.end_byte).value_or("");
     }
 
     // Lines of the preprocessed text, as the user's file numbers them.

@@ -208,7 +208,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
     for (const Part& part : parts) {
         const auto it = std::find_if(r.arrays.begin(), r.arrays.end(), [&](const RegionHostArray& a) { return a.name == part.array; });
         if (it == r.arrays.end())
-            throw Refusal{"`" + part.role.name + "` is a part of `" + part.array + "`, which no nest of the region uses whole"};
+            throw Refusal{"`" + part.role.host_pointer + "` is a part of `" + part.array + "`, which no nest of the region uses whole"};
         if (it->element_type != part.role.element_type) throw Refusal{"`" + part.array + "` is used with two element types"};
         const auto k = static_cast<std::size_t>(it - r.arrays.begin());
         if (part.output) it->copy_out = r.problem.arrays[k].copy_out = true;

@@ -183,7 +183,7 @@ TEST_CASE("the library's measured costs replace the estimates when the profile h
     CHECK(staged.total_ms == Approx(4 + 4.01 + 1 + 4.01 + 4 + 0.3));
     CHECK(staged.phases.alloc == Approx(0.3));
     CHECK(first_call_extra_ms(staged, pf) == Approx(0));
-    CHECK(pool_setup_ms(staged, pf) == Approx(2 + pf.malloc_free_device.ms(static_cast<double>(staged.device_bytes))));
+    CHECK(pool_setup_ms(pool_reservation({&staged}), pf) == Approx(2 + pf.malloc_free_device.ms(static_cast<double>(staged.device_bytes))));
     CHECK(staged.phases.staging == Approx(8));
 }
 

@@ -396,7 +396,7 @@ static void step(void)
     CHECK(r.regions.empty());
     bool said = false;
     for (const auto& line : r.region_notes)
-        said = said || line.find("`a_0` is a part of `a`, which no nest of the region uses whole") != std::string::npos;
+        said = said || line.find("`a[0]` is a part of `a`, which no nest of the region uses whole") != std::string::npos;
     CHECK(said);
 
     r = advise_text(R"(#define N 4000
