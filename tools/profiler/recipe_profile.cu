@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cold_start.cuh"
+#include "multi_gpu.cuh"
 #include "../../advisor/host_cpu.h"  // shared with recipe --measure-host; header-only, no include path needed
 #include "library_costs.cuh"
 #include "sample_kernels.cuh"
@@ -201,8 +202,10 @@ struct KernelTable {
 int main(int argc, char** argv) {
     // The child of the cold-start measurement (cold_start.cuh).
     if (argc == 4 && std::string(argv[1]) == "--cold-child") return profiler::cold_child_main(argv[2], argv[3]);
+    // The child of the several GPUs' context start-up (multi_gpu.cuh).
+    if (argc == 3 && std::string(argv[1]) == "--context-child") return profiler::context_child_main(argv[2]);
     std::string out_path = "profile.json", name, description;
-    bool quick = false;
+    bool quick = false, multi_gpu_only = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -217,9 +220,13 @@ int main(int argc, char** argv) {
             description = value();
         else if (a == "--quick")
             quick = true;
+        else if (a == "--multi-gpu-only")
+            multi_gpu_only = true;
         else if (a == "-h" || a == "--help") {
-            std::printf("usage: recipe-profile [-o profile.json] [--name NAME] [--description TEXT] [--quick]\n"
-                        "Measures the platform profile of the current GPU (thesis §6.3) and writes it as JSON.\n");
+            std::printf("usage: recipe-profile [-o profile.json] [--name NAME] [--description TEXT] [--quick] [--multi-gpu-only]\n"
+                        "Measures the platform profile of the current GPU (thesis §6.3) and writes it as JSON; on a host\n"
+                        "with several GPUs also their \"multiGpu\" figures (--multi-gpu-only: those alone, as\n"
+                        "{\"multiGpu\": ...}, to merge into a profile).\n");
             return 0;
         } else
             die("unknown option " + a + " (see --help)", kExitUsage);
@@ -227,8 +234,8 @@ int main(int argc, char** argv) {
     // A machine without a usable GPU is the user's situation, not a bug.
     // (cudaGetDeviceCount initialises the driver only: no context is made,
     // so the cold start below still meets an idle GPU.)
+    int devices = 0;
     {
-        int devices = 0;
         const cudaError_t e = cudaGetDeviceCount(&devices);
         if (e != cudaSuccess || devices == 0)
             die(std::string("no usable CUDA GPU here (") + (e != cudaSuccess ? cudaGetErrorString(e) : "no device") + ")",
@@ -241,6 +248,31 @@ int main(int argc, char** argv) {
         if (::access(dir.c_str(), W_OK) != 0) die("cannot write " + out_path + ": " + std::strerror(errno), kExitUsage);
     }
 
+    // Several GPUs (their cold context start-up needs GPUs no process of
+    // ours holds: alone, first; in a whole profile, after its cold start).
+    profiler::MultiGpu multi;
+    const auto measure_multi = [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "recipe-profile: %d GPUs: copies, staging, context start-up and NCCL halo exchanges at once\n", devices);
+        multi = profiler::measure_multi_gpu(argv[0], devices, quick);
+        if (!multi.error.empty()) die("several GPUs: " + multi.error);
+        std::fprintf(stderr, "recipe-profile: %d GPUs measured in %.1f s\n", devices,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        if (multi_gpu_only) {
+            cudaDeviceProp prop{};
+            cudaGetDeviceProperties(&prop, 0);
+            int driver = 0;
+            cudaDriverGetVersion(&driver);
+            const std::string how = std::to_string(devices) + " x " + prop.name + ", driver API " + std::to_string(driver);
+            FILE* f = std::fopen(out_path.c_str(), "w");
+            if (!f) die("cannot write " + out_path + ": " + std::strerror(errno), kExitUsage);
+            std::fprintf(f, "{\"multiGpu\": %s}\n", profiler::multi_gpu_json(multi, how).c_str());
+            std::fclose(f);
+            std::exit(0);
+        }
+    };
+    if (multi_gpu_only) measure_multi();
+
     Progress p;
     p.steps = 23;
     // First, while no process of ours holds the GPU: a user's program starts
@@ -249,6 +281,7 @@ int main(int argc, char** argv) {
     p.begin("cold start: fresh processes, first and second runs");
     const profiler::ColdStart cold = profiler::measure_cold_start(quick);
     if (!cold.error.empty()) die(cold.error);
+    if (devices > 1) measure_multi();
     p.end("start-up " + std::to_string(static_cast<int>(cold.startup_ns / 1e6)) + " ms, exit " +
           std::to_string(static_cast<int>(cold.teardown_ns / 1e6)) + " ms, first run +" +
           std::to_string(static_cast<int>(cold.first_run_ns.back() / 1e6)) + " ms at " +
@@ -729,6 +762,7 @@ int main(int argc, char** argv) {
                  "\"deviceToHost\": {\"latencyNs\": %.1f, \"gapNs\": %.1f, \"nsPerByte\": %.6f}, "
                  "\"mappedNsPerByte\": %.6f},\n",
                  lat_h2d, h2d[0], G_h2d, lat_d2h, d2h[0], G_d2h, mapped_write_ns_per_byte);
+    if (devices > 1) std::fprintf(f, "  \"multiGpu\": %s,\n", profiler::multi_gpu_json(multi, how).c_str());
     std::fprintf(f, "  \"kernels\": {\n%s\n  },\n", kernels_json.c_str());
     std::fprintf(f, "  \"source\": {\n");
     std::fprintf(f, "    \"copyEngines\": \"%s; cudaDeviceProp::asyncEngineCount\",\n", how.c_str());

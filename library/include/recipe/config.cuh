@@ -54,6 +54,18 @@ struct Config {
     // plan made for a shared GPU (recipe advise --gpu-memory) carries it; a
     // run that would need more throws recipe::Error instead of allocating.
     std::int64_t device_memory = 0;
+    // GPUs the call runs on: devices 0..devices-1 of those the process sees
+    // (CUDA_VISIBLE_DEVICES picks them). 1: one GPU, the current one. More
+    // (recipe::run): the iteration space is cut into one slab per GPU along
+    // its slowest dimension, each slab pipelined by its own GPU, its own link
+    // and staging threads; (recipe::Region): each GPU holds its slab of every
+    // array plus `halo_rows` rows of its neighbours', exchanged with NCCL
+    // after a nest writes them, overlapped with the next nest's interior.
+    int devices = 1;
+    // A Region over several devices: the rows along the slowest dimension a
+    // nest reads beyond its own (the deepest halo of the region's inputs in
+    // that dimension). A run reading deeper is refused.
+    std::int64_t halo_rows = 0;
     std::string name;            // names the nest in errors and reports
     Predicted predicted;
     // Measure per-phase times with CUDA events even without RECIPE_REPORT

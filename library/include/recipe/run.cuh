@@ -7,6 +7,9 @@
 // host memory. Which bytes each tile copies: tile_geometry.h and the table
 // in library/README.md.
 //
+// With Config::devices > 1 the space is cut into one slab per GPU, each
+// pipelined on its own GPU at once (detail/run_devices.cuh).
+//
 // Inside a recipe::Region that holds every array of the call (a function
 // called from the region's loop), the call is one launch on the region's
 // device copies instead: nothing is copied, and it returns a Measured of
@@ -17,6 +20,7 @@
 #include "recipe/config.cuh"
 #include "recipe/detail/pipeline.cuh"
 #include "recipe/detail/region_impl.cuh"
+#include "recipe/detail/run_devices.cuh"
 #include "recipe/error.cuh"
 #include "recipe/tile.cuh"
 #include "recipe/view.cuh"
@@ -46,6 +50,8 @@ Measured run(const Config& cfg, void (*kernel)(KernelParams...), Inputs<I...> in
                 break;
         }
     }
+    // Several GPUs: a slab of the space each (detail/run_devices.cuh).
+    if (cfg.devices > 1) return detail::run_on_devices(cfg, kernel, ins, outs, std::forward<Args>(args)...);
     // Whole inputs (recipe::whole) are copied before the tiles and freed
     // after them; the kernel gets their device pointers.
     detail::WholeCopies copies;

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "recipe/detail/host_copy.cuh"
 #include "recipe/detail/pool.cuh"
@@ -42,6 +43,7 @@ struct PoolSize {
     std::int64_t pinned_bytes = 0;
     int streams = 0;
     int host_threads = 0;
+    int devices = 0;  // the most GPUs a call uses (Config::devices); > 1: every one's context is started too
 };
 
 namespace detail {
@@ -97,7 +99,15 @@ public:
         if (started_) return;
         started_ = true;
         thread_ = std::thread([this, size] {
+            // Further GPUs' contexts start at once, each on a thread of its
+            // own; a failure there is left for the call that uses the GPU.
+            std::vector<std::thread> others;
+            for (int d = 1; d < size.devices; ++d)
+                others.emplace_back([d] {
+                    if (cudaSetDevice(d) == cudaSuccess) cudaFree(nullptr);
+                });
             result_ = cudaFree(nullptr);
+            for (std::thread& t : others) t.join();
             if (result_ != cudaSuccess) return;
             try {
                 reserved_ = std::make_unique<Reserved>();
@@ -123,7 +133,7 @@ public:
         } else if (thread_.joinable()) {
             thread_.join();
             if (reserved_) {
-                reserved_->give_to(Pool::get());
+                reserved_->give_to(Pool::get(0));  // the start-up thread's GPU
                 reserved_.reset();
             }
         } else {

@@ -53,6 +53,46 @@ inline ReportLevel report_requested() {
     return std::string(v) == "time" ? ReportLevel::Time : ReportLevel::Full;
 }
 
+// A call over several GPUs runs one engine per GPU and reports once for
+// them all (detail/devices.cuh): engines made on a thread that set this
+// measure as asked but print nothing.
+inline bool& engines_quiet() {
+    thread_local bool quiet = false;
+    return quiet;
+}
+
+// RECIPE_REPORT=time: `recipe: time NAME MEASURED_MS STARTUP_MS PREDICTED_MS`
+// (the prediction for this call: the first call's, or a later one's).
+inline void print_time_line(std::string name, const Measured& m, const Predicted& p, bool first_run) {
+    const double predicted = first_run && p.first >= 0 ? p.first : p.total;
+    for (char& c : name)
+        if (c == ' ' || c == '\t' || c == '\n') c = '_';
+    std::fprintf(stderr, "recipe: time %s %.3f %.3f %.3f\n", name.c_str(), m.total, m.startup, predicted);
+}
+
+// RECIPE_REPORT=1: the measured phases beside the predicted ones, under a
+// first line that says how the call ran.
+inline void print_phase_table(const std::string& title, const Measured& m, const Predicted& p, bool staging,
+                              bool first_run) {
+    std::fprintf(stderr, "recipe: %s\n", title.c_str());
+    std::fprintf(stderr, "recipe:   %-8s %12s %14s\n", "phase", "measured ms", "predicted ms");
+    auto row = [](const char* name, double measured, double predicted) {
+        char pred[32] = "-";
+        if (predicted >= 0) std::snprintf(pred, sizeof pred, "%.3f", predicted);
+        std::fprintf(stderr, "recipe:   %-8s %12.3f %14s\n", name, measured, pred);
+    };
+    if (m.startup > 0) row("startup", m.startup, -1);
+    row("alloc", m.alloc, p.alloc);
+    row("h2d", m.h2d, p.h2d);
+    row("kernel", m.kernel, p.kernel);
+    row("d2h", m.d2h, p.d2h);
+    if (staging) row("staging", m.staging, p.staging);
+    row("total", m.total, first_run && p.first >= 0 ? p.first : p.total);
+    std::fprintf(stderr, "recipe:   copies: %lld in (%lld bytes), %lld out (%lld bytes)\n",
+                 static_cast<long long>(m.h2d_copies), static_cast<long long>(m.h2d_bytes),
+                 static_cast<long long>(m.d2h_copies), static_cast<long long>(m.d2h_bytes));
+}
+
 using Clock = std::chrono::steady_clock;
 inline double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -123,7 +163,8 @@ public:
           t_start_(Clock::now()),
           report_level_(report_requested()),
           report_(report_level_ == ReportLevel::Full),
-          measure_(cfg.measure || report_) {
+          measure_(cfg.measure || report_),
+          quiet_(engines_quiet()) {
         validate();
         space_ = cfg_.iteration_space();
         const SchemeTraits& scheme = scheme_traits(cfg_.scheme);
@@ -552,46 +593,21 @@ public:
         measured_.total = ms_since(t_start_) - excluded_ms_;
         if (measure_) measured_.alloc = setup_ms_ + teardown;
         measured_.tiles = grid_->tile_count();
+        if (quiet_) return;
         if (report_) print_report();
         if (report_level_ == ReportLevel::Time) print_time();
     }
 
-    // RECIPE_REPORT=time: `recipe: time NAME MEASURED_MS STARTUP_MS PREDICTED_MS`
-    // (the prediction for this call: the first call's, or a later one's).
-    void print_time() const {
-        const Predicted& p = cfg_.predicted;
-        const double predicted = first_run_ && p.first >= 0 ? p.first : p.total;
-        std::string name = nest();
-        for (char& c : name)
-            if (c == ' ' || c == '\t' || c == '\n') c = '_';
-        std::fprintf(stderr, "recipe: time %s %.3f %.3f %.3f\n", name.c_str(), measured_.total, measured_.startup,
-                     predicted);
-    }
+    void print_time() const { print_time_line(nest(), measured_, cfg_.predicted, first_run_); }
 
     void print_report() const {
-        const Measured& m = measured_;
-        const Predicted& p = cfg_.predicted;
-        std::fprintf(stderr, "recipe: %s: %s, tile %s, %lld tiles, %d streams, %s, %s\n", nest().c_str(),
-                     to_string(cfg_.scheme), shape_text(grid_->tile()).c_str(),
-                     static_cast<long long>(grid_->tile_count()), streams_n_, to_string(cfg_.copy),
-                     to_string(cfg_.host));
-        std::fprintf(stderr, "recipe:   %-8s %12s %14s\n", "phase", "measured ms", "predicted ms");
-        auto row = [](const char* name, double measured, double predicted) {
-            char pred[32] = "-";
-            if (predicted >= 0) std::snprintf(pred, sizeof pred, "%.3f", predicted);
-            std::fprintf(stderr, "recipe:   %-8s %12.3f %14s\n", name, measured, pred);
-        };
-        if (m.startup > 0) row("startup", m.startup, -1);
-        row("alloc", m.alloc, p.alloc);
-        row("h2d", m.h2d, p.h2d);
-        row("kernel", m.kernel, p.kernel);
-        row("d2h", m.d2h, p.d2h);
-        if (staging_) row("staging", m.staging, p.staging);
-        row("total", m.total, first_run_ && p.first >= 0 ? p.first : p.total);
-        std::fprintf(stderr, "recipe:   copies: %lld in (%lld bytes), %lld out (%lld bytes)\n",
-                     static_cast<long long>(m.h2d_copies), static_cast<long long>(m.h2d_bytes),
-                     static_cast<long long>(m.d2h_copies), static_cast<long long>(m.d2h_bytes));
+        const std::string title = nest() + ": " + to_string(cfg_.scheme) + ", tile " + shape_text(grid_->tile()) + ", " +
+                                  std::to_string(grid_->tile_count()) + " tiles, " + std::to_string(streams_n_) +
+                                  " streams, " + to_string(cfg_.copy) + ", " + to_string(cfg_.host);
+        print_phase_table(title, measured_, cfg_.predicted, staging_, first_run_);
     }
+
+    bool first_run() const { return first_run_; }
 
 private:
     void validate() const {
@@ -623,6 +639,7 @@ private:
     Clock::time_point t_start_;
     ReportLevel report_level_;
     bool report_, measure_;
+    bool quiet_;  // engines_quiet() when made: one engine of a call over several GPUs
     bool first_run_ = false;  // the nest's first run in the process: Predicted::first applies
     Box space_;
     bool naive_ = false;

@@ -6,7 +6,7 @@
 // Runs take the pool under a lock (one run at a time in a process); a run
 // that fails leaves its resources to be freed and the pool empty. The pool
 // is freed at exit, before the CUDA runtime is (it is created after the
-// runtime's first call).
+// runtime's first call). Each GPU has a pool of its own.
 #pragma once
 
 #include <mutex>
@@ -17,6 +17,7 @@
 
 #include "recipe/detail/host_copy.cuh"
 #include "recipe/detail/resources.cuh"
+#include "recipe/error.cuh"
 
 namespace recipe::detail {
 
@@ -41,10 +42,31 @@ struct Pool {
         join.swap(jn);
     }
 
+    int gpu = 0;  // the GPU whose resources these are
+
+    ~Pool() { cudaSetDevice(gpu); }  // before the members: they are this GPU's
+
+    // The pool of the calling thread's current GPU (each GPU has its own:
+    // a call over several GPUs runs one engine per GPU at once).
     static Pool& get() {
-        static Pool pool;
-        return pool;
+        int d = 0;
+        cudaGetDevice(&d);
+        return get(d);
     }
+    static Pool& get(int device) {
+        static std::mutex mutex;
+        static std::unique_ptr<Pool> pools[kMaxDevices];
+        if (device < 0 || device >= kMaxDevices)
+            throw Error("recipe: device " + std::to_string(device) + " is beyond the library's " +
+                        std::to_string(kMaxDevices) + " GPUs");
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!pools[device]) {
+            pools[device] = std::make_unique<Pool>();
+            pools[device]->gpu = device;
+        }
+        return *pools[device];
+    }
+    static constexpr int kMaxDevices = 64;
 };
 
 }  // namespace recipe::detail

@@ -10,7 +10,10 @@
 // copy, with the array's layout.
 #pragma once
 
+#include <algorithm>
 #include <climits>
+#include <exception>
+#include <thread>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,8 +22,11 @@
 
 #include "recipe/arrays.cuh"
 #include "recipe/config.cuh"
+#include "recipe/detail/devices.cuh"
 #include "recipe/detail/engine.cuh"
+#include "recipe/detail/nccl.cuh"
 #include "recipe/detail/pipeline.cuh"
+#include "recipe/device_split.h"
 
 namespace recipe::detail {
 
@@ -36,6 +42,50 @@ inline RegionImpl* active_region() { return active_regions().empty() ? nullptr :
 
 // How many of a run's arrays a region holds.
 enum class Holds { None, Some, All };
+
+// One GPU's share of a region: the rows it owns (computes and copies out)
+// and holds (owned plus its neighbours' halo rows), its engine over the held
+// rows as arrays of their own (they are one contiguous range of each host
+// array), and, over several GPUs, the stream and events of its exchanges.
+struct RegionPart {
+    int device = 0;
+    Box owned, held;  // rows of the region's arrays, in the arrays' coordinates
+    Config cfg;       // the engine's: extents of the held rows; before engine, which keeps a reference to it
+    std::unique_ptr<Engine> engine;
+    std::vector<Placement> local;   // per array, in held-row coordinates (the copies)
+    std::vector<Placement> global;  // per array, in the arrays' coordinates (the kernels)
+    std::int64_t entry = 0;
+    std::int64_t kernel_entry = 0;
+    bool kernels_marked = false;
+    cudaStream_t exchange = nullptr;  // several GPUs: the halo exchanges, high priority
+    cudaEvent_t written = nullptr, exchanged = nullptr;
+
+    RegionPart() = default;
+    RegionPart(const RegionPart&) = delete;
+    RegionPart& operator=(const RegionPart&) = delete;
+    ~RegionPart() {
+        if (!exchange) return;
+        cudaSetDevice(device);  // before the engine goes: its resources are this GPU's
+        cudaEventDestroy(written);
+        cudaEventDestroy(exchanged);
+        cudaStreamDestroy(exchange);
+    }
+};
+
+// Makes `device` current for a scope and puts the caller's back after it.
+class DeviceScope {
+public:
+    explicit DeviceScope(int device) {
+        cudaGetDevice(&saved_);
+        if (device != saved_) check(cudaSetDevice(device), "cudaSetDevice", [&] { return std::string("recipe::Region"); });
+    }
+    ~DeviceScope() { cudaSetDevice(saved_); }
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+    int saved_ = 0;
+};
 
 class RegionImpl {
 public:
@@ -73,29 +123,76 @@ public:
         copy_out_.push_back(copy_out);
     }
 
-    // Allocates, then queues the copies in, chunk by chunk over the streams.
+    // Allocates, then queues the copies in, chunk by chunk over the streams
+    // (over several GPUs: each GPU its rows, all at once).
     void start() {
-        engine_ = std::make_unique<Engine>(cfg_, std::move(descs_), true);
-        Engine& e = *engine_;
-        const std::int64_t chunks = e.grid().tile_count();
-        e.setup(2 * chunks + 1);  // timing entries: the chunks in, the kernels, the chunks out
-        for (const ArrayDesc& a : e.arrays()) place_.push_back(e.place(a, 0, 0));
-        written_.assign(place_.size(), false);
-        for (std::int64_t k = 0; k < chunks; ++k, ++entry_) {
-            const int s = static_cast<int>(k % e.stream_count());
-            e.wait_slot_free(s, k);
-            e.mark(entry_, PhaseEvents::kStart, s);
-            for (std::size_t i = 0; i < place_.size(); ++i)
-                if (copy_in_[i]) e.copy_in(i, e.grid().core(k), place_[i], s, k);
-            e.mark(entry_, PhaseEvents::kInDone, s);
-            e.mark(entry_, PhaseEvents::kKernelStart, s);
-            e.mark(entry_, PhaseEvents::kKernelDone, s);
-            e.mark(entry_, PhaseEvents::kOutDone, s);
-            if (e.staging()) e.mark_done(s, k);
+        const auto t0 = Clock::now();
+        const std::string name = region_name();
+        std::vector<Box> owned{Box{{0, 0, 0}, cfg_.extents}};
+        if (cfg_.devices > 1) {
+            require_devices(cfg_, name);
+            owned = region_slabs(cfg_.extents, cfg_.devices);
+            split_ = split_dimension(cfg_.extents);
+            for (const Box& b : owned)
+                if (b.extent(split_) < cfg_.halo_rows)
+                    throw Error("recipe: " + name + ": " + std::to_string(owned.size()) + " GPUs own " +
+                                std::to_string(b.extent(split_)) + " rows each, fewer than the " +
+                                std::to_string(cfg_.halo_rows) + " halo rows they exchange; use fewer GPUs");
         }
-        // The kernels (stream 0) wait for every chunk.
-        e.join_streams();
-        kernel_entry_ = entry_++;
+        const bool several = owned.size() > 1;
+        if (several) first_ = first_call_over_devices(name);
+        row_elements_ = 1;
+        for (int d = 0; d < split_; ++d) row_elements_ *= cfg_.extents[d];
+        int current = 0;
+        check(cudaGetDevice(&current), "cudaGetDevice", [&] { return name; });
+        for (std::size_t d = 0; d < owned.size(); ++d) {
+            auto part = std::make_unique<RegionPart>();
+            part->device = several ? static_cast<int>(d) : current;  // one GPU: the caller's, as ever
+            part->owned = owned[d];
+            part->held = several ? region_held(owned[d], cfg_.extents, cfg_.halo_rows) : owned[d];
+            part->cfg = cfg_;
+            part->cfg.devices = 1;
+            part->cfg.extents = part->held.extents();
+            if (several) part->cfg.name = name + " (GPU " + std::to_string(d) + ")";
+            std::vector<ArrayDesc> descs = descs_;
+            const std::int64_t first_row = part->held.begin[split_] * row_elements_;
+            for (ArrayDesc& a : descs) a.host += first_row * a.elem;
+            DeviceScope device(part->device);
+            engines_quiet() = several;
+            part->engine = std::make_unique<Engine>(part->cfg, std::move(descs), true);
+            engines_quiet() = false;
+            Engine& e = *part->engine;
+            e.setup(2 * e.grid().tile_count() + 1);  // timing entries: the chunks in, the kernels, the chunks out
+            for (const ArrayDesc& a : e.arrays()) {
+                Placement p = e.place(a, 0, 0);
+                part->local.push_back(p);
+                p.layout.origin[split_] = part->held.begin[split_];
+                part->global.push_back(p);
+            }
+            if (several) {
+                int lowest = 0, highest = 0;
+                check(cudaDeviceGetStreamPriorityRange(&lowest, &highest), "cudaDeviceGetStreamPriorityRange",
+                      [&] { return name; });
+                check(cudaStreamCreateWithPriority(&part->exchange, cudaStreamNonBlocking, highest),
+                      "cudaStreamCreateWithPriority", [&] { return name; });
+                check(cudaEventCreateWithFlags(&part->written, cudaEventDisableTiming), "cudaEventCreateWithFlags",
+                      [&] { return name; });
+                check(cudaEventCreateWithFlags(&part->exchanged, cudaEventDisableTiming), "cudaEventCreateWithFlags",
+                      [&] { return name; });
+            }
+            parts_.push_back(std::move(part));
+        }
+        if (several) Nccl::get().comms(static_cast<int>(parts_.size()));
+        written_.assign(descs_.size(), false);
+        dirty_.assign(descs_.size(), false);
+        for_each_part([this](RegionPart& part) { copy_in(part); });
+        for (auto& part : parts_) {
+            DeviceScope device(part->device);
+            // The kernels (stream 0) wait for every chunk.
+            part->engine->join_streams();
+            part->kernel_entry = part->entry++;
+        }
+        t_start_ = t0;
         active_regions().push_back(this);
     }
 
@@ -108,7 +205,6 @@ public:
         const std::string name = nest.name.empty() ? std::string("a nest") : nest.name;
         const auto where = [&] { return region_name() + ", " + name; };
         if (finished_) throw Error("recipe: " + where() + ": run() after the region's finish()");
-        Engine& e = *engine_;
         for (int d = 0; d < 3; ++d)
             if (nest.extents[d] != cfg_.extents[d])
                 throw Error("recipe: " + where() + ": its arrays are " + shape_text(nest.extents) + ", the region's " +
@@ -120,87 +216,278 @@ public:
                             shape_text(cfg_.extents) + ")");
         if (nest.block.x < 1 || nest.block.y < 1 || nest.block.z < 1)
             throw Error("recipe: " + where() + ": every block dimension must be at least 1");
-        std::vector<Placement> p;
+        const bool several = parts_.size() > 1;
         std::vector<ArrayDesc> named;
         describe_inputs(ins, std::index_sequence_for<I...>{}, &named);
         describe_outputs(outs, std::index_sequence_for<O...>{}, &named);
-        for (std::size_t j = 0; j < named.size(); ++j) {
-            const std::size_t i = resident(named[j], where);
-            // A part of the array (`ey[0]`, one row) is at its own offset in
-            // the device copy, which mirrors the host array.
-            Placement part = place_[i];
-            part.device += named[j].host - engine_->arrays()[i].host;
-            p.push_back(part);
-            if (named[j].role != Role::In) written_[i] = true;  // an output
-        }
-        if (!kernels_marked_) {
-            e.mark(kernel_entry_, PhaseEvents::kStart, 0);
-            e.mark(kernel_entry_, PhaseEvents::kInDone, 0);
-            e.mark(kernel_entry_, PhaseEvents::kKernelStart, 0);
-            kernels_marked_ = true;
-        }
-        for (int d = 0; d < 3; ++d)
-            if (space.extent(d) <= 0) return;
-        // One launch over the space; slabs along z (then y) where it needs
-        // more blocks than CUDA allows in one grid.
-        const dim3 b = nest.block;
-        const std::int64_t gx = ceil_div(space.extent(0), b.x);
-        if (gx > INT_MAX)
-            throw Error("recipe: " + where() + ": the space needs " + std::to_string(gx) +
-                        " blocks in x, more than CUDA allows; use a wider block");
-        const std::int64_t rows_y = 65535LL * b.y, rows_z = 65535LL * b.z;
-        for (std::int64_t z0 = space.begin[2]; z0 < space.end[2]; z0 += rows_z)
-            for (std::int64_t y0 = space.begin[1]; y0 < space.end[1]; y0 += rows_y) {
-                Box slab = space;
-                slab.begin[1] = y0;
-                slab.end[1] = std::min(space.end[1], y0 + rows_y);
-                slab.begin[2] = z0;
-                slab.end[2] = std::min(space.end[2], z0 + rows_z);
-                const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(ceil_div(slab.extent(1), b.y)),
-                                static_cast<unsigned>(ceil_div(slab.extent(2), b.z)));
-                launch_pass(kernel, grid, b, e.stream(0), make_tile(slab, 0, 1), p, TypeList<I...>{}, TypeList<O...>{},
-                            std::index_sequence_for<I...>{}, std::index_sequence_for<O...>{}, args...);
-                e.check_launch(where);
+        std::vector<std::size_t> index;      // the region's array each named one is
+        std::vector<std::int64_t> offset;    // bytes into it (a part such as `ey[0]`)
+        std::vector<std::size_t> exchange;   // arrays whose halo rows this launch needs fresh
+        std::int64_t need_lo = 0, need_hi = 0;
+        for (const ArrayDesc& a : named) {
+            const std::size_t i = resident(a, where);
+            index.push_back(i);
+            offset.push_back(a.host - descs_[i].host);
+            if (several && offset.back() != 0)
+                throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) +
+                            " is a part of a region's array; a region over several GPUs runs whole arrays only");
+            if (!several || a.role != Role::In) continue;
+            const std::int64_t lo = a.halo.lo[split_], hi = a.halo.hi[split_];
+            if (lo > cfg_.halo_rows || hi > cfg_.halo_rows)
+                throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) + " reads " +
+                            std::to_string(std::max(lo, hi)) + " rows beyond its own; the region's GPUs hold " +
+                            std::to_string(cfg_.halo_rows) + " (Config::halo_rows)");
+            if ((lo > 0 || hi > 0) && dirty_[i]) {
+                if (std::find(exchange.begin(), exchange.end(), i) == exchange.end()) exchange.push_back(i);
+                need_lo = std::max(need_lo, lo);
+                need_hi = std::max(need_hi, hi);
             }
+        }
+        // An output whose halo is being exchanged: the launch waits for the
+        // exchange instead of overlapping it.
+        bool overlap = true;
+        for (std::size_t j = sizeof...(I); j < named.size(); ++j)
+            if (std::find(exchange.begin(), exchange.end(), index[j]) != exchange.end()) overlap = false;
+        // One launch over `box` (the arrays' coordinates) on the part's stream
+        // 0; slabs along z (then y) where it needs more blocks than CUDA
+        // allows in one grid.
+        const auto launch_box = [&](Engine& e, const Box& box, const std::vector<Placement>& p) {
+            for (int d = 0; d < 3; ++d)
+                if (box.extent(d) <= 0) return;
+            const dim3 b = nest.block;
+            const std::int64_t gx = ceil_div(box.extent(0), b.x);
+            if (gx > INT_MAX)
+                throw Error("recipe: " + where() + ": the space needs " + std::to_string(gx) +
+                            " blocks in x, more than CUDA allows; use a wider block");
+            const std::int64_t rows_y = 65535LL * b.y, rows_z = 65535LL * b.z;
+            for (std::int64_t z0 = box.begin[2]; z0 < box.end[2]; z0 += rows_z)
+                for (std::int64_t y0 = box.begin[1]; y0 < box.end[1]; y0 += rows_y) {
+                    Box slab = box;
+                    slab.begin[1] = y0;
+                    slab.end[1] = std::min(box.end[1], y0 + rows_y);
+                    slab.begin[2] = z0;
+                    slab.end[2] = std::min(box.end[2], z0 + rows_z);
+                    const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(ceil_div(slab.extent(1), b.y)),
+                                    static_cast<unsigned>(ceil_div(slab.extent(2), b.z)));
+                    launch_pass(kernel, grid, b, e.stream(0), make_tile(slab, 0, 1), p, TypeList<I...>{},
+                                TypeList<O...>{}, std::index_sequence_for<I...>{}, std::index_sequence_for<O...>{},
+                                args...);
+                    e.check_launch(where);
+                }
+        };
+        if (!exchange.empty()) exchange_halos(exchange);
+        for (auto& part_ptr : parts_) {
+            RegionPart& part = *part_ptr;
+            Engine& e = *part.engine;
+            DeviceScope device(part.device);
+            std::vector<Placement> p;
+            for (std::size_t j = 0; j < named.size(); ++j) {
+                // A part of the array (`ey[0]`, one row) is at its own offset in
+                // the device copy, which mirrors the host array.
+                Placement place = part.global[index[j]];
+                place.device += offset[j];
+                p.push_back(place);
+            }
+            if (!part.kernels_marked) {
+                e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+                e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+                e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
+                part.kernels_marked = true;
+            }
+            Box mine = space;
+            if (several) {
+                mine.begin[split_] = std::max(space.begin[split_], part.owned.begin[split_]);
+                mine.end[split_] = std::min(space.end[split_], part.owned.end[split_]);
+            }
+            if (exchange.empty()) {
+                launch_box(e, mine, p);
+                continue;
+            }
+            // Rows that read no halo row run while the halos travel; the rows
+            // at the cuts run once they have arrived.
+            const bool below = part.device > 0, above = part.device + 1 < static_cast<int>(parts_.size());
+            Box inner = mine;
+            if (below) inner.begin[split_] = std::max(mine.begin[split_], part.owned.begin[split_] + need_lo);
+            if (above) inner.end[split_] = std::min(mine.end[split_], part.owned.end[split_] - need_hi);
+            if (inner.end[split_] < inner.begin[split_]) inner.end[split_] = inner.begin[split_];
+            if (overlap) launch_box(e, inner, p);
+            check(cudaStreamWaitEvent(e.stream(0), part.exchanged, 0), "cudaStreamWaitEvent", where);
+            if (!overlap) launch_box(e, inner, p);
+            Box low = mine, high = mine;
+            low.end[split_] = std::max(mine.begin[split_], inner.begin[split_]);
+            high.begin[split_] = std::min(mine.end[split_], std::max(inner.end[split_], low.end[split_]));
+            launch_box(e, low, p);
+            launch_box(e, high, p);
+        }
+        for (std::size_t i : exchange) dirty_[i] = false;
+        for (std::size_t j = sizeof...(I); j < named.size(); ++j) {
+            written_[index[j]] = true;
+            dirty_[index[j]] = true;
+        }
     }
 
     Measured finish() {
         if (finished_) throw Error("recipe: " + region_name() + ": finish() called twice");
         finished_ = true;
         deactivate();
-        Engine& e = *engine_;
-        if (!kernels_marked_) {
-            e.mark(kernel_entry_, PhaseEvents::kStart, 0);
-            e.mark(kernel_entry_, PhaseEvents::kInDone, 0);
-            e.mark(kernel_entry_, PhaseEvents::kKernelStart, 0);
+        for (auto& part : parts_) {
+            DeviceScope device(part->device);
+            Engine& e = *part->engine;
+            if (!part->kernels_marked) {
+                e.mark(part->kernel_entry, PhaseEvents::kStart, 0);
+                e.mark(part->kernel_entry, PhaseEvents::kInDone, 0);
+                e.mark(part->kernel_entry, PhaseEvents::kKernelStart, 0);
+            }
+            e.mark(part->kernel_entry, PhaseEvents::kKernelDone, 0);
+            e.mark(part->kernel_entry, PhaseEvents::kOutDone, 0);
+            // The copies out (every stream) wait for the kernels.
+            e.join_streams();
         }
-        e.mark(kernel_entry_, PhaseEvents::kKernelDone, 0);
-        e.mark(kernel_entry_, PhaseEvents::kOutDone, 0);
-        // The copies out (every stream) wait for the kernels.
-        e.join_streams();
+        for_each_part([this](RegionPart& part) { copy_out(part); });
+        if (parts_.size() == 1) {
+            Engine& e = *parts_[0]->engine;
+            e.finish(parts_[0]->entry);
+            Measured m = e.measured();
+            parts_.clear();
+            return m;
+        }
+        Measured m{};
+        m.alloc = m.h2d = m.kernel = m.d2h = m.staging = -1;
+        for (auto& part : parts_) {
+            DeviceScope device(part->device);
+            part->engine->finish(part->entry);
+            add_measured(&m, part->engine->measured());
+        }
+        parts_.clear();
+        m.total = ms_since(t_start_);
+        const ReportLevel level = report_requested();
+        if (level == ReportLevel::Time) print_time_line(region_name(), m, cfg_.predicted, first_);
+        if (level == ReportLevel::Full)
+            print_phase_table(region_name() + ": region over " + std::to_string(cfg_.devices) + " GPUs, " +
+                                  std::to_string(cfg_.halo_rows) + " halo rows, " + to_string(cfg_.host),
+                              m, cfg_.predicted, cfg_.host == HostMemory::Staged, first_);
+        return m;
+    }
+
+private:
+    // Runs `work` for every part: on this thread for one GPU, on a thread per
+    // GPU for several (each GPU's host packing at once); rethrows the first failure.
+    template <class Work>
+    void for_each_part(const Work& work) {
+        if (parts_.size() == 1) {
+            work(*parts_[0]);
+            return;
+        }
+        std::vector<std::exception_ptr> failed(parts_.size());
+        std::vector<std::thread> threads;
+        for (std::size_t d = 0; d < parts_.size(); ++d)
+            threads.emplace_back([&, d] {
+                try {
+                    check(cudaSetDevice(parts_[d]->device), "cudaSetDevice", [&] { return region_name(); });
+                    work(*parts_[d]);
+                } catch (...) {
+                    failed[d] = std::current_exception();
+                }
+            });
+        for (std::thread& t : threads) t.join();
+        for (const std::exception_ptr& f : failed)
+            if (f) std::rethrow_exception(f);
+    }
+
+    void copy_in(RegionPart& part) {
+        Engine& e = *part.engine;
         const std::int64_t chunks = e.grid().tile_count();
-        for (std::int64_t k = 0; k < chunks; ++k, ++entry_) {
+        for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
             const int s = static_cast<int>(k % e.stream_count());
             e.wait_slot_free(s, k);
-            e.mark(entry_, PhaseEvents::kStart, s);
-            e.mark(entry_, PhaseEvents::kInDone, s);
-            e.mark(entry_, PhaseEvents::kKernelStart, s);
-            e.mark(entry_, PhaseEvents::kKernelDone, s);
-            for (std::size_t i = 0; i < place_.size(); ++i)
-                if (copy_out_[i] && written_[i]) e.copy_out(i, e.grid().core(k), place_[i], s, k);
-            e.mark(entry_, PhaseEvents::kOutDone, s);
+            e.mark(part.entry, PhaseEvents::kStart, s);
+            for (std::size_t i = 0; i < part.local.size(); ++i)
+                if (copy_in_[i]) e.copy_in(i, e.grid().core(k), part.local[i], s, k);
+            e.mark(part.entry, PhaseEvents::kInDone, s);
+            e.mark(part.entry, PhaseEvents::kKernelStart, s);
+            e.mark(part.entry, PhaseEvents::kKernelDone, s);
+            e.mark(part.entry, PhaseEvents::kOutDone, s);
+            if (e.staging()) e.mark_done(s, k);
+        }
+    }
+
+    // The rows the part owns, chunk by chunk (its neighbours copy out theirs).
+    void copy_out(RegionPart& part) {
+        Engine& e = *part.engine;
+        const std::int64_t chunks = e.grid().tile_count();
+        Box owned = part.owned;  // in held-row coordinates
+        owned.begin[split_] -= part.held.begin[split_];
+        owned.end[split_] -= part.held.begin[split_];
+        for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
+            const int s = static_cast<int>(k % e.stream_count());
+            e.wait_slot_free(s, k);
+            e.mark(part.entry, PhaseEvents::kStart, s);
+            e.mark(part.entry, PhaseEvents::kInDone, s);
+            e.mark(part.entry, PhaseEvents::kKernelStart, s);
+            e.mark(part.entry, PhaseEvents::kKernelDone, s);
+            Box box = e.grid().core(k);
+            box.begin[split_] = std::max(box.begin[split_], owned.begin[split_]);
+            box.end[split_] = std::min(box.end[split_], owned.end[split_]);
+            if (box.end[split_] < box.begin[split_]) box.end[split_] = box.begin[split_];
+            for (std::size_t i = 0; i < part.local.size(); ++i)
+                if (copy_out_[i] && written_[i]) e.copy_out(i, box, part.local[i], s, k);
+            e.mark(part.entry, PhaseEvents::kOutDone, s);
             if (e.staging()) {
                 e.mark_done(s, k);
                 if (k + 1 >= e.stream_count()) e.unpack_slot_if_done(static_cast<int>((k + 1) % e.stream_count()));
             }
         }
-        e.finish(entry_);
-        Measured m = e.measured();
-        engine_.reset();
-        return m;
     }
 
-private:
+    // Several GPUs: every neighbour pair swaps the halo rows of `arrays`
+    // (NCCL send/recv, one group for all GPUs) on the GPUs' exchange
+    // streams, after the kernels issued so far; each part's `exchanged`
+    // event marks the end.
+    void exchange_halos(const std::vector<std::size_t>& arrays) {
+        for (auto& part : parts_) {
+            DeviceScope device(part->device);
+            const auto where = [&] { return region_name() + ", halo exchange"; };
+            check(cudaEventRecord(part->written, part->engine->stream(0)), "cudaEventRecord", where);
+            check(cudaStreamWaitEvent(part->exchange, part->written, 0), "cudaStreamWaitEvent", where);
+        }
+        Nccl& nccl = Nccl::get();
+        const std::vector<Nccl::Comm>& comms = nccl.comms(static_cast<int>(parts_.size()));
+        nccl.group_start();
+        for (std::size_t d = 0; d < parts_.size(); ++d) {
+            RegionPart& part = *parts_[d];
+            const int s = split_;
+            for (std::size_t i : arrays) {
+                const std::int64_t row_bytes = row_elements_ * descs_[i].elem;
+                char* base = part.local[i].device;  // row held.begin[s]
+                auto at = [&](std::int64_t row) { return base + (row - part.held.begin[s]) * row_bytes; };
+                if (d > 0) {  // rows shared with the GPU below
+                    const RegionPart& low = *parts_[d - 1];
+                    const std::int64_t mine = low.held.end[s] - part.owned.begin[s];  // it holds of mine
+                    const std::int64_t its = part.owned.begin[s] - part.held.begin[s];  // I hold of its
+                    nccl.send(at(part.owned.begin[s]), static_cast<std::size_t>(mine * row_bytes), static_cast<int>(d - 1),
+                              comms[d], part.exchange);
+                    nccl.recv(at(part.held.begin[s]), static_cast<std::size_t>(its * row_bytes), static_cast<int>(d - 1),
+                              comms[d], part.exchange);
+                }
+                if (d + 1 < parts_.size()) {  // rows shared with the GPU above
+                    const RegionPart& high = *parts_[d + 1];
+                    const std::int64_t mine = part.owned.end[s] - high.held.begin[s];
+                    const std::int64_t its = part.held.end[s] - part.owned.end[s];
+                    nccl.send(at(part.owned.end[s] - mine), static_cast<std::size_t>(mine * row_bytes),
+                              static_cast<int>(d + 1), comms[d], part.exchange);
+                    nccl.recv(at(part.owned.end[s]), static_cast<std::size_t>(its * row_bytes), static_cast<int>(d + 1),
+                              comms[d], part.exchange);
+                }
+            }
+        }
+        nccl.group_end();
+        for (auto& part : parts_) {
+            DeviceScope device(part->device);
+            check(cudaEventRecord(part->exchanged, part->exchange), "cudaEventRecord",
+                  [&] { return region_name() + ", halo exchange"; });
+        }
+    }
+
     void deactivate() {
         auto& regions = active_regions();
         for (auto it = regions.begin(); it != regions.end(); ++it)
@@ -213,10 +500,9 @@ private:
     // The index of the array holding the host address `host` (its start, or
     // inside it: a part such as one row), or -1.
     std::ptrdiff_t holding(const char* host) const {
-        const auto& arrays = engine_->arrays();
         const std::int64_t elements = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
-        for (std::size_t i = 0; i < arrays.size(); ++i)
-            if (host >= arrays[i].host && host < arrays[i].host + elements * arrays[i].elem)
+        for (std::size_t i = 0; i < descs_.size(); ++i)
+            if (host >= descs_[i].host && host < descs_[i].host + elements * descs_[i].elem)
                 return static_cast<std::ptrdiff_t>(i);
         return -1;
     }
@@ -230,7 +516,7 @@ private:
             throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) +
                         " is not one of the region's arrays (give every array the nests use to the Region)");
         const auto i = static_cast<std::size_t>(found);
-        const ArrayDesc& r = engine_->arrays()[i];
+        const ArrayDesc& r = descs_[i];
         if (r.elem != a.elem)
             throw Error("recipe: " + where() + ": " + a.kind + " " + std::to_string(a.index) + " has elements of " +
                         std::to_string(a.elem) + " bytes; the region holds that array with " + std::to_string(r.elem));
@@ -240,18 +526,20 @@ private:
         return i;
     }
 
-    Config cfg_;  // before engine_, which keeps a reference to it
-    std::vector<ArrayDesc> descs_;
+    Config cfg_;
+    std::vector<ArrayDesc> descs_;  // the whole host arrays
     std::vector<bool> copy_in_, copy_out_;
     // Written by some run: only those are copied out (a loop that ran no
     // step leaves every host array as it was, as the C loop does, even one
     // the region never copied in).
     std::vector<bool> written_;
-    std::unique_ptr<Engine> engine_;
-    std::vector<Placement> place_;
-    std::int64_t entry_ = 0;
-    std::int64_t kernel_entry_ = 0;
-    bool kernels_marked_ = false;
+    // Written since their halo rows were last exchanged (several GPUs).
+    std::vector<bool> dirty_;
+    std::vector<std::unique_ptr<RegionPart>> parts_;  // one per GPU
+    int split_ = 0;                 // the dimension the GPUs' rows are cut along
+    std::int64_t row_elements_ = 1; // elements of one row along it
+    bool first_ = false;            // several GPUs: the region's first run in the process
+    Clock::time_point t_start_;
     bool finished_ = false;
 };
 

@@ -226,8 +226,10 @@ public:
         ranges_.push_back({begin, end});
     }
 
+    // flags: cudaHostRegisterPortable where several GPUs' copies use the
+    // same registration (a call over several GPUs registers once for all).
     template <class Context>
-    void register_all(const Context& where) {
+    void register_all(const Context& where, unsigned flags = cudaHostRegisterDefault) {
         std::sort(ranges_.begin(), ranges_.end());
         std::vector<std::pair<std::uintptr_t, std::uintptr_t>> merged;
         for (const auto& r : ranges_) {
@@ -239,7 +241,7 @@ public:
         ranges_.clear();
         for (const auto& r : merged) {
             void* p = reinterpret_cast<void*>(r.first);
-            check(cudaHostRegister(p, r.second - r.first, cudaHostRegisterDefault), "cudaHostRegister", where);
+            check(cudaHostRegister(p, r.second - r.first, flags), "cudaHostRegister", where);
             registered_.push_back(p);
         }
     }
