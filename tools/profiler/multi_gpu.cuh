@@ -72,8 +72,25 @@ inline int context_child_main(const char* n_text) {
     return ok ? 0 : 3;
 }
 
-inline double context_start_ms(const char* self, int n) {
-    const std::string command = std::string("'") + self + "' --context-child " + std::to_string(n);
+// The child: after n GPUs' contexts are up, makes NCCL's communicators
+// for them, as a program's first multi-GPU region does; prints the ms.
+inline int nccl_child_main(const char* n_text) {
+    const int n = std::atoi(n_text);
+    multi_detail::on_gpus(n, [&](int) { cudaFree(nullptr); });
+    try {
+        const auto t0 = std::chrono::steady_clock::now();
+        recipe::detail::Nccl::get().comms(n);
+        std::printf("%.3f\n", multi_detail::ms_since(t0));
+    } catch (const recipe::Error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 3;
+    }
+    return 0;
+}
+
+// Runs the profiler again as `--MODE-child N` and reads the ms it prints.
+inline double child_ms(const char* self, const char* mode, int n) {
+    const std::string command = std::string("'") + self + "' --" + mode + "-child " + std::to_string(n);
     FILE* p = popen(command.c_str(), "r");
     if (!p) return -1;
     double ms = -1;
@@ -86,10 +103,10 @@ inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
     MultiGpu m;
     m.gpus = gpus;
     // Cold starts first, while no process of ours holds a GPU.
-    context_start_ms(self, gpus);  // discarded: a machine just started is slower at its first
+    child_ms(self, "context", gpus);  // discarded: a machine just started is slower at its first
     for (int n = 1; n <= gpus; ++n) {
         std::vector<double> runs;
-        for (int r = 0; r < 3; ++r) runs.push_back(context_start_ms(self, n));
+        for (int r = 0; r < 3; ++r) runs.push_back(child_ms(self, "context", n));
         if (*std::min_element(runs.begin(), runs.end()) < 0) {
             m.error = "a --context-child process failed";
             return m;
@@ -151,11 +168,17 @@ inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
     // neighbours of all of them (each pair both ways at once).
     try {
         recipe::detail::Nccl& nccl = recipe::detail::Nccl::get();
+        // In fresh processes: a program's first communicators pay NCCL's own
+        // start-up too.
         m.nccl_init_ms.push_back(0);
         for (int n = 2; n <= gpus; ++n) {
-            const auto t0 = std::chrono::steady_clock::now();
-            nccl.comms(n);
-            m.nccl_init_ms.push_back(ms_since(t0));
+            std::vector<double> runs;
+            for (int r = 0; r < 3; ++r) runs.push_back(child_ms(self, "nccl", n));
+            if (*std::min_element(runs.begin(), runs.end()) < 0) {
+                m.error = "a --nccl-child process failed";
+                return m;
+            }
+            m.nccl_init_ms.push_back(median(runs));
         }
         if (gpus > 1) {
             const std::vector<recipe::detail::Nccl::Comm>& comms = nccl.comms(gpus);
@@ -253,7 +276,7 @@ inline std::string multi_gpu_json(const MultiGpu& m, const std::string& how) {
            "; entry i: i+1 GPUs at once; h2d/d2h: aggregate of a 256 MiB page-locked cudaMemcpy per GPU, best of 3; "
            "staging: aggregate of each GPU's staging threads packing 256 MiB pageable into pinned, best of 3; "
            "contextStart: cudaFree(0) on every GPU at once as a fresh process's first CUDA call, median of 3; "
-           "ncclInit: ncclCommInitAll; exchange: NCCL send+recv between every neighbour pair both ways at once, "
+           "ncclInit: ncclCommInitAll in a fresh process once its contexts are up, median of 3; exchange: NCCL send+recv between every neighbour pair both ways at once, "
            "4 KiB..16 MiB, least squares\"}";
 }
 

@@ -204,6 +204,7 @@ int main(int argc, char** argv) {
     if (argc == 4 && std::string(argv[1]) == "--cold-child") return profiler::cold_child_main(argv[2], argv[3]);
     // The child of the several GPUs' context start-up (multi_gpu.cuh).
     if (argc == 3 && std::string(argv[1]) == "--context-child") return profiler::context_child_main(argv[2]);
+    if (argc == 3 && std::string(argv[1]) == "--nccl-child") return profiler::nccl_child_main(argv[2]);
     std::string out_path = "profile.json", name, description;
     bool quick = false, multi_gpu_only = false;
     for (int i = 1; i < argc; ++i) {

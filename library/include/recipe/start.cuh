@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "recipe/detail/host_copy.cuh"
+#include "recipe/detail/nccl.cuh"
 #include "recipe/detail/pool.cuh"
 #include "recipe/detail/resources.cuh"
 #include "recipe/error.cuh"
@@ -44,6 +45,10 @@ struct PoolSize {
     int streams = 0;
     int host_threads = 0;
     int devices = 0;  // the most GPUs a call uses (Config::devices); > 1: every one's context is started too
+    // A Region over `devices` GPUs exchanges halos: NCCL's communicators are
+    // made by the start-up thread too (on an H200 host ~0.6 s in a fresh
+    // process, more than many a program's work before its first call).
+    bool halo_exchange = false;
 };
 
 namespace detail {
@@ -109,6 +114,11 @@ public:
             result_ = cudaFree(nullptr);
             for (std::thread& t : others) t.join();
             if (result_ != cudaSuccess) return;
+            if (size.devices > 1 && size.halo_exchange) try {
+                    Nccl::get().comms(size.devices);
+                } catch (const std::exception&) {
+                    // No NCCL, or it failed: the region that needs it says so.
+                }
             try {
                 reserved_ = std::make_unique<Reserved>();
                 reserved_->fill(size);
