@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Renders the several-GPU results page from one device call's output.
+
+usage: bench/multi/report.py OUTDIR > docs/results-multi-gpu-KIND.md
+
+OUTDIR holds what bench/multi/device.sh and bench/multi/e2e.sh wrote:
+device.txt, devices_test.log, scaling.txt, multi-gpu.json, e2e.tsv and the
+plans (<program>-gN.plan.json)."""
+import json
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def main():
+    out = sys.argv[1]
+    device = read(os.path.join(out, "device.txt")).strip().splitlines()
+    gpus = [l for l in device if l[:1].isdigit() and "," in l]
+    print("# Several GPUs of one host: measured\n")
+    print("Made by `bench/multi/device.sh OUT` (library tests, the host's figures, the library's scaling) and")
+    print("`bench/multi/e2e.sh PLATFORM OUT` (whole programs through `recipe advise --gpus N`), rendered by")
+    print("`bench/multi/report.py OUT`. Device:\n")
+    for l in gpus:
+        print(f"- GPU {l}")
+    print()
+    tests = read(os.path.join(out, "devices_test.log")).strip().splitlines()
+    if tests:
+        print(f"Library tests over 1..{len(gpus)} GPUs (tests/gpu/devices_test.cu): `{tests[-1]}`\n")
+    multi = read(os.path.join(out, "multi-gpu.json"))
+    if multi:
+        m = json.loads(multi)["multiGpu"]
+        print("## The host's figures (`recipe-profile --multi-gpu-only`)\n")
+        print("| GPUs at once | copies in, GB/s | copies out, GB/s | staging, GB/s | contexts started, ms | NCCL communicators, ms |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for i in range(m["gpus"]):
+            print(f"| {i + 1} | {m['h2dGBs'][i]:.1f} | {m['d2hGBs'][i]:.1f} | {m['stagingGBs'][i]:.1f} | "
+                  f"{m['contextStartMs'][i]:.0f} | {m['ncclInitMs'][i]:.0f} |")
+        print(f"\nOne halo exchange (every neighbour pair, both ways at once): {m['exchangeUs']:.1f} µs + bytes at "
+              f"{m['exchangeGBs']:.0f} GB/s.\n")
+    scaling = read(os.path.join(out, "scaling.txt")).strip().splitlines()
+    if scaling:
+        rows = defaultdict(lambda: ([], [], set()))
+        for l in scaling:
+            f = l.split()
+            if len(f) != 11:
+                continue
+            key = (f[0], f"{f[1]}x{f[2]}", f[4], int(f[5]), int(f[3]))
+            rows[key][0].append(float(f[6]))
+            rows[key][1].append(float(f[7]))
+            rows[key][2].add(f[10])
+        print("## The library alone (`bench/multi/scaling.cu`)\n")
+        print("One call in a fresh process per run (medians of the runs): a 2-D 5-point stencil as one `recipe::run`")
+        print("(scalable, 512-row tiles), or a `recipe::Region` time loop `B = f(A); A = f(B)`. `first`: the")
+        print("process's first call (further GPUs' contexts and NCCL's communicators started by `recipe::EarlyStart`")
+        print("while the arrays are filled); `second`: the same call again. `same`: the outputs' checksum equals the")
+        print("one-GPU run's.\n")
+        print("| call | size | host | steps | GPUs | first ms | second ms | second, speed-up over 1 GPU | same |")
+        print("|---|---|---|---:|---:|---:|---:|---:|---|")
+        base = {}
+        for key in sorted(rows, key=lambda k: (k[0], k[1], k[2], k[3], k[4])):
+            first, second, checks = rows[key]
+            group = key[:4]
+            if key[4] == 1:
+                base[group] = (median(second), checks)
+            b = base.get(group)
+            speed = f"{b[0] / median(second):.2f}×" if b else "–"
+            same = "yes" if b and checks == b[1] and len(checks) == 1 else "no"
+            print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {key[4]} | {median(first):.1f} | {median(second):.1f} | {speed} | {same} |")
+        print()
+    e2e = read(os.path.join(out, "e2e.tsv")).strip().splitlines()
+    if e2e:
+        rows = defaultdict(list)
+        for l in e2e[1:]:
+            f = l.split("\t")
+            rows[(f[0], int(f[1]))].append(f)
+        print("## Whole programs (`recipe advise --gpus N`)\n")
+        print("Each program advised with `--gpus N` (the most GPUs the plan may use; the advisor chooses how many),")
+        print("built with the recipe's compile command, run cold, one process per run, medians; the C program")
+        print("(gcc -O2) run once. `converted`: the library's own time for the converted calls and regions")
+        print("(RECIPE_REPORT=time, CUDA's start-up wait included), `predicted`: the recipe's prediction of it for")
+        print("the process's first call; `speed-up`: over the same program advised for one GPU, measured and")
+        print("predicted.\n")
+        print("| program | --gpus | GPUs chosen | whole program s | converted ms | predicted ms | error | speed-up measured | speed-up predicted | outputs |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        one = {}
+        for key in sorted(rows):
+            fs = rows[key]
+            name, asked = key
+            wall = median([float(f[4]) for f in fs])
+            if asked == 0:
+                print(f"| {name} | C program | – | {wall:.3f} | – | – | – | – | – | reference |")
+                continue
+            conv = median([float(f[5]) for f in fs])
+            pred = median([float(f[6]) for f in fs])
+            chosen = fs[0][2]
+            same = "identical" if all(f[7] == "yes" for f in fs) else ",".join(sorted({f[7] for f in fs}))
+            if asked == 1:
+                one[name] = (conv, pred)
+            o = one.get(name)
+            err = f"{(pred - conv) / conv * 100:+.0f}%" if conv > 0 else "–"
+            sm = f"{o[0] / conv:.2f}×" if o and conv > 0 else "–"
+            sp = f"{o[1] / pred:.2f}×" if o and pred > 0 else "–"
+            print(f"| {name} | {asked} | {chosen} | {wall:.3f} | {conv:.1f} | {pred:.1f} | {err} | {sm} | {sp} | {same} |")
+        print()
+
+
+if __name__ == "__main__":
+    main()
