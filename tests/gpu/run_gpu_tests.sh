@@ -8,9 +8,11 @@
 #
 # 1. device tests named after the header they test (run_test: run.cuh,
 #    iterate_test: iterate.cuh, region_test: region.cuh, error_test: error.cuh, start_test: start.cuh, report_test: the
-#    RECIPE_REPORT part of run.cuh), each over float, double and int;
+#    RECIPE_REPORT part of run.cuh, devices_test: calls and regions over every GPU
+#    the machine has, up to 4), each over float, double and int;
 # 2. compute-sanitizer memcheck on them (quick sizes; error_test is left out:
-#    it faults on purpose);
+#    it faults on purpose; devices_test too: bench/multi/device.sh memchecks
+#    it on two GPUs);
 # 3. every sample: `recipe advise` emits a .cu, nvcc builds it, it runs on
 #    the GPU and every output element is compared with the sequential C
 #    program's (both sides built without FMA contraction), then memcheck.
@@ -38,7 +40,7 @@ fail() { failures+=("$1"); echo "FAIL $1"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 # ---- 1. device tests (built in parallel)
-TESTS=(run_test iterate_test region_test report_test error_test whole_test start_test)
+TESTS=(run_test iterate_test region_test report_test error_test whole_test start_test devices_test)
 for t in "${TESTS[@]}"; do
     rm -f "$WORK/$t"
     "$NVCC" "${NVCCFLAGS[@]}" "tests/gpu/$t.cu" -o "$WORK/$t" >"$LOG/$t.build.log" 2>&1 &
