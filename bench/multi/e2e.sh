@@ -28,26 +28,40 @@ programs=(
 )
 printf "program\tgpus_asked\tgpus_chosen\trun\twall_s\tconverted_ms\tpredicted_ms\tidentical\n" > "$out/e2e.tsv"
 now() { date +%s.%N; }
+# Every program advised and built first, all at once (nvcc is slow); then run one at a time.
+build() {  # name src n defs...
+  local name=$1 src=$2 n=$3; shift 3
+  local dir=$work/$name-g$n
+  mkdir -p "$dir"
+  "$recipe" advise "$root/$src" "$@" --platform "$platform" --gpus "$n" -o "$dir" > "$dir/advise.log" 2>&1 || return
+  local cu; cu=$(ls "$dir"/*.cu 2>/dev/null | head -1)
+  [ -n "$cu" ] || return
+  nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false "$@" -I"$root/library/include" "$cu" -o "$dir/gpu" > "$dir/nvcc.log" 2>&1
+}
 for spec in "${programs[@]}"; do
   IFS='|' read -r name src sizes <<<"$spec"
   read -r -a defs <<<"$sizes"
-  gcc -O2 -std=c99 -ffp-contract=off "${defs[@]}" "$root/$src" -o "$work/$name-c" -lm
+  gcc -O2 -std=c99 -ffp-contract=off "${defs[@]}" "$root/$src" -o "$work/$name-c" -lm &
+  for n in 1 2 4; do [ "$n" -le "$gpus" ] && build "$name" "$src" "$n" "${defs[@]}" & done
+done
+wait
+for spec in "${programs[@]}"; do
+  IFS='|' read -r name src sizes <<<"$spec"
   t0=$(now); "$work/$name-c" "$work/$name-c.bin" > /dev/null; t1=$(now)
   printf "%s\t0\t0\t1\t%.3f\t-\t-\tyes\n" "$name" "$(awk "BEGIN{print $t1 - $t0}")" >> "$out/e2e.tsv"
   for n in 1 2 4; do
     [ "$n" -le "$gpus" ] || continue
     dir=$work/$name-g$n
-    mkdir -p "$dir"
-    if ! "$recipe" advise "$root/$src" "${defs[@]}" --platform "$platform" --gpus "$n" -o "$dir" > "$dir/advise.log" 2>&1; then
+    if ! ls "$dir"/*.plan.json > /dev/null 2>&1; then
       echo "FAIL $name --gpus $n: advise"; tail -3 "$dir/advise.log"; continue
     fi
     cp "$dir"/*.plan.json "$out/$name-g$n.plan.json"
+    cp "$dir"/*.recipe.md "$out/$name-g$n.recipe.md" 2>/dev/null
     cu=$(ls "$dir"/*.cu 2>/dev/null | head -1)
     if [ -z "$cu" ]; then echo "SKIP $name --gpus $n: kept on the CPU (no .cu)"; continue; fi
+    [ -x "$dir/gpu" ] || { echo "FAIL $name --gpus $n: nvcc"; tail -3 "$dir/nvcc.log"; continue; }
     chosen=$(grep -o 'cfg.devices = [0-9]*\|_config.devices = [0-9]*' "$cu" | grep -o '[0-9]*$' | sort -n | tail -1)
     chosen=${chosen:-1}
-    nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false "${defs[@]}" -I"$root/library/include" "$cu" -o "$dir/gpu" \
-      > "$dir/nvcc.log" 2>&1 || { echo "FAIL $name --gpus $n: nvcc"; tail -3 "$dir/nvcc.log"; continue; }
     for r in $(seq 1 "$runs"); do
       rm -f "$dir/gpu.bin"
       t0=$(now); RECIPE_REPORT=time "$dir/gpu" "$dir/gpu.bin" > /dev/null 2> "$dir/run$r.log"; rc=$?; t1=$(now)
