@@ -149,7 +149,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingThreads",
-        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs", "hostMathCallNs"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs", "hostMathCallNs", "multiGpu"};
     return fields;
 }
 
@@ -205,7 +205,79 @@ bool read_occupancy(Reader& r, const nlohmann::json& root, OccupancyLimits* o) {
     return true;
 }
 
+// "multiGpu": several GPUs at once (MultiGpu). Every list has one entry per
+// GPU count, 1 to gpus; bandwidths are positive, times not negative. Sizes
+// need not ascend (measurements are not monotonic).
+bool read_multi_gpu(Reader& r, const nlohmann::json& root, MultiGpu* m) {
+    const nlohmann::json* v = r.member(root, "multiGpu", "multiGpu", false);
+    if (!v) return true;
+    if (!v->is_object())
+        return r.fail("multiGpu", "must be {gpus, h2dGBs, d2hGBs, stagingGBs, contextStartMs, ncclInitMs, exchangeUs, exchangeGBs}");
+    static const std::set<std::string> keys = {"gpus",        "h2dGBs",        "d2hGBs",       "stagingGBs",
+                                               "contextStartMs", "ncclInitMs", "exchangeUs",   "exchangeGBs",
+                                               "exchangeBytes", "exchangeNs",  "measured"};
+    for (const auto& [k, _] : v->items())
+        if (!keys.count(k)) return r.fail("multiGpu." + k, "unknown field");
+    MultiGpu out;
+    if (!r.integer(*v, "gpus", "multiGpu.gpus", true, &out.gpus, 1)) return false;
+    if (out.gpus > 64) return r.fail("multiGpu.gpus", "must be at most 64 (got " + std::to_string(out.gpus) + ")");
+    auto list = [&](const char* key, bool positive, std::vector<double>* into) {
+        const std::string path = std::string("multiGpu.") + key;
+        const nlohmann::json* a = r.member(*v, key, path, true);
+        if (!a || !r.numbers(*a, path, into)) return false;
+        if (into->size() != static_cast<std::size_t>(out.gpus))
+            return r.fail(path, "needs one value per GPU count, 1 to gpus (" + std::to_string(out.gpus) + "), got " +
+                                    std::to_string(into->size()));
+        for (std::size_t i = 0; i < into->size(); ++i)
+            if (positive && (*into)[i] <= 0) return r.fail(path + "[" + std::to_string(i) + "]", "must be positive");
+        return true;
+    };
+    if (!list("h2dGBs", true, &out.h2d_gbs) || !list("d2hGBs", true, &out.d2h_gbs) ||
+        !list("stagingGBs", true, &out.staging_gbs) || !list("contextStartMs", false, &out.context_start_ms) ||
+        !list("ncclInitMs", false, &out.nccl_init_ms) ||
+        !r.number(*v, "exchangeUs", "multiGpu.exchangeUs", true, &out.exchange_us) ||
+        !r.number(*v, "exchangeGBs", "multiGpu.exchangeGBs", true, &out.exchange_gbs))
+        return false;
+    if (out.exchange_gbs <= 0) return r.fail("multiGpu.exchangeGBs", "must be positive");
+    const nlohmann::json* xb = r.member(*v, "exchangeBytes", "multiGpu.exchangeBytes", false);
+    const nlohmann::json* xn = r.member(*v, "exchangeNs", "multiGpu.exchangeNs", false);
+    if (xb || xn) {
+        if (!xb || !xn) return r.fail(xb ? "multiGpu.exchangeNs" : "multiGpu.exchangeBytes", "missing: the exchanges timed need both");
+        if (!r.numbers(*xb, "multiGpu.exchangeBytes", &out.exchange_bytes) || !r.numbers(*xn, "multiGpu.exchangeNs", &out.exchange_ns))
+            return false;
+        if (out.exchange_bytes.size() != out.exchange_ns.size())
+            return r.fail("multiGpu.exchangeNs", "has " + std::to_string(out.exchange_ns.size()) + " values but exchangeBytes has " +
+                                                     std::to_string(out.exchange_bytes.size()));
+        for (std::size_t i = 0; i < out.exchange_bytes.size(); ++i)
+            if (out.exchange_bytes[i] <= 0 || (i > 0 && out.exchange_bytes[i] <= out.exchange_bytes[i - 1]))
+                return r.fail("multiGpu.exchangeBytes[" + std::to_string(i) + "]", "sizes must be positive and ascend");
+    }
+    if (const nlohmann::json* s = r.member(*v, "measured", "multiGpu.measured", false)) {
+        if (!s->is_string()) return r.fail("multiGpu.measured", "must be a string");
+        out.measured = s->get<std::string>();
+    }
+    *m = std::move(out);
+    return true;
+}
+
 }  // namespace
+
+nlohmann::json to_json(const MultiGpu& m) {
+    nlohmann::json j = {{"gpus", m.gpus},
+                        {"h2dGBs", m.h2d_gbs},
+                        {"d2hGBs", m.d2h_gbs},
+                        {"stagingGBs", m.staging_gbs},
+                        {"contextStartMs", m.context_start_ms},
+                        {"ncclInitMs", m.nccl_init_ms},
+                        {"exchangeUs", m.exchange_us},
+                        {"exchangeGBs", m.exchange_gbs}};
+    if (!m.exchange_bytes.empty()) {
+        j["exchangeBytes"] = m.exchange_bytes;
+        j["exchangeNs"] = m.exchange_ns;
+    }
+    if (!m.measured.empty()) j["measured"] = m.measured;
+    return j;
+}
 
 std::string to_string(const KernelShape& s) {
     auto list = [&](const std::array<std::int64_t, 3>& a) {
@@ -339,7 +411,8 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||
         !r.integer(root, "deviceMemoryBytes", "deviceMemoryBytes", true, &p->device_memory_bytes, 1) ||
-        !read_occupancy(r, root, &p->occupancy) || !read_kernels(r, root, &p->kernels))
+        !read_occupancy(r, root, &p->occupancy) || !read_kernels(r, root, &p->kernels) ||
+        !read_multi_gpu(r, root, &p->multi_gpu))
         return false;
     if (p->duplex_factor > 1) return r.fail("duplexFactor", "must be between 0 (full duplex) and 1 (no overlap)");
     if (p->device_bandwidth_gbs <= 0) return r.fail("deviceBandwidthGBs", "must be positive");
@@ -398,7 +471,11 @@ bool read_sources(Reader& r, const nlohmann::json& root, Platform* p) {
     }
     for (const auto& [k, _] : root.items()) {
         if (k == "name" || k == "description" || k == "source" || k.rfind("$", 0) == 0) continue;
-        if (!p->source.count(k)) return r.fail("source." + k, "missing: say how " + k + " was obtained");
+        // "multiGpu" may say how it was measured itself, in its "measured" field.
+        if (k == "multiGpu" && !p->multi_gpu.measured.empty()) continue;
+        if (!p->source.count(k))
+            return r.fail("source." + k, "missing: say how " + k + " was obtained" +
+                                             (k == "multiGpu" ? " (or in multiGpu.measured)" : ""));
     }
     return true;
 }

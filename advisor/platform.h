@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace recipe::advisor {
 
 // How a table is read between its measured points (docs/model.md).
@@ -95,6 +97,27 @@ struct LogGP {
     double gap_ns = 0;       // g
     double ns_per_byte = 0;  // G
 };
+
+// Several GPUs of one host working at once (the profile's optional
+// "multiGpu" object; docs/model.md, "Several GPUs"), measured by
+// recipe-profile. Entry i of each list is for i + 1 GPUs working at once.
+// gpus 0: not measured, and plans use one GPU.
+struct MultiGpu {
+    int gpus = 0;
+    std::vector<double> h2d_gbs;           // aggregate page-locked copy bandwidth, each GPU copying in at once
+    std::vector<double> d2h_gbs;           // the same, out
+    std::vector<double> staging_gbs;       // aggregate host memcpy (pageable to pinned), each GPU's staging threads at once
+    std::vector<double> context_start_ms;  // cold start-up of i + 1 contexts started in parallel
+    std::vector<double> nccl_init_ms;      // creating the NCCL communicators of i + 1 GPUs (once per process)
+    double exchange_us = 0;                // one halo exchange (every neighbour pair sending at once):
+    double exchange_gbs = 0;               //   exchange_us + bytes / exchange_gbs
+    // Optional: the exchanges timed (bytes each way, ns) that exchange_us and
+    // exchange_gbs were fitted to; kept with the profile, not priced.
+    std::vector<double> exchange_bytes, exchange_ns;
+    std::string measured;                  // when, on what, with which driver (the object's provenance)
+};
+// The "multiGpu" object as the profile holds it (the fields parse_platform reads).
+nlohmann::json to_json(const MultiGpu& multi_gpu);
 
 struct Platform {
     std::string name;         // e.g. "tesla-c2050"
@@ -192,6 +215,7 @@ struct Platform {
     LogGP loggp_device_to_host;
     double mapped_ns_per_byte = 0;  // seed 003 Table 5.2: G under mapped access (0: same as explicit)
     std::map<std::string, KernelTable> kernels;  // by kernel name
+    MultiGpu multi_gpu;  // several GPUs at once; gpus 0: one GPU only
 };
 
 // Reads and validates a profile. Every field is checked; the first bad one
