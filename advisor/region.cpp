@@ -24,20 +24,26 @@ std::string mb(double bytes) {
 // host and sent, the two stages overlapped over the streams, so the slower
 // stage sets the pace and the other adds its first chunk (thesis §6.4.4's
 // pipeline with two steps).
-struct Direction {
-    double dma_ms = 0;
-    double staging_ms = 0;
-    double total_ms = 0;
-    TransferStats stats;
-};
+using Direction = detail::RegionCopies;
 
 Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, bool in, bool staged) {
-    Direction d;
+    const int slow = std::clamp(r.dims - 1, 0, 2);
+    return detail::region_copies(r, pf, chunk, in, staged, 0, r.extents[slow]);
+}
+
+}  // namespace
+
+// One direction's copies of the rows [row_begin, row_end) of the slowest
+// dimension (all of them on one GPU; a GPU's own slab on several).
+detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, bool in, bool staged,
+                                           std::int64_t row_begin, std::int64_t row_end) {
+    RegionCopies d;
     const Measurements& table = in ? pf.pinned_host_to_device : pf.device_to_pinned_host;
     // Chunks are whole rows (planes): full in every dimension but the slowest tiled one.
     const int slow = std::clamp(r.dims - 1, 0, 2);
-    const std::int64_t full = chunk[slow], count = (r.extents[slow] + full - 1) / full,
-                       last = r.extents[slow] - (count - 1) * full;
+    const std::int64_t rows = row_end - row_begin;
+    if (rows <= 0) return d;
+    const std::int64_t full = chunk[slow], count = (rows + full - 1) / full, last = rows - (count - 1) * full;
     double first_dma = 0, first_pack = 0;
     for (const RegionArray& a : r.arrays) {
         if (in ? !a.copy_in : !a.copy_out) continue;
@@ -64,6 +70,8 @@ Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk
     d.total_ms = staged ? std::max(d.dma_ms, d.staging_ms) + std::min(first_dma, first_pack) : d.dma_ms;
     return d;
 }
+
+namespace {
 
 // Every nest: one launch over its space per step (the block with the
 // highest occupancy for the space, as the search picks it for a tile).
@@ -98,19 +106,24 @@ bool price_launches(const RegionProblem& r, const Platform& pf, const ModelOptio
 // The library's alloc phase as recipe-profile measured it (one device block
 // for every array; the staging block is pooled, first_call_extra_ms).
 double alloc_ms(const Platform& pf, const Prediction& p, std::int64_t streams, bool staged) {
-    double ms = 0;
-    if (!pf.library_setup.empty())
-        ms = pf.library_setup.ms(std::max(static_cast<double>(p.device_bytes), pf.library_setup.bytes.front())) +
-             static_cast<double>(streams - 1) * pf.stream_setup_ns * 1e-6;
-    else
-        ms = pf.malloc_free_device.ms(static_cast<double>(p.device_bytes)) +
-             (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
-    if (staged && pf.staging_setup.empty())
-        ms += pf.host_register.ms(static_cast<double>(p.host_bytes)) + pf.host_unregister.ms(static_cast<double>(p.host_bytes));
-    return ms;
+    return detail::region_alloc_ms(pf, p.device_bytes, p.host_bytes, streams, staged);
 }
 
 }  // namespace
+
+double detail::region_alloc_ms(const Platform& pf, std::int64_t device_bytes, std::int64_t host_bytes, std::int64_t streams,
+                               bool staged) {
+    double ms = 0;
+    if (!pf.library_setup.empty())
+        ms = pf.library_setup.ms(std::max(static_cast<double>(device_bytes), pf.library_setup.bytes.front())) +
+             static_cast<double>(streams - 1) * pf.stream_setup_ns * 1e-6;
+    else
+        ms = pf.malloc_free_device.ms(static_cast<double>(device_bytes)) +
+             (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
+    if (staged && pf.staging_setup.empty())
+        ms += pf.host_register.ms(static_cast<double>(host_bytes)) + pf.host_unregister.ms(static_cast<double>(host_bytes));
+    return ms;
+}
 
 Index3 region_chunk(const RegionProblem& r) {
     Index3 chunk = r.extents;

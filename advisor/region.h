@@ -27,9 +27,18 @@ struct RegionProblem {
     int dims = 1;
     Index3 extents{1, 1, 1};          // every array's, x first
     std::vector<RegionArray> arrays;  // each once
-    std::vector<Problem> nests;       // one step's nests, in order
+    // One step's nests (launches), in order; their arrays named as `arrays`
+    // names them, so that which launch reads what another wrote is known.
+    std::vector<Problem> nests;
     std::int64_t steps = 1;           // times the nests run (a time loop's steps)
     bool pinned_host = false;         // every array page-locked
+    // Some launch names a part of an array (`ey[0]`): the library runs such a
+    // region on one GPU only (advisor/multi_gpu.h).
+    bool uses_parts = false;
+    // The loop swaps the pointers it hands the launches between steps: which
+    // buffer a name holds changes, so any array a launch wrote may be read
+    // under another name in a later step.
+    bool swaps = false;
 };
 
 // One nest of the region as it runs: one launch per step.
@@ -55,5 +64,24 @@ Index3 region_chunk(const RegionProblem& region);
 // nest cannot be launched.
 bool predict_region(const RegionProblem& region, const Platform& platform, const ModelOptions& options,
                     RegionPrediction* out, std::string* error);
+
+// The pieces of predict_region that a region over several GPUs prices per GPU
+// (advisor/multi_gpu.cpp).
+namespace detail {
+// One direction's copies: pinned, one DMA per chunk; staged, packing and DMA
+// overlapped (the slower sets the pace, the other adds its first chunk).
+struct RegionCopies {
+    double dma_ms = 0;
+    double staging_ms = 0;
+    double total_ms = 0;
+    TransferStats stats;
+};
+// The arrays' rows [row_begin, row_end) of the slowest dimension, in chunks of `chunk`.
+RegionCopies region_copies(const RegionProblem& region, const Platform& platform, const Index3& chunk, bool in, bool staged,
+                           std::int64_t row_begin, std::int64_t row_end);
+// The library's alloc phase for a device block of these bytes (and a staging block, staged).
+double region_alloc_ms(const Platform& platform, std::int64_t device_bytes, std::int64_t host_bytes, std::int64_t streams,
+                       bool staged);
+}  // namespace detail
 
 }  // namespace recipe::advisor

@@ -5,7 +5,9 @@
 // negative in every phase. (Predictions the model refuses, such as a plan
 // that does not fit the device, are allowed.) A fixed seed: the same cases
 // every run. And no pipeline ends before its busiest engine: the total
-// covers each engine's busy time (h2d, kernel, d2h, host staging).
+// covers each engine's busy time (h2d, kernel, d2h, host staging). The same
+// over 2 and 4 GPUs: calls cut into slabs and regions, on the test profile's
+// multiGpu figures and every stored profile that has them.
 #include <cstdlib>
 #include <catch2/catch.hpp>
 
@@ -16,7 +18,10 @@
 #include <sstream>
 
 #include "advisor/model.h"
+#include "advisor/multi_gpu.h"
 #include "advisor/platform.h"
+#include "advisor/program_time.h"
+#include "tests/unit/advisor/multi_gpu_platform.h"
 
 using namespace recipe::advisor;
 
@@ -125,4 +130,111 @@ TEST_CASE("every prediction is finite, not negative and not below an engine's bu
     CHECK(negative == 0);
     for (const auto& [platform, count] : short_of_busy) WARN(platform << ": " << count << " predictions below an engine's busy time");
     CHECK(short_of_busy.empty());
+}
+
+// The same over 2 and 4 GPUs (advisor/multi_gpu.h): random problems, each
+// scheme's calls cut into slabs, and random regions, on the test profile's
+// multiGpu figures and every stored profile that has them. Nothing priced is
+// negative or not finite.
+TEST_CASE("every prediction over several GPUs is finite and not negative", "[advisor]") {
+    std::vector<Platform> platforms = {recipe::test::unit_multi_gpu_platform()};
+    for (const auto& e : list_platforms()) {
+        Platform p;
+        std::string error;
+        if (e.error.empty() && find_platform(e.name, &p, &error) && p.multi_gpu.gpus >= 4) platforms.push_back(p);
+    }
+    std::mt19937_64 rng(20261127);
+    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto log_extent = [&](double max_log2) {
+        return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::exp2(std::uniform_real_distribution<double>(0, max_log2)(rng))));
+    };
+    const Scheme schemes[] = {Scheme::Basic, Scheme::Scalable, Scheme::Buffered, Scheme::Streams, Scheme::Hybrid};
+    int priced = 0, regions = 0, bad = 0;
+    auto sane_phases = [](const Prediction& p) {
+        const auto& ph = p.phases;
+        return sane(p.total_ms) && sane(ph.alloc) && sane(ph.h2d) && sane(ph.kernel) && sane(ph.d2h) && sane(ph.staging) &&
+               sane(ph.host_register) && sane(ph.host_unregister) && sane(ph.whole_in) && sane(ph.pipeline);
+    };
+    for (int n = 0; n < 400; ++n) {
+        Problem p;
+        p.dims = static_cast<int>(pick(1, 3));
+        const double max_log2 = p.dims == 1 ? 30 : p.dims == 2 ? 15 : 10;
+        for (int d = 0; d < p.dims; ++d) p.extents[d] = log_extent(max_log2);
+        p.space = {{0, 0, 0}, p.extents};
+        const int elem = static_cast<int>(std::int64_t{1} << pick(0, 3));
+        const auto ins = pick(1, 3), outs = pick(1, 2);
+        recipe::Halo reach;
+        for (int d = 0; d < p.dims; ++d) {
+            reach.lo[d] = pick(0, 3);
+            reach.hi[d] = pick(0, 3);
+        }
+        for (int i = 0; i < ins; ++i) {
+            ArrayUse a;
+            a.name = "a" + std::to_string(i);
+            a.elem_bytes = elem;
+            a.extents = p.extents;
+            a.halo = reach;
+            p.inputs.push_back(a);
+        }
+        for (int i = 0; i < outs; ++i) {
+            ArrayUse a;
+            a.name = "a" + std::to_string((i + pick(0, 2)) % 3);  // an output may be an input of the next launch
+            a.elem_bytes = elem;
+            a.extents = p.extents;
+            a.copy_in = pick(0, 3) == 0;
+            p.outputs.push_back(a);
+        }
+        p.flops_per_point = static_cast<int>(pick(1, 40));
+        p.bytes_per_point = elem * static_cast<int>(ins + outs);
+        p.reads_twice = true;
+        for (const auto& platform : platforms) {
+            ModelOptions options;
+            if (pick(0, 1)) options.host_memory = pick(0, 1) ? HostMemory::Pinned : HostMemory::Pageable;
+            for (Scheme s : schemes) {
+                Config c;
+                c.scheme = s;
+                for (int d = 0; d < 3; ++d)
+                    c.tile[d] = d >= p.dims ? 1 : pick(0, 1) ? std::max<std::int64_t>(1, p.extents[d] >> pick(0, 6)) : pick(1, p.extents[d]);
+                c.streams = static_cast<int>(pick(1, 4));
+                c.copy = static_cast<recipe::CopyMethod>(pick(0, 2));
+                Prediction base;
+                std::string error;
+                if (!predict(p, platform, c, options, &base, &error)) continue;
+                for (int gpus : {2, 4}) {
+                    DevicePrediction d;
+                    if (!predict_devices(p, platform, options, base.config, gpus, &d, &error)) continue;
+                    ++priced;
+                    bool ok = sane_phases(d.prediction);
+                    for (const double ms : d.slab_ms) ok = ok && sane(ms);
+                    const DeviceCost cost = device_cost(d.prediction, platform, gpus, false, fresh_output_bytes(p), pick(1, 100));
+                    ok = ok && sane(cost.total_ms());
+                    if (!ok && ++bad <= 10) WARN(describe(p, base.config, platform.name) << " on " << gpus << " GPUs: " << d.prediction.total_ms);
+                }
+            }
+            if (p.dims < 2) continue;
+            RegionProblem r;
+            r.dims = p.dims;
+            r.extents = p.extents;
+            for (int i = 0; i < 3; ++i) r.arrays.push_back({"a" + std::to_string(i), elem, pick(0, 1) == 1, true});
+            r.nests = {p};
+            if (pick(0, 1)) r.nests.push_back(p);
+            r.steps = pick(1, 100);
+            r.pinned_host = pick(0, 1) == 1;
+            r.swaps = pick(0, 3) == 0;
+            for (int gpus : {2, 4}) {
+                RegionDevicePrediction d;
+                std::string error;
+                if (!predict_region_devices(r, platform, options, gpus, &d, &error)) continue;
+                ++regions;
+                bool ok = sane_phases(d.total) && sane(d.exchange_ms_per_step);
+                for (const double ms : d.launch_ms) ok = ok && sane(ms);
+                ok = ok && sane(device_cost(d.total, platform, gpus, true, 0, pick(1, 100)).total_ms());
+                if (!ok && ++bad <= 10) WARN("region on " << gpus << " GPUs, " << platform.name << ": " << d.total.total_ms);
+            }
+        }
+    }
+    INFO(priced << " calls and " << regions << " regions priced over several GPUs");
+    CHECK(priced > 1000);
+    CHECK(regions > 100);
+    CHECK(bad == 0);
 }
