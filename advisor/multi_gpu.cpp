@@ -382,14 +382,15 @@ bool predict_region_devices(const RegionProblem& r, const Platform& platform, co
 
 // ---- What the program pays.
 
-DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool region, double fresh_bytes,
+DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool exchanges_halos, double fresh_bytes,
                        std::int64_t calls) {
     DeviceCost c;
     c.devices = devices;
     c.calls = std::max<std::int64_t>(1, calls);
     c.call_ms = call.total_ms;
     c.first_ms = call.total_ms + first_call_extra_ms(call, platform, fresh_bytes);
-    c.startup_ms = extra_contexts_ms(platform, devices) + (region ? nccl_init_ms(platform, devices) : 0.0);
+    c.nccl_ms = exchanges_halos ? nccl_init_ms(platform, devices) : 0.0;
+    c.startup_ms = extra_contexts_ms(platform, devices) + c.nccl_ms;
     return c;
 }
 

@@ -44,8 +44,9 @@ Platform platform_for_devices(const Platform& platform, int devices);
 // The start-up the further GPUs add to the program's (contextStartMs[n-1] -
 // contextStartMs[0], their contexts started in parallel with the first), ms.
 double extra_contexts_ms(const Platform& platform, int devices);
-// Creating the NCCL communicators of n GPUs, once per process, on the first
-// region over several GPUs (ncclInitMs[n-1]); 0 for one GPU.
+// Creating the NCCL communicators of n GPUs, once per process, by the
+// start-up thread of a program with a region over several GPUs that
+// exchanges halos (recipe::PoolSize::halo_exchange; ncclInitMs[n-1]); 0 for one GPU.
 double nccl_init_ms(const Platform& platform, int devices);
 // One halo exchange, every neighbour pair sending `bytes` each way at once:
 // exchangeUs + bytes / exchangeGBs, ms.
@@ -98,6 +99,7 @@ struct RegionDevicePrediction {
     std::int64_t exchange_bytes_per_step = 0;
     double exchange_ms_per_step = 0;
     std::int64_t exchanges_first_step = 0;  // in the first step only arrays written earlier in it
+    bool exchanges() const { return exchanges_per_step > 0 || exchanges_first_step > 0; }
     std::vector<double> launch_ms;    // each launch of a later step, its slowest GPU
     // The whole region: phases of its slowest GPUs, total; device and host
     // memory per GPU.
@@ -111,7 +113,7 @@ struct RegionDevicePrediction {
 //   launch = max(interior, exchange) + edge strips + a launch overhead per strip
 // The step waits for its slowest GPU at each launch:
 //   T = max_i(alloc_i + in_i) + Σ_steps Σ_launches max_i launch_i + max_i(out_i)
-// NCCL's set-up is not in T (once per process: nccl_init_ms).
+// NCCL's set-up is not in T (once per program, at its start-up: nccl_init_ms).
 bool predict_region_devices(const RegionProblem& region, const Platform& platform, const ModelOptions& options, int devices,
                             RegionDevicePrediction* out, std::string* error);
 
@@ -120,16 +122,19 @@ bool predict_region_devices(const RegionProblem& region, const Platform& platfor
 // A call (or region) on n GPUs as the program runs it, `calls` times: the
 // first call cold (first_call_extra_ms, by the fresh output bytes), the later
 // ones warm, and once what the further GPUs add to the program's start-up
-// (extra_contexts_ms; for a region also nccl_init_ms).
+// (extra_contexts_ms; for a region that exchanges halos also nccl_init_ms),
+// charged in full, as if the program's work before its first call hid none
+// of it.
 struct DeviceCost {
     int devices = 1;
     std::int64_t calls = 1;
     double call_ms = 0;     // one warm call
     double first_ms = 0;    // the first call
-    double startup_ms = 0;  // paid once by the program
+    double startup_ms = 0;  // paid once by the program (nccl_ms included)
+    double nccl_ms = 0;     // of it, NCCL's communicators
     double total_ms() const { return first_ms + call_ms * static_cast<double>(calls - 1) + startup_ms; }
 };
-DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool region, double fresh_bytes,
+DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool exchanges_halos, double fresh_bytes,
                        std::int64_t calls);
 // The fewest GPUs whose cost is the least (index into `costs`, which are for
 // 1, 2, ... GPUs in order).
