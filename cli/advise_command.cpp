@@ -139,12 +139,13 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     const cxxopts::ParseResult& args = cmd.args;
     AdviseOptions options;
-    std::int64_t calls = options.calls;
+    std::int64_t calls = options.calls, gpus = options.gpus;
     if (!one_c_file(kAdvise, &cmd, &options.input, &e) || !read_host_memory(args, &options.host_memory, &e) ||
         !read_kernel_ms(args, &options.kernel_ms, &e) || !read_gpu_memory(args, &options.gpu_memory_bytes, &e) ||
-        !read_count(args, "calls", 1, std::int64_t{1} << 53, &calls, &e))
+        !read_count(args, "calls", 1, std::int64_t{1} << 53, &calls, &e) || !read_count(args, "gpus", 1, 64, &gpus, &e))
         return fail(err, e);
     options.calls = calls;
+    options.gpus = static_cast<int>(gpus);
     options.build = cmd.source.build;
     options.assumptions = cmd.source.assumptions;
     options.assume_no_alias = cmd.source.assume_no_alias;

@@ -29,6 +29,9 @@ const std::vector<OptionSpec>& option_table() {
         {"tiles", "tile shape with one varying size marked '*', e.g. 400x*x25 (default: whole rows/planes)", "XxYxZ", kSweep},
         {"copy", "row-by-row, merged or strided (default: merged)", "METHOD", kPredict},
         {"streams", "tile buffers / CUDA streams (default: 3)", "N", kPredict | kSweep},
+        {"gpus", "the most GPUs of this host a call or region may run on (default: 1); each converted one runs on as "
+                 "many of 1 ... N as the program is fastest with, priced with the profile's multiGpu figures "
+                 "(recipe predict: the plan priced on 1 ... N)", "N", kAdvise | kPredict},
         {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "
                   "the CPU comparison prices N calls (default: 1; time loops in the file are counted anyway)", "N", kAdvise},
         {"convert-all", "convert every nest the generator can convert, also those the comparison with the CPU keeps "

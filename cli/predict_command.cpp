@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/explain.h"
+#include "advisor/multi_gpu.h"
 #include "advisor/plan.h"
 #include "advisor/request.h"
 #include "cli/command.h"
@@ -78,8 +79,12 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (!read_config(args, &config, &e)) return fail(err, e);
     const bool needs_tile = scheme_traits(config.scheme).tiled;
 
+    std::int64_t gpus = 1;
+    if (!cli::read_count(args, "gpus", 1, 64, &gpus, &e)) return fail(err, e);
     cli::ModelRequest request;
     if (!cli::read_model_request(kPredict, &cmd, &request, &e)) return fail(err, e);
+    if (const std::string missing = missing_gpu_figures(request.platform, static_cast<int>(gpus)); !missing.empty())
+        return fail(err, missing);
     std::string error;
     const ModelOptions& model = request.model;
     const Platform& platform = request.platform;
@@ -103,6 +108,15 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return fail(err, "nest " + std::to_string(np.nest.id) + ": " + error);
         const bool have_naive = naive_baseline(np.problem, platform, model, &naive, nullptr);
         ++printed;
+        // --gpus N: the same configuration on 2 ... N GPUs, each its slab (advisor/multi_gpu.h).
+        std::vector<DevicePrediction> on;
+        std::string refused;
+        if (gpus > 1) refused = devices_refusal(np.problem, pred.config);
+        for (int n = 2; n <= gpus && refused.empty(); ++n) {
+            DevicePrediction d;
+            if (!predict_devices(np.problem, platform, model, pred.config, n, &d, &refused)) break;
+            on.push_back(std::move(d));
+        }
         if (args.count("json")) {
             nlohmann::json j;
             j["file"] = file;
@@ -113,11 +127,34 @@ int run_predict(int argc, char** argv, std::ostream& out, std::ostream& err) {
             j["prediction"] = to_json(pred);
             if (have_naive) j["naive"] = to_json(naive);
             if (args.count("timeline")) j["timeline"] = to_json(timeline(pred, platform, 16));
+            if (gpus > 1) {
+                nlohmann::json curve = nlohmann::json::array({{{"gpus", 1}, {"total_ms", pred.total_ms}}});
+                for (const DevicePrediction& d : on) {
+                    nlohmann::json slabs = nlohmann::json::array();
+                    for (std::size_t i = 0; i < d.slabs.size(); ++i)
+                        slabs.push_back({{"begin", d.slabs[i].begin}, {"end", d.slabs[i].end}, {"ms", d.slab_ms[i]}});
+                    curve.push_back({{"gpus", d.devices}, {"total_ms", d.prediction.total_ms}, {"slabs", slabs}});
+                }
+                j["gpuCurve"] = curve;
+                if (!refused.empty()) j["gpus_refused"] = refused;
+            }
             all.push_back(j);
         } else {
             out << file << ":" << np.nest.span.begin.line << ": nest " << np.nest.id << " ("
                 << np.nest.function << ") on " << platform.name << "\n";
             out << explain(pred, have_naive ? &naive : nullptr) << "\n";
+            if (gpus > 1) {
+                out << "on several GPUs (each its slab of the space, at its share of the host's links; one call, "
+                       "start-up not included):\n  1 GPU: "
+                    << pred.total_ms << " ms\n";
+                for (const DevicePrediction& d : on) {
+                    out << "  " << d.devices << " GPUs: " << d.prediction.total_ms << " ms, slabs of";
+                    for (const Box& b : d.slabs) out << " " << b.extent(d.split_dimension);
+                    out << " along " << "xyz"[d.split_dimension] << "\n";
+                }
+                if (!refused.empty()) out << "  " << (on.empty() ? "runs on one GPU only: " : "no more: ") << refused << "\n";
+                out << "\n";
+            }
         }
     }
     for (const auto& s : skipped) err << s << "\n";

@@ -289,7 +289,7 @@ bool price_nests(const AdviseOptions& options, AdviseResult* r) {
         }
         bool steps_unknown = false;
         n.cpu = cpu;
-        n.in_program = advisor::program_time(*n.chosen(), cpu, r->platform, calls_of(n, options, &steps_unknown));
+        n.in_program = advisor::program_time(*n.running(), cpu, r->platform, calls_of(n, options, &steps_unknown));
         if (steps_unknown)
             summary.note = "a time loop's step count is unknown: its nest is priced as one call per --calls";
     }
@@ -303,7 +303,7 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
     for (auto& region : r->regions) {
         Unit u;
         u.region = &region;
-        u.gpu = &region.prediction.total;
+        u.gpu = &region.running();
         const double steps = static_cast<double>(region.problem.steps * region.calls_per_step);
         double first = 0, warm = 0;
         for (const std::size_t i : region.nests) {
@@ -312,7 +312,7 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
             first += n.cpu->first_ms + (steps - 1) * n.cpu->ms;
             warm += steps * n.cpu->ms;
         }
-        const advisor::Prediction& gpu = region.prediction.total;
+        const advisor::Prediction& gpu = region.running();
         u.t.calls = std::max<std::int64_t>(1, options.calls);
         u.t.cpu_first_ms = first;
         u.t.cpu_ms = warm;
@@ -320,11 +320,7 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
         // Arrays the region copies in were written by the host before, unless
         // their pages still are zero pages: only the others' pages are fresh
         // on its first run.
-        double fresh = 0;
-        for (std::size_t k = 0; k < region.arrays.size(); ++k)
-            if (region.arrays[k].copy_out && (!region.arrays[k].copy_in || region.arrays[k].zero_pages))
-                fresh += static_cast<double>(region.arrays[k].bytes);
-        u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform, fresh);
+        u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform, region_fresh_bytes(region));
         u.hidden_ms = advisor::hidden_startup_ms(u.nests.front()->chosen()->problem, platform);
         region.in_program = u.t;
         region.compared = true;
@@ -334,7 +330,7 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
         if (n.cpu && n.region < 0) {
             Unit u;
             u.nests.push_back(&n);
-            u.gpu = n.chosen();
+            u.gpu = n.running();
             u.t = n.in_program;
             u.hidden_ms = advisor::hidden_startup_ms(n.chosen()->problem, platform);
             units.push_back(u);
@@ -384,7 +380,19 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     std::vector<const advisor::Prediction*> calls;
     for (const Unit* u : on_gpu) calls.push_back(u->gpu);
     summary.pool_setup_ms = advisor::pool_setup_ms(advisor::pool_reservation(calls), r->platform);
-    summary.startup_paid_ms = std::max(0.0, summary.cuda_startup_ms + summary.pool_setup_ms - hidden);
+    // Over several GPUs (--gpus): the same thread first starts the further
+    // GPUs' contexts and, when a region over several exchanges halos, makes
+    // NCCL's communicators (recipe::PoolSize; advisor/multi_gpu.h).
+    bool exchanges = false;
+    for (const Unit* u : on_gpu) {
+        const int n = u->region ? u->region->gpus.devices : u->nests.front()->gpus.devices;
+        summary.gpus = std::max(summary.gpus, n);
+        exchanges = exchanges || (u->region && n > 1 && u->region->gpus.region.exchanges());
+    }
+    summary.gpus_startup_ms = advisor::extra_contexts_ms(r->platform, summary.gpus);
+    summary.nccl_init_ms = exchanges ? advisor::nccl_init_ms(r->platform, summary.gpus) : 0.0;
+    summary.startup_paid_ms = std::max(
+        0.0, summary.cuda_startup_ms + summary.gpus_startup_ms + summary.nccl_init_ms + summary.pool_setup_ms - hidden);
     summary.teardown_ms = advisor::cuda_teardown_ms(r->platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
@@ -429,6 +437,10 @@ bool analyze_input(const FileSystem& fs, Run& run, std::string* error) {
     const AdviseOptions& options = run.options;
     AdviseResult* r = &run.r;
     if (!advisor::find_platform(options.platform, &r->platform, error)) return false;
+    if (const std::string missing = advisor::missing_gpu_figures(r->platform, options.gpus); !missing.empty()) {
+        *error = missing;
+        return false;
+    }
     if (options.measured_host) advisor::use_measured_host(*options.measured_host, &r->platform);
     analyzer::AnalyzeOptions ao;
     ao.assumptions = options.assumptions;
@@ -508,6 +520,33 @@ void convert_nests(const CTree& tree, Run& run, std::set<std::string>* taken) {
     }
 }
 
+// --gpus N: how many GPUs each region and each converted call outside one
+// runs on (recipes/gpu_choice.h), before the comparison with the CPU, which
+// then weighs each as it runs.
+void choose_gpus(const AdviseOptions& options, AdviseResult* r) {
+    if (options.gpus <= 1) return;
+    advisor::ModelOptions model;
+    model.host_memory = options.host_memory;
+    model.gpu_memory_bytes = options.gpu_memory_bytes;
+    for (auto& region : r->regions)
+        region.gpus = choose_region_gpus(region, r->platform, model, options.gpus, std::max<std::int64_t>(1, options.calls),
+                                         region_fresh_bytes(region));
+    for (auto& n : r->nests) {
+        if (n.verdict != Verdict::Converted) continue;
+        advisor::ModelOptions nest = model;
+        if (const auto k = options.kernel_ms.find(n.nest->id); k != options.kernel_ms.end()) nest.kernel_ms = k->second;
+        std::string refused;
+        if (n.region >= 0)
+            refused = "it runs as a launch of the region at lines " + std::to_string(r->regions[static_cast<std::size_t>(n.region)].first_line) +
+                      "-" + std::to_string(r->regions[static_cast<std::size_t>(n.region)].last_line) +
+                      ", whose GPUs are chosen for the region as a whole";
+        else if (n.conversion.iterative)
+            refused = "its time loop runs through recipe::iterate, which keeps the arrays on one GPU between the steps";
+        bool unknown = false;
+        n.gpus = choose_call_gpus(*n.chosen(), r->platform, nest, options.gpus, calls_of(n, options, &unknown), refused);
+    }
+}
+
 // Nests whose arrays can stay on the GPU between them (time loops, caller
 // loops, consecutive nests), then the comparison with the CPU; every nest
 // left out of the .cu says why.
@@ -522,6 +561,7 @@ void plan_regions_and_decide(const CTree& tree, Run& run) {
     for (std::size_t k = 0; k < r->regions.size(); ++k)
         for (const std::size_t i : r->regions[k].nests) r->nests[i].region = static_cast<int>(k);
     for (const auto& why : step_by_step) r->region_notes.push_back(why);
+    choose_gpus(run.options, r);
     decide_against_cpu(tree, run.options, r);
     for (auto& out : r->nests) {
         if (!out.nest->accepted || out.verdict == Verdict::Converted) continue;
@@ -587,7 +627,8 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
     for (std::size_t i = 0; i < r->nests.size(); ++i) {
         const NestOutcome& n = r->nests[i];
         if (n.verdict != Verdict::Converted) continue;
-        CuNest c{&n.conversion, n.chosen(), n.cpu ? n.in_program.gpu_first_ms : -1};
+        CuNest c{&n.conversion, n.running(), n.cpu ? n.in_program.gpu_first_ms : -1};
+        c.devices = n.gpus.devices;
         if (n.region >= 0 && r->regions[static_cast<std::size_t>(n.region)].converted) {
             const RegionOutcome& region = r->regions[static_cast<std::size_t>(n.region)];
             c.region = &region;

@@ -40,6 +40,9 @@ struct AdviseOptions {
     std::int64_t gpu_memory_bytes = 0;                         // --gpu-memory (0: the profile's)
     std::int64_t calls = 1;  // --calls: how often the program runs each nest (a time loop's steps come on top)
     bool convert_all = false;  // --convert-all: the comparison with the CPU informs, it does not decide
+    // --gpus N: the most GPUs a call or region may run on (recipe::Config::devices);
+    // each converted one runs on as many of 1 ... N as the program is fastest with.
+    int gpus = 1;
     // --measure-host: this machine's host figures, measured by the caller,
     // in place of the profile's (advisor/measured_host.h).
     std::optional<advisor::HostCpu> measured_host;
@@ -73,7 +76,10 @@ struct NestOutcome {
     int region = -1;  // index into AdviseResult::regions when the nest runs in one
     std::string tile_chart;      // file names, "" when not drawn
     std::string timeline_chart;
+    GpuChoice gpus;  // the GPUs its call runs on (recipe advise --gpus)
     const advisor::Prediction* chosen() const { return planned && !plan.ranked.empty() ? &plan.ranked.front() : nullptr; }
+    // The call as the program runs it: the chosen plan on one GPU, or on gpus.devices.
+    const advisor::Prediction* running() const { return gpus.devices > 1 ? &gpus.run.prediction : chosen(); }
 };
 
 struct AdviseResult {
@@ -99,6 +105,9 @@ struct AdviseResult {
         bool compared = false;  // the profile has host figures
         double cuda_startup_ms = 0;
         double pool_setup_ms = 0;    // allocating the largest call's blocks, on the start-up thread (recipe::PoolSize)
+        int gpus = 1;                // the most GPUs a call or region on the GPU runs on
+        double gpus_startup_ms = 0;  // starting the further GPUs' contexts, on the start-up thread
+        double nccl_init_ms = 0;     // making NCCL's communicators, on the start-up thread (a region over several exchanges halos)
         double startup_paid_ms = 0;  // what the work before the first call does not hide, of both
         double teardown_ms = 0;      // CUDA's teardown when the program exits
         double cpu_ms = 0;

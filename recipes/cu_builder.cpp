@@ -162,9 +162,10 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
 }
 
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
-                        const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in) {
+                        const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in, int devices) {
     km::data v;
     v.set("function", c.function);
+    v.set("devices", devices > 1 ? km::data(std::to_string(devices)) : km::data(false));
     v.set("gpu_memory", ctx.gpu_memory > 0 ? km::data(std::to_string(ctx.gpu_memory)) : km::data(false));
     if (called_in) {
         km::data in;
@@ -272,7 +273,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
     v.set("name", region_name);
     v.set("indent", region.indent);
     if (open) {
-        const advisor::Prediction& p = region.prediction.total;
+        const advisor::Prediction& p = region.running();
         std::string cfg = region_name + "_config";
         for (int i = 2; taken->count(cfg); ++i) cfg = region_name + "_config_" + std::to_string(i);
         taken->insert(cfg);
@@ -289,6 +290,14 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
         v.set("streams", std::to_string(p.config.streams));
         v.set("host", recipe::enumerator(p.host_strategy));
         v.set("host_threads", staging_threads(ctx, p));
+        if (region.gpus.devices > 1) {
+            km::data gpus;
+            gpus.set("devices", std::to_string(region.gpus.devices));
+            gpus.set("halo_rows", std::to_string(region.gpus.region.halo_rows));
+            v.set("gpus", gpus);
+        } else {
+            v.set("gpus", false);
+        }
         v.set("config_name", region.function + " (" + ctx.source_file + ":" + std::to_string(region.first_line) + ")");
         v.set("platform", ctx.platform);
         const auto& ph = p.phases;
@@ -369,9 +378,15 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
     pre.set("needs_gather", gather);
     // The most any call needs at once: allocated at start-up (recipe::PoolSize).
     std::vector<const advisor::Prediction*> calls;
-    for (const auto& n : nests) calls.push_back(n.region ? &n.region->prediction.total : n.chosen);
+    int devices = 1;  // the most GPUs a call uses: the start-up thread starts every one's context
+    bool halo_exchange = false;  // and makes NCCL's communicators for a region over several that exchanges halos
+    for (const auto& n : nests) {
+        calls.push_back(n.region ? &n.region->running() : n.chosen);
+        devices = std::max(devices, n.region ? n.region->gpus.devices : n.devices);
+        halo_exchange = halo_exchange || (n.region && n.region->gpus.devices > 1 && n.region->gpus.region.exchanges());
+    }
     const advisor::PoolReservation reserve = advisor::pool_reservation(calls);
-    if (reserve.device_bytes > 0 || reserve.pinned_bytes > 0) {
+    if (reserve.device_bytes > 0 || reserve.pinned_bytes > 0 || devices > 1) {
         km::data pool;
         pool.set("device_bytes", std::to_string(reserve.device_bytes));
         pool.set("pinned_bytes", std::to_string(reserve.pinned_bytes));
@@ -379,6 +394,8 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         pool.set("host_threads", std::to_string(reserve.pinned_bytes > 0 ? ctx.staging_threads : 0));
         pool.set("device_text", format_bytes(static_cast<double>(reserve.device_bytes)));
         pool.set("pinned_text", format_bytes(static_cast<double>(reserve.pinned_bytes)));
+        pool.set("devices", devices > 1 ? km::data(std::to_string(devices)) : km::data(false));
+        pool.set("halo_exchange", devices > 1 && halo_exchange);
         pre.set("pool", pool);
     }
     std::string phrase;
@@ -416,7 +433,8 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         if (called) region_name(n.region);
         edits.push_back({at(c.replace_begin, false), at(c.replace_end, true),
                          n.region && !called ? render_region_call(t, c, *n.region, n.launch, region_name(n.region), ctx)
-                                             : render_call(t, c, *n.chosen, n.first_ms, ctx, taken, called ? n.region : nullptr)});
+                                             : render_call(t, c, *n.chosen, n.first_ms, ctx, taken, called ? n.region : nullptr,
+                                                           n.devices)});
     }
     std::set<std::uint32_t> marked;
     for (const auto& n : nests)

@@ -26,6 +26,7 @@ struct CuNest {
     // (`launch`: the nest's place among the region's, for its block).
     const RegionOutcome* region = nullptr;
     std::size_t launch = 0;
+    int devices = 1;  // GPUs its call runs on (recipe advise --gpus; recipe::Config::devices)
 };
 
 struct CuContext {
@@ -54,8 +55,10 @@ std::string render_kernel(const TemplateStore& t, const NestConversion& c, const
 // The call that replaces the nest; its first line starts where the nest did.
 // `first_ms`: the program's first call, predicted (< 0: not predicted).
 // `called_in`: the region of a loop that calls the nest's function (the call then says so).
+// `devices` > 1: the call runs on that many GPUs (cfg.devices).
 std::string render_call(const TemplateStore& t, const NestConversion& c, const advisor::Prediction& p, double first_ms,
-                        const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in = nullptr);
+                        const CuContext& ctx, std::set<std::string>* taken, const RegionOutcome* called_in = nullptr,
+                        int devices = 1);
 // A nest of a region: one launch on the arrays the region variable `region_name` holds.
 std::string render_region_call(const TemplateStore& t, const NestConversion& c, const RegionOutcome& region,
                                std::size_t launch, const std::string& region_name, const CuContext& ctx);

@@ -73,8 +73,48 @@ nlohmann::json options_json(const AdviseOptions& o) {
         opts["kernel_ms"] = k;  // by nest id
     }
     if (o.calls != 1) opts["calls"] = o.calls;
+    if (o.gpus != 1) opts["gpus"] = o.gpus;
     if (o.convert_all) opts["convert_all"] = true;
     return opts;
+}
+
+// --gpus N: the GPUs chosen and the program's cost on each count priced
+// (recipes/gpu_choice.h); nothing without --gpus.
+void gpus_json(const GpuChoice& c, nlohmann::json* x) {
+    if (!c.asked) return;
+    (*x)["gpus"] = c.devices;
+    nlohmann::json curve = nlohmann::json::array();
+    for (const auto& cost : c.curve)
+        curve.push_back({{"gpus", cost.devices},
+                         {"call_ms", cost.call_ms},
+                         {"first_ms", cost.first_ms},
+                         {"startup_ms", cost.startup_ms},
+                         {"calls", cost.calls},
+                         {"program_ms", cost.total_ms()}});
+    (*x)["gpuCurve"] = curve;
+    if (!c.refused.empty()) (*x)["gpus_refused"] = c.refused;
+    if (!c.not_priced.empty()) (*x)["gpus_not_priced"] = c.not_priced;
+    auto box = [](const Box& b) { return nlohmann::json{{"begin", b.begin}, {"end", b.end}}; };
+    if (c.devices > 1 && !c.run.slabs.empty()) {
+        nlohmann::json slabs = nlohmann::json::array();
+        for (std::size_t i = 0; i < c.run.slabs.size(); ++i)
+            slabs.push_back({{"space", box(c.run.slabs[i])}, {"ms", c.run.slab_ms[i]}, {"h2d_bytes", c.run.h2d_bytes[i]},
+                             {"d2h_bytes", c.run.d2h_bytes[i]}});
+        (*x)["gpuSlabs"] = slabs;
+        (*x)["gpuPrediction"] = advisor::to_json(c.run.prediction);
+    }
+    if (c.devices > 1 && !c.region.owned.empty()) {
+        nlohmann::json slabs = nlohmann::json::array();
+        for (std::size_t i = 0; i < c.region.owned.size(); ++i)
+            slabs.push_back({{"owned", box(c.region.owned[i])}, {"held", box(c.region.held[i])}, {"in_bytes", c.region.in_bytes[i]},
+                             {"out_bytes", c.region.out_bytes[i]}, {"device_bytes", c.region.device_bytes[i]}});
+        (*x)["gpuSlabs"] = slabs;
+        (*x)["gpuHaloRows"] = c.region.halo_rows;
+        (*x)["gpuExchange"] = {{"per_step", c.region.exchanges_per_step},
+                               {"bytes_per_step", c.region.exchange_bytes_per_step},
+                               {"ms_per_step", c.region.exchange_ms_per_step}};
+        (*x)["gpuPrediction"] = advisor::to_json(c.region.total);
+    }
 }
 
 // One nest: what became of it, its plan, and its times in the program.
@@ -91,6 +131,7 @@ nlohmann::json nest_json(const NestOutcome& n) {
         x["pictures"] = {n.tile_chart, n.timeline_chart};
     }
     if (n.conversion.ok && n.chosen()) x["conversion"] = conversion_json(n.conversion, *n.chosen());
+    gpus_json(n.gpus, &x);
     if (n.cpu) {
         const auto& t = n.in_program;
         x["in_program"] = {{"calls", t.calls},
@@ -132,6 +173,7 @@ nlohmann::json region_json(const AdviseResult& r, const RegionOutcome& region) {
     for (const auto& l : region.prediction.launches)
         x["launches"].push_back({{"block", l.block}, {"kernel_ms", l.kernel_ms}, {"kernel_source", advisor::to_string(l.source)}});
     x["step_by_step_ms"] = region.step_by_step_ms;
+    gpus_json(region.gpus, &x);
     if (region.compared) {
         const auto& t = region.in_program;
         x["in_program"] = {{"calls", t.calls},           {"cpu_first_ms", t.cpu_first_ms}, {"cpu_ms", t.cpu_ms},
@@ -171,6 +213,11 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
         j["program"] = {{"calls", o.calls},          {"cuda_startup_ms", ps.cuda_startup_ms}, {"pool_setup_ms", ps.pool_setup_ms}, {"startup_paid_ms", ps.startup_paid_ms}, {"teardown_ms", ps.teardown_ms},
                         {"cpu_ms", ps.cpu_ms},       {"gpu_ms", ps.gpu_ms},
                         {"runs_on_gpu", ps.runs_on_gpu}};
+    if (ps.compared && o.gpus > 1) {
+        j["program"]["gpus"] = ps.gpus;
+        j["program"]["gpus_startup_ms"] = ps.gpus_startup_ms;
+        j["program"]["nccl_init_ms"] = ps.nccl_init_ms;
+    }
     if (!ps.note.empty()) j["program_note"] = ps.note;
     // --measure-host: the CPU figures the comparison used are this machine's.
     if (r.platform.host_measured)

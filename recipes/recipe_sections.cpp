@@ -222,7 +222,6 @@ void set_build_caveats(const RecipeContext& x, km::data* out) {
 void set_kernel_and_call(const RecipeContext& x, const NestOutcome& n, km::data* out) {
     km::data& d = *out;
     const NestConversion& c = n.conversion;
-    const advisor::Prediction& p = *n.chosen();
     d.set("has_scalars", !c.scalars.empty());
     auto var = [](km::data& v, const KernelVariable& k) {
         v.set("name", k.name);
@@ -254,7 +253,8 @@ void set_kernel_and_call(const RecipeContext& x, const NestOutcome& n, km::data*
     NestConversion flat = c;
     flat.indent.clear();
     std::set<std::string> taken;
-    d.set("call_code", render_call(x.templates, flat, p, n.cpu ? n.in_program.gpu_first_ms : -1, ctx, &taken));
+    d.set("call_code", render_call(x.templates, flat, *n.running(), n.cpu ? n.in_program.gpu_first_ms : -1, ctx, &taken, nullptr,
+                                   n.gpus.devices));
     d.set("replace_first_line", std::to_string(c.first_line));
     d.set("replace_last_line", std::to_string(c.last_line));
 }
@@ -530,6 +530,110 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     return p;
 }
 
+km::data gpus_view(const RecipeContext& x, const GpuChoice& c, bool region) {
+    if (!c.asked) return km::data(false);
+    auto ms = [](double v) { return format_ms(v) + " ms"; };
+    auto rows_text = [](const std::vector<std::int64_t>& rows) {
+        std::vector<std::string> parts;
+        for (const std::int64_t n : rows) parts.push_back(std::to_string(n));
+        const bool equal = std::all_of(rows.begin(), rows.end(), [&](std::int64_t n) { return n == rows.front(); });
+        if (equal) return rows.size() > 1 ? std::to_string(rows.size()) + " × " + parts.front() : parts.front();
+        std::string joined;
+        for (std::size_t i = 0; i < parts.size(); ++i) joined += (i ? (i + 1 == parts.size() ? " and " : ", ") : "") + parts[i];
+        return joined;
+    };
+    km::data d;
+    d.set("asked", std::to_string(x.options.gpus));
+    d.set("region", region);
+    d.set("calls", std::to_string(x.options.calls));
+    static const char* axes[] = {"x", "y", "z"};
+    d.set("axis", axes[std::clamp(c.split_dimension, 0, 2)]);
+    if (!c.refused.empty()) {
+        km::data refused;
+        refused.set("reason", c.refused);
+        d.set("refused", refused);
+        return d;
+    }
+    d.set("refused", false);
+    d.set("priced", std::to_string(c.curve.back().devices));
+    const std::int64_t halo = c.halo_rows;
+    d.set("halo_rows", std::to_string(halo));
+    d.set("halo_noun", halo == 1 ? "row" : "rows");
+    km::data curve{km::data::type::list};
+    for (std::size_t i = 0; i < c.curve.size(); ++i) {
+        const advisor::DeviceCost& k = c.curve[i];
+        km::data e;
+        e.set("gpus", std::to_string(k.devices));
+        e.set("chosen", k.devices == c.devices);
+        e.set("rows", i < c.rows.size() ? rows_text(c.rows[i]) : std::string("–"));
+        e.set("call", ms(k.call_ms));
+        e.set("first", ms(k.first_ms));
+        e.set("startup", ms(k.startup_ms));
+        e.set("program", ms(k.total_ms()));
+        curve.push_back(e);
+    }
+    d.set("curve", curve);
+    d.set("not_priced", list_of(c.not_priced, [](km::data& v, const std::string& s) { v.set("text", s); }));
+    const advisor::DeviceCost& one = c.curve.front();
+    d.set("one_program", ms(one.total_ms()));
+    if (c.devices > 1) {
+        const advisor::DeviceCost& chosen = c.curve[static_cast<std::size_t>(c.devices - 1)];
+        km::data m;
+        m.set("devices", std::to_string(c.devices));
+        m.set("program", ms(chosen.total_ms()));
+        m.set("startup", ms(chosen.startup_ms));
+        m.set("nccl", chosen.nccl_ms > 0);
+        std::vector<std::size_t> index(static_cast<std::size_t>(c.devices));
+        for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+        const int s = c.split_dimension;
+        m.set("gpus_list", list_of(index, [&](km::data& v, std::size_t i) {
+            v.set("index", std::to_string(i));
+            const Box& b = region ? c.region.owned[i] : c.run.slabs[i];
+            v.set("rows", std::to_string(b.begin[static_cast<std::size_t>(s)]) + "–" + std::to_string(b.end[static_cast<std::size_t>(s)]));
+            v.set("in", format_bytes(static_cast<double>(region ? c.region.in_bytes[i] : c.run.h2d_bytes[i])));
+            v.set("out", format_bytes(static_cast<double>(region ? c.region.out_bytes[i] : c.run.d2h_bytes[i])));
+            v.set("memory", format_bytes(static_cast<double>(region ? c.region.device_bytes[i] : c.run.prediction.device_bytes)));
+        }));
+        if (region && c.region.exchanges_per_step > 0) {
+            km::data e;
+            e.set("exchanges", std::to_string(c.region.exchanges_per_step));
+            e.set("exchange_verb", c.region.exchanges_per_step == 1 ? "s" : "");
+            e.set("exchange_bytes", format_bytes(static_cast<double>(c.region.exchange_bytes_per_step)));
+            e.set("exchange_ms", ms(c.region.exchange_ms_per_step));
+            m.set("exchanges", e);
+        } else {
+            m.set("exchanges", false);
+        }
+        d.set("several", m);
+        d.set("one", false);
+    } else if (c.curve.size() > 1) {
+        std::size_t best = 1;
+        for (std::size_t i = 2; i < c.curve.size(); ++i)
+            if (c.curve[i].total_ms() < c.curve[best].total_ms()) best = i;
+        km::data o;
+        o.set("best_devices", std::to_string(c.curve[best].devices));
+        o.set("best_program", ms(c.curve[best].total_ms()));
+        o.set("slower_call", c.curve[best].call_ms >= one.call_ms);
+        o.set("saving", ms(one.call_ms - c.curve[best].call_ms));
+        o.set("startup", ms(c.curve[best].startup_ms));
+        o.set("nccl", c.curve[best].nccl_ms > 0);
+        d.set("one", o);
+        d.set("several", false);
+    } else {
+        d.set("one", false);
+        d.set("several", false);
+    }
+    return d;
+}
+
+km::data gpus_text(const RecipeContext& x, const GpuChoice& choice, bool region) {
+    const km::data view = gpus_view(x, choice, region);
+    if (view.is_false()) return km::data(false);
+    std::string text = x.templates.render("recipe_gpus.md", view, Escape::None);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return km::data(text);
+}
+
 km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
     km::data list{km::data::type::list};
     auto mb = [](double bytes) {
@@ -615,6 +719,7 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("estimate", p.kernel_source == advisor::KernelSource::Estimate);
         d.set("step_by_step", ms(region.step_by_step_ms));
         d.set("converted", region.converted);
+        d.set("gpus", gpus_text(x, region.gpus, true));
         d.set("cu_file", x.cu_file);
         std::string why;
         if (!region.converted)

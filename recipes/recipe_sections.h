@@ -28,6 +28,11 @@ kainjow::mustache::data why_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data caveats_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data rejected_view(const RecipeContext& x, const NestOutcome& n);
 kainjow::mustache::data program_view(const AdviseResult& r, const RecipeContext& x);
+// --gpus N: how many GPUs a call or region runs on and why (templates/recipe_gpus.md);
+// false without --gpus.
+kainjow::mustache::data gpus_view(const RecipeContext& x, const GpuChoice& choice, bool region);
+// The same rendered (its section of the recipe, without the final newline), or false.
+kainjow::mustache::data gpus_text(const RecipeContext& x, const GpuChoice& choice, bool region);
 // The time loops whose nests run with their arrays resident (recipes/region_plan.h).
 kainjow::mustache::data regions_view(const AdviseResult& r, const RecipeContext& x);
 

@@ -40,6 +40,7 @@ std::string command_line(const AdviseOptions& o, const std::string& source_file,
     if (o.assume_no_alias) s += " --assume-no-alias";
     if (o.host_memory) s += std::string(" --host-memory ") + advisor::to_string(*o.host_memory);
     for (const auto& [nest, ms] : o.kernel_ms) s += " --kernel-ms " + std::to_string(nest) + "=" + fixed(ms, 3);
+    if (o.gpus > 1) s += " --gpus " + std::to_string(o.gpus);
     return s;
 }
 
@@ -114,6 +115,7 @@ km::data nest_section(const RecipeContext& x, const NestOutcome& n) {
     km::data whyv = best ? why_view(x, n) : km::data(false);
     d.set("rejected", n.verdict == Verdict::Rejected ? rejected_view(x, n) : km::data(false));
     d.set("why_section", best ? whyv : km::data(false));
+    d.set("gpus", n.verdict == Verdict::Converted ? gpus_text(x, n.gpus, false) : km::data(false));
     return d;
 }
 

@@ -54,6 +54,7 @@ void check_time_loop(const CTree& tree, const std::vector<NestOutcome>& nests, c
     if (const std::string why = time_loop_body_problem(tree, loop, tl, spans); !why.empty())
         throw Refusal{why + ", which may use the arrays between the nests"};
     r->problem.steps = *tl.iterations.value;
+    r->problem.swaps = tl.exchange == analyzer::TimeLoop::Exchange::PointerSwap;
     r->begin = tl.span.begin_byte;
     r->end = tl.span.end_byte;
     r->first_line = tl.span.begin.line;
@@ -164,7 +165,12 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
         if (!c.invariant_reads.empty() && !launch.rename.empty())
             throw Refusal{"the nest at line " + std::to_string(n.nest->span.begin.line) + " reads `" + c.invariant_reads.front() +
                           "` in the function the loop calls"};
-        r.problem.nests.push_back(p);
+        // The launch's arrays by the names the region holds them under, so that
+        // which launch reads what another wrote is known (advisor/multi_gpu.h).
+        advisor::Problem launched = p;
+        for (auto* uses : {&launched.inputs, &launched.outputs})
+            for (auto& use : *uses) use.name = renamed(use.name, launch.rename);
+        r.problem.nests.push_back(std::move(launched));
         auto note = [&](ArrayRole role, bool output) {
             if (role.flatten) throw Refusal{"`" + role.name + "` is reached through row pointers"};
             if (!role.part_of.empty()) {  // resolved below, against the arrays held whole
@@ -205,6 +211,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
     }
     // A part runs on the device copy of its array: the library finds it by
     // its host address. Read anywhere, the array is copied in.
+    r.problem.uses_parts = !parts.empty();
     for (const Part& part : parts) {
         const auto it = std::find_if(r.arrays.begin(), r.arrays.end(), [&](const RegionHostArray& a) { return a.name == part.array; });
         if (it == r.arrays.end())
@@ -403,6 +410,7 @@ void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, co
                 }
                 r.problem.steps = *loop.steps;
                 r.calls_per_step = static_cast<std::int64_t>(loop.calls.size());
+                r.problem.swaps = r.swaps;
                 gather(nests, launches, &r);
                 if (r.swaps) {
                     // Which buffer a name holds changes every turn: each is

@@ -16,6 +16,7 @@
 #include "advisor/program_time.h"
 #include "advisor/region.h"
 #include "analyzer/program.h"
+#include "recipes/gpu_choice.h"
 #include "recipes/nest_conversion.h"
 
 namespace recipe::recipes {
@@ -66,6 +67,9 @@ struct RegionOutcome {
     std::string indent;
     int first_line = 0, last_line = 0;
     std::string name;  // the region's cu variable
+    GpuChoice gpus;    // the GPUs it runs on (recipe advise --gpus)
+    // The region as the program runs it: on one GPU, or on gpus.devices.
+    const advisor::Prediction& running() const { return gpus.devices > 1 ? gpus.region.total : prediction.total; }
 };
 
 // Regions from the converted nests.

@@ -1,0 +1,77 @@
+#include "recipes/gpu_choice.h"
+
+#include "advisor/program_time.h"
+#include "recipes/region_plan.h"
+
+namespace recipe::recipes {
+
+double region_fresh_bytes(const RegionOutcome& region) {
+    double fresh = 0;
+    for (std::size_t k = 0; k < region.arrays.size(); ++k)
+        if (region.arrays[k].copy_out && (!region.arrays[k].copy_in || region.arrays[k].zero_pages))
+            fresh += static_cast<double>(region.arrays[k].bytes);
+    return fresh;
+}
+
+GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
+                           const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused) {
+    GpuChoice c;
+    c.asked = max_gpus > 1;
+    const double fresh = advisor::fresh_output_bytes(chosen.problem);
+    c.curve.push_back(advisor::device_cost(chosen, platform, 1, false, fresh, calls));
+    if (refused.empty()) refused = advisor::devices_refusal(chosen.problem, chosen.config);
+    c.refused = refused;
+    if (!refused.empty()) return c;
+    std::vector<advisor::DevicePrediction> runs(1);
+    for (int n = 2; n <= max_gpus; ++n) {
+        advisor::DevicePrediction d;
+        std::string why;
+        if (!advisor::predict_devices(chosen.problem, platform, options, chosen.config, n, &d, &why)) {
+            c.not_priced.push_back(std::to_string(n) + " GPUs: " + why);
+            break;  // fewer tile rows than n: none beyond either
+        }
+        c.curve.push_back(advisor::device_cost(d.prediction, platform, n, false, fresh, calls));
+        c.split_dimension = d.split_dimension;
+        std::vector<std::int64_t> rows;
+        for (const Box& b : d.slabs) rows.push_back(b.extent(d.split_dimension));
+        c.rows.push_back(rows);
+        runs.push_back(std::move(d));
+    }
+    if (!c.rows.empty()) c.rows.insert(c.rows.begin(), {chosen.problem.space.extent(c.split_dimension)});
+    const std::size_t best = advisor::fastest(c.curve);
+    c.devices = c.curve[best].devices;
+    if (c.devices > 1) c.run = std::move(runs[best]);
+    return c;
+}
+
+GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
+                             const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes) {
+    GpuChoice c;
+    c.asked = max_gpus > 1;
+    c.curve.push_back(advisor::device_cost(region.prediction.total, platform, 1, false, fresh_bytes, calls));
+    c.refused = advisor::region_devices_refusal(region.problem);
+    if (!c.refused.empty()) return c;
+    c.halo_rows = advisor::region_halo_rows(region.problem);
+    std::vector<advisor::RegionDevicePrediction> parts(1);
+    for (int n = 2; n <= max_gpus; ++n) {
+        advisor::RegionDevicePrediction d;
+        std::string why;
+        if (!advisor::predict_region_devices(region.problem, platform, options, n, &d, &why)) {
+            c.not_priced.push_back(std::to_string(n) + " GPUs: " + why);
+            break;
+        }
+        c.curve.push_back(advisor::device_cost(d.total, platform, n, d.exchanges(), fresh_bytes, calls));
+        c.split_dimension = d.split_dimension;
+        std::vector<std::int64_t> rows;
+        for (const Box& b : d.owned) rows.push_back(b.extent(d.split_dimension));
+        c.rows.push_back(rows);
+        parts.push_back(std::move(d));
+    }
+    if (!c.rows.empty()) c.rows.insert(c.rows.begin(), {region.problem.extents[static_cast<std::size_t>(c.split_dimension)]});
+    const std::size_t best = advisor::fastest(c.curve);
+    c.devices = c.curve[best].devices;
+    if (c.devices > 1) c.region = std::move(parts[best]);
+    return c;
+}
+
+}  // namespace recipe::recipes

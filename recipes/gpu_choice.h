@@ -1,0 +1,45 @@
+// gpu_choice.h — how many GPUs each converted call and region runs on
+// (`recipe advise --gpus N`): n = 1 ... N priced by the advisor
+// (advisor/multi_gpu.h), each as the program pays it, the fastest kept
+// (ties: fewer GPUs). Without --gpus, or with --gpus 1, every call and region
+// runs on one GPU and nothing here is used.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "advisor/multi_gpu.h"
+
+namespace recipe::recipes {
+
+struct RegionOutcome;
+
+struct GpuChoice {
+    bool asked = false;       // --gpus N > 1: the recipe and the plan say what was chosen
+    int devices = 1;          // the GPUs it runs on
+    std::string refused;      // why it runs on one GPU whatever it costs ("" when n = 1 ... N were priced)
+    // The program's cost on 1, 2, ... GPUs, as far as the work can be cut
+    // (advisor::DeviceCost): one entry when refused.
+    std::vector<advisor::DeviceCost> curve;
+    std::vector<std::string> not_priced;  // GPU counts the work cannot be cut into, and why
+    int split_dimension = 0;              // the dimension the work is cut along (0: x)
+    std::int64_t halo_rows = 0;           // a region: the rows of each neighbour a GPU holds too
+    std::vector<std::vector<std::int64_t>> rows;  // per entry of `curve`: each GPU's rows along it
+    advisor::DevicePrediction run;             // a call on `devices` GPUs (devices > 1)
+    advisor::RegionDevicePrediction region;    // a region on `devices` GPUs (devices > 1)
+};
+
+// A call (recipe::run) with the plan `chosen`, run `calls` times; `refused`
+// non-empty: it stays on one GPU, for that reason.
+GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
+                           const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused);
+// A region, run `calls` times (its first run's fresh output bytes `fresh_bytes`).
+GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
+                             const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes);
+
+// The bytes a region's first run writes to fresh pages: the arrays it copies
+// out and either does not copy in or whose pages still are zero pages.
+double region_fresh_bytes(const RegionOutcome& region);
+
+}  // namespace recipe::recipes
