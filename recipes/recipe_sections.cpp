@@ -486,6 +486,8 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     p.set("startup_ms", ms(ps.cuda_startup_ms));
     p.set("startup_paid_ms", ms(ps.startup_paid_ms));
     p.set("pool_setup_ms", ms(ps.pool_setup_ms));
+    p.set("gpus_startup", ps.gpus > 1 ? km::data(ms(ps.gpus_startup_ms)) : km::data(false));
+    p.set("nccl_init", ps.nccl_init_ms > 0 ? km::data(ms(ps.nccl_init_ms)) : km::data(false));
     p.set("teardown_ms", ms(ps.teardown_ms));
     p.set("runs_on_gpu", ps.runs_on_gpu);
     p.set("calls", std::to_string(x.options.calls));
