@@ -60,6 +60,7 @@ void print_text(const AdviseResult& r, const std::vector<std::string>& written, 
         } else if (!n.why.empty()) {
             out << ": " << n.why;
         }
+        if (n.gpus.devices > 1) out << "; on " << n.gpus.devices << " GPUs: " << format_ms(n.running()->total_ms) << " ms";
         if (n.region >= 0 && r.regions[static_cast<std::size_t>(n.region)].converted)
             switch (r.regions[static_cast<std::size_t>(n.region)].kind) {
                 case RegionKind::TimeLoop: out << "; runs in the region of its time loop"; break;
@@ -85,7 +86,10 @@ void print_text(const AdviseResult& r, const std::vector<std::string>& written, 
         }
         out << format_ms(region.prediction.total.total_ms) << " ms predicted, "
             << (region.kind == RegionKind::Consecutive ? "alone " : region.kind == RegionKind::TimeLoop ? "step by step " : "call by call ")
-            << format_ms(region.step_by_step_ms) << " ms\n";
+            << format_ms(region.step_by_step_ms) << " ms";
+        if (region.gpus.devices > 1)
+            out << "; on " << region.gpus.devices << " GPUs: " << format_ms(region.running().total_ms) << " ms";
+        out << "\n";
     }
     out << "wrote";
     for (std::size_t i = 0; i < written.size(); ++i) out << (i ? ", " : " ") << written[i];
@@ -112,6 +116,7 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
             x["naive_ms"] = n.plan.naive_fits ? nlohmann::json(n.plan.naive.total_ms) : nlohmann::json();
             x["speedup"] = n.plan.naive_fits ? nlohmann::json(n.plan.speedup) : nlohmann::json();
         }
+        if (n.gpus.asked) x["gpus"] = n.gpus.devices;
         j["nests"].push_back(x);
     }
     j["regions"] = nlohmann::json::array();
@@ -122,6 +127,7 @@ nlohmann::json summary_json(const AdviseResult& r, const std::vector<std::string
                             {"predicted_ms", region.prediction.total.total_ms}, {"step_by_step_ms", region.step_by_step_ms}};
         x["nests"] = nlohmann::json::array();
         for (const std::size_t i : region.nests) x["nests"].push_back(r.nests[i].nest->id);
+        if (region.gpus.asked) x["gpus"] = region.gpus.devices;
         j["regions"].push_back(x);
     }
     if (r.wrote_cu) j["compile"] = compile;
