@@ -157,6 +157,8 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.assume_no_alias = cmd.source.assume_no_alias;
     options.platform = platform_name(args);
     options.convert_all = args.count("convert-all") > 0;
+    options.all_gpus = args.count("all-gpus") > 0;
+    if (options.all_gpus && options.gpus <= 1) return fail(err, "--all-gpus needs --gpus N with N > 1");
     const std::string dir = value_or(args, "output-dir", ".");
     const std::string format = value_or(args, "format", "md");
     if (format != "md" && format != "json") return fail(err, "--format " + format + ": expected md or json");

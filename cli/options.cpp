@@ -32,6 +32,8 @@ const std::vector<OptionSpec>& option_table() {
         {"gpus", "the most GPUs of this host a call or region may run on (default: 1); each converted one runs on as "
                  "many of 1 ... N as the program is fastest with, priced with the profile's multiGpu figures "
                  "(recipe predict: the plan priced on 1 ... N)", "N", kAdvise | kPredict},
+        {"all-gpus", "run every call and region that can be cut on all the --gpus, whatever the model finds fastest "
+                     "(to measure them; the recipe still prices 1 ... N)", nullptr, kAdvise},
         {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "
                   "the CPU comparison prices N calls (default: 1; time loops in the file are counted anyway)", "N", kAdvise},
         {"convert-all", "convert every nest the generator can convert, also those the comparison with the CPU keeps "

@@ -530,7 +530,7 @@ void choose_gpus(const AdviseOptions& options, AdviseResult* r) {
     model.gpu_memory_bytes = options.gpu_memory_bytes;
     for (auto& region : r->regions)
         region.gpus = choose_region_gpus(region, r->platform, model, options.gpus, std::max<std::int64_t>(1, options.calls),
-                                         region_fresh_bytes(region));
+                                         region_fresh_bytes(region), options.all_gpus);
     for (auto& n : r->nests) {
         if (n.verdict != Verdict::Converted) continue;
         advisor::ModelOptions nest = model;
@@ -543,7 +543,8 @@ void choose_gpus(const AdviseOptions& options, AdviseResult* r) {
         else if (n.conversion.iterative)
             refused = "its time loop runs through recipe::iterate, which keeps the arrays on one GPU between the steps";
         bool unknown = false;
-        n.gpus = choose_call_gpus(*n.chosen(), r->platform, nest, options.gpus, calls_of(n, options, &unknown), refused);
+        n.gpus = choose_call_gpus(*n.chosen(), r->platform, nest, options.gpus, calls_of(n, options, &unknown), refused,
+                                  options.all_gpus);
     }
 }
 

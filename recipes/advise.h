@@ -43,6 +43,9 @@ struct AdviseOptions {
     // --gpus N: the most GPUs a call or region may run on (recipe::Config::devices);
     // each converted one runs on as many of 1 ... N as the program is fastest with.
     int gpus = 1;
+    // --all-gpus: every call and region that can be cut runs on all `gpus`,
+    // whatever is fastest (to measure them; the recipe still gives the prices).
+    bool all_gpus = false;
     // --measure-host: this machine's host figures, measured by the caller,
     // in place of the profile's (advisor/measured_host.h).
     std::optional<advisor::HostCpu> measured_host;

@@ -13,8 +13,24 @@ double region_fresh_bytes(const RegionOutcome& region) {
     return fresh;
 }
 
+namespace {
+
+// The entry of the curve the call or region runs with: the fastest, or with
+// --all-gpus the most GPUs priced. Sets devices, fastest and forced.
+std::size_t pick(GpuChoice& c, bool all) {
+    const std::size_t fastest = advisor::fastest(c.curve);
+    const std::size_t best = all ? c.curve.size() - 1 : fastest;
+    c.fastest = c.curve[fastest].devices;
+    c.devices = c.curve[best].devices;
+    c.forced = best != fastest;
+    return best;
+}
+
+}  // namespace
+
 GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
-                           const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused) {
+                           const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused,
+                           bool all) {
     GpuChoice c;
     c.asked = max_gpus > 1;
     const double fresh = advisor::fresh_output_bytes(chosen.problem);
@@ -38,14 +54,14 @@ GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Pla
         runs.push_back(std::move(d));
     }
     if (!c.rows.empty()) c.rows.insert(c.rows.begin(), {chosen.problem.space.extent(c.split_dimension)});
-    const std::size_t best = advisor::fastest(c.curve);
-    c.devices = c.curve[best].devices;
+    const std::size_t best = pick(c, all);
     if (c.devices > 1) c.run = std::move(runs[best]);
     return c;
 }
 
 GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
-                             const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes) {
+                             const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes,
+                             bool all) {
     GpuChoice c;
     c.asked = max_gpus > 1;
     c.curve.push_back(advisor::device_cost(region.prediction.total, platform, 1, false, fresh_bytes, calls));
@@ -68,8 +84,7 @@ GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platfor
         parts.push_back(std::move(d));
     }
     if (!c.rows.empty()) c.rows.insert(c.rows.begin(), {region.problem.extents[static_cast<std::size_t>(c.split_dimension)]});
-    const std::size_t best = advisor::fastest(c.curve);
-    c.devices = c.curve[best].devices;
+    const std::size_t best = pick(c, all);
     if (c.devices > 1) c.region = std::move(parts[best]);
     return c;
 }

@@ -18,6 +18,8 @@ struct RegionOutcome;
 struct GpuChoice {
     bool asked = false;       // --gpus N > 1: the recipe and the plan say what was chosen
     int devices = 1;          // the GPUs it runs on
+    int fastest = 1;          // the GPUs the program is fastest with (devices, unless forced)
+    bool forced = false;      // --all-gpus made it run on more than `fastest`
     std::string refused;      // why it runs on one GPU whatever it costs ("" when n = 1 ... N were priced)
     // The program's cost on 1, 2, ... GPUs, as far as the work can be cut
     // (advisor::DeviceCost): one entry when refused.
@@ -32,11 +34,14 @@ struct GpuChoice {
 
 // A call (recipe::run) with the plan `chosen`, run `calls` times; `refused`
 // non-empty: it stays on one GPU, for that reason.
+// `all` (--all-gpus): the most GPUs priced, not the fastest.
 GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
-                           const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused);
+                           const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused,
+                           bool all = false);
 // A region, run `calls` times (its first run's fresh output bytes `fresh_bytes`).
 GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
-                             const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes);
+                             const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes,
+                             bool all = false);
 
 // The bytes a region's first run writes to fresh pages: the arrays it copies
 // out and either does not copy in or whose pages still are zero pages.

@@ -585,6 +585,14 @@ km::data gpus_view(const RecipeContext& x, const GpuChoice& c, bool region) {
         m.set("program", ms(chosen.total_ms()));
         m.set("startup", ms(chosen.startup_ms));
         m.set("nccl", chosen.nccl_ms > 0);
+        if (c.forced) {
+            km::data f;
+            f.set("fastest", std::to_string(c.fastest));
+            f.set("fastest_program", ms(c.curve[static_cast<std::size_t>(c.fastest - 1)].total_ms()));
+            m.set("forced", f);
+        } else {
+            m.set("forced", false);
+        }
         std::vector<std::size_t> index(static_cast<std::size_t>(c.devices));
         for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
         const int s = c.split_dimension;

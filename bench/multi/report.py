@@ -85,35 +85,44 @@ def main():
         rows = defaultdict(list)
         for l in e2e[1:]:
             f = l.split("\t")
-            rows[(f[0], int(f[1]))].append(f)
+            rows[(f[0], f[1])].append(f)
+        order = {"0": 0, "1": 1, "2a": 2, "4a": 3, "4": 4, "2": 5}
+        label = {"0": "C program", "1": "`--gpus 1`", "2a": "`--gpus 2 --all-gpus`", "4a": "`--gpus 4 --all-gpus`",
+                 "4": "`--gpus 4` (the advisor's choice)", "2": "`--gpus 2` (the advisor's choice)"}
         print("## Whole programs (`recipe advise --gpus N`)\n")
-        print("Each program advised with `--gpus N` (the most GPUs the plan may use; the advisor chooses how many),")
-        print("built with the recipe's compile command, run cold, one process per run, medians; the C program")
-        print("(gcc -O2) run once. `converted`: the library's own time for the converted calls and regions")
-        print("(RECIPE_REPORT=time, CUDA's start-up wait included), `predicted`: the recipe's prediction of it for")
-        print("the process's first call; `speed-up`: over the same program advised for one GPU, measured and")
-        print("predicted.\n")
-        print("| program | --gpus | GPUs chosen | whole program s | converted ms | predicted ms | error | speed-up measured | speed-up predicted | outputs |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        print("Each program advised with `--gpus N` (the most GPUs the plan may use; the advisor chooses how many) and")
+        print("with `--gpus N --all-gpus` (all N, to check the model's price of each count), built with the recipe's")
+        print("compile command (`--fmad=false`), run cold, one process per run, medians; the C program (gcc -O2")
+        print("-ffp-contract=off) run once. `converted`: the library's own time for the converted calls and regions")
+        print("(RECIPE_REPORT=time) less their wait for the start-up thread (CUDA's contexts, NCCL's communicators:")
+        print("`wait`), `predicted`: the recipe's prediction of each")
+        print("for the process's first call, summed; `speed-up`: the converted time against the same program")
+        print("on one GPU, measured and predicted. `outputs`: the output file against the C program's.\n")
+        print("| program | advised with | GPUs | whole program s | wait ms | converted ms | predicted ms | error | speed-up measured | speed-up predicted | outputs |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         one = {}
-        for key in sorted(rows):
+        for key in sorted(rows, key=lambda k: (k[0], order.get(k[1], 9))):
             fs = rows[key]
-            name, asked = key
-            wall = median([float(f[4]) for f in fs])
-            if asked == 0:
-                print(f"| {name} | C program | – | {wall:.3f} | – | – | – | – | – | reference |")
+            name, v = key
+            if v == "0":
+                print(f"| {name} | C program | – | {median([float(f[4]) for f in fs]):.3f} | – | – | – | – | – | – | reference |")
                 continue
+            if fs[0][4] == "-":
+                print(f"| {name} | {label.get(v, v)} | 1 | – | – | – | – | – | – | – | the `--gpus 1` program: the advisor chose one GPU |")
+                continue
+            wall = median([float(f[4]) for f in fs])
             conv = median([float(f[5]) for f in fs])
             pred = median([float(f[6]) for f in fs])
             chosen = fs[0][2]
+            wait = median([float(f[8]) for f in fs if len(f) > 8])
             same = "identical" if all(f[7] == "yes" for f in fs) else ",".join(sorted({f[7] for f in fs}))
-            if asked == 1:
+            if v == "1":
                 one[name] = (conv, pred)
             o = one.get(name)
             err = f"{(pred - conv) / conv * 100:+.0f}%" if conv > 0 else "–"
             sm = f"{o[0] / conv:.2f}×" if o and conv > 0 else "–"
             sp = f"{o[1] / pred:.2f}×" if o and pred > 0 else "–"
-            print(f"| {name} | {asked} | {chosen} | {wall:.3f} | {conv:.1f} | {pred:.1f} | {err} | {sm} | {sp} | {same} |")
+            print(f"| {name} | {label.get(v, v)} | {chosen} | {wall:.3f} | {wait:.1f} | {conv:.1f} | {pred:.1f} | {err} | {sm} | {sp} | {same} |")
         print()
 
 
