@@ -9,7 +9,8 @@
 # reference and its time the baseline). Every output file is compared byte
 # for byte with the C program's. RECIPE_REPORT=time gives each converted
 # call's or region's measured and predicted time.
-# usage: bench/multi/e2e.sh PLATFORM OUTDIR      (RECIPE_BINARY: default build/recipe)
+# usage: bench/multi/e2e.sh PLATFORM OUTDIR      (RECIPE_BINARY: default build/recipe;
+#        ONLY="heat2d stencil7" and VARIANTS="1 2a" run a part)
 # Writes OUTDIR/e2e.tsv: program variant gpus_chosen run wall_s converted_ms predicted_ms identical startup_wait_ms
 # (converted_ms: the calls' and regions' own times less their wait for CUDA's start-up, startup_wait_ms)
 # (variant: 0 the C program, N --gpus N, Na --gpus N --all-gpus)
@@ -34,7 +35,12 @@ programs=(
 printf "program\tvariant\tgpus_chosen\trun\twall_s\tconverted_ms\tpredicted_ms\tidentical\tstartup_wait_ms\n" > "$out/e2e.tsv"
 now() { date +%s.%N; }
 # Every program advised and built first, all at once (nvcc is slow); then run one at a time.
-variants=(1 2a 4a 4)
+read -r -a variants <<<"${VARIANTS:-1 2a 4a 4}"  # VARIANTS / ONLY (program names): a part of the run
+if [ -n "${ONLY:-}" ]; then
+  kept=()
+  for spec in "${programs[@]}"; do [[ " $ONLY " == *" ${spec%%|*} "* ]] && kept+=("$spec"); done
+  programs=("${kept[@]}")
+fi
 build() {  # name src variant defs...
   local name=$1 src=$2 v=$3; shift 3
   local dir=$work/$name-g$v
@@ -82,6 +88,7 @@ for spec in "${programs[@]}"; do
       conv=$(awk '/^recipe: time /{m+=$4-$5} END{printf "%.3f", m}' "$dir/run$r.log")
       wait_ms=$(awk '/^recipe: time /{w+=$5} END{printf "%.3f", w}' "$dir/run$r.log")
       pred=$(awk '/^recipe: time /{p+=$6} END{printf "%.3f", p}' "$dir/run$r.log")
+      [ "$r" = 1 ] && cp "$dir/run1.log" "$out/$name-g$v.run1.log"
       printf "%s\t%s\t%d\t%d\t%.3f\t%s\t%s\t%s\t%s\n" "$name" "$v" "$chosen" "$r" "$(awk "BEGIN{print $t1 - $t0}")" "$conv" "$pred" "$same" "$wait_ms" >> "$out/e2e.tsv"
     done
   done

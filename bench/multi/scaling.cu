@@ -6,6 +6,8 @@
 //   scaling run    NX NY DEVICES HOST   2-D 5-point stencil, one recipe::run (scalable, tiles of 512 rows)
 //   scaling region NX NY DEVICES HOST STEPS
 //                                      a Region time loop, B = f(A); A = f(B) for STEPS steps
+//   scaling fill   NX NY DEVICES HOST   one recipe::run writing two arrays the host never touched
+//                                      (an initialisation: the output's pages fresh, as in heat2d's main)
 //
 // HOST: pinned (cudaMallocHost arrays) or staged (malloc'd). Prints one line:
 // `kind nx ny devices host steps first_ms second_ms h2d_MB d2h_MB check`
@@ -20,6 +22,13 @@
 #include <string>
 
 #include <recipe/recipe.cuh>
+
+__global__ void fill(recipe::Tile t, recipe::OutView<float> a, recipe::OutView<float> b) {
+    const std::int64_t x = t.x(), y = t.y();
+    if (!t.contains(x, y)) return;
+    a(x, y) = static_cast<float>((x * 7 + y) % 23);
+    b(x, y) = a(x, y);
+}
 
 __global__ void jacobi(recipe::Tile t, recipe::InView<float> a, recipe::OutView<float> b) {
     const std::int64_t x = t.x(), y = t.y();
@@ -50,16 +59,31 @@ int main(int argc, char** argv) {
         a = static_cast<float*>(std::malloc(bytes));
         b = static_cast<float*>(std::malloc(bytes));
     }
-    for (std::int64_t i = 0; i < nx * ny; ++i) {
-        a[i] = static_cast<float>((i * 7) % 23);
-        b[i] = 0;
-    }
+    if (kind != "fill")
+        for (std::int64_t i = 0; i < nx * ny; ++i) {
+            a[i] = static_cast<float>((i * 7) % 23);
+            b[i] = 0;
+        }
     const recipe::Halo h{{1, 1, 0}, {1, 1, 0}};
     double ms[2] = {0, 0};
     recipe::Measured last{};
     for (int call = 0; call < 2; ++call) {
         try {
-            if (kind == "run") {
+            if (kind == "fill") {
+                recipe::Config c;
+                c.scheme = recipe::Scheme::Scalable;
+                c.extents = {nx, ny, 1};
+                c.tile = {nx, 400, 1};
+                c.streams = 2;
+                c.block = dim3(32, 4, 1);
+                c.host = pinned ? recipe::HostMemory::Pinned : recipe::HostMemory::Staged;
+                c.devices = devices;
+                c.name = "scaling fill";
+                c.measure = true;
+                last = recipe::run(c, fill, recipe::inputs(), recipe::outputs(recipe::output(a), recipe::output(b)));
+                std::fprintf(stderr, "fill call %d: total %.1f startup %.1f alloc %.1f h2d %.1f kernel %.1f d2h %.1f staging %.1f\n",
+                             call, last.total, last.startup, last.alloc, last.h2d, last.kernel, last.d2h, last.staging);
+            } else if (kind == "run") {
                 recipe::Config c;
                 c.scheme = recipe::Scheme::Scalable;
                 c.extents = {nx, ny, 1};

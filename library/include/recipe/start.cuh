@@ -135,8 +135,12 @@ public:
     // the milliseconds waited (0 once it is done) and sets *error to the
     // start-up's result.
     double wait(cudaError_t* error) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        // A call over several GPUs waits on a thread per GPU: those that find
+        // another joining the start-up wait for it as long, and say so.
         const auto t0 = std::chrono::steady_clock::now();
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        const bool contended = !lock.owns_lock();
+        if (contended) lock.lock();
         if (!started_) {
             started_ = true;
             result_ = cudaFree(nullptr);
@@ -148,7 +152,7 @@ public:
             }
         } else {
             *error = result_;
-            return 0;
+            return contended ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() : 0;
         }
         *error = result_;
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -130,6 +130,11 @@ public:
         const std::string name = region_name();
         std::vector<Box> owned{Box{{0, 0, 0}, cfg_.extents}};
         if (cfg_.devices > 1) {
+            // CUDA's start-up first, on this thread (as recipe::run over several
+            // GPUs does): the parts' cudaSetDevice would wait for it uncounted.
+            cudaError_t started = cudaSuccess;
+            startup_ = Startup::get().wait(&started);
+            check(started, "CUDA start-up (cudaFree(0))", [&] { return name; });
             require_devices(cfg_, name);
             owned = region_slabs(cfg_.extents, cfg_.devices);
             split_ = split_dimension(cfg_.extents);
@@ -359,6 +364,7 @@ public:
             add_measured(&m, part->engine->measured());
         }
         parts_.clear();
+        m.startup = std::max(m.startup, startup_);
         m.total = ms_since(t_start_);
         const ReportLevel level = report_requested();
         if (level == ReportLevel::Time) print_time_line(region_name(), m, cfg_.predicted, first_);
@@ -539,6 +545,7 @@ private:
     int split_ = 0;                 // the dimension the GPUs' rows are cut along
     std::int64_t row_elements_ = 1; // elements of one row along it
     bool first_ = false;            // several GPUs: the region's first run in the process
+    double startup_ = 0;            // several GPUs: CUDA's start-up waited for before the parts
     Clock::time_point t_start_;
     bool finished_ = false;
 };
