@@ -388,7 +388,7 @@ DeviceCost device_cost(const Prediction& call, const Platform& platform, int dev
     c.devices = devices;
     c.calls = std::max<std::int64_t>(1, calls);
     c.call_ms = call.total_ms;
-    c.first_ms = call.total_ms + first_call_extra_ms(call, platform, fresh_bytes);
+    c.first_ms = call.total_ms + first_call_extra_ms(call, platform, fresh_bytes, devices);
     c.nccl_ms = exchanges_halos ? nccl_init_ms(platform, devices) : 0.0;
     c.startup_ms = extra_contexts_ms(platform, devices) + c.nccl_ms;
     return c;

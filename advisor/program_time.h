@@ -58,8 +58,12 @@ double pool_setup_ms(const PoolReservation& pool, const Platform& platform);
 // output pages, which are most of it; without it, stagingSetup of the plan's
 // staging block), less the allocations the start-up thread made for it
 // (pool_setup_ms), in ms. `fresh_bytes`: the bytes of the outputs the host
-// has not written before (< 0: all the bytes copied out).
-double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes = -1);
+// has not written before (< 0: all the bytes copied out). Over `devices` > 1
+// GPUs each GPU's staging threads fault in their slab's share of the fresh
+// pages at once, at its share of the host's aggregate staging rate
+// (advisor/multi_gpu.h, device_shares): firstRun(bytes / n) × that factor.
+double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes = -1,
+                           int devices = 1);
 
 // The bytes of the problem's outputs that are fresh on its first call: those
 // it writes without reading (not copied in), as cpu_time takes them.
@@ -76,6 +80,7 @@ struct ProgramTime {
     // The GPU saves time on this nest (before CUDA's start-up, paid once per program).
     double saving_ms() const { return cpu_total_ms() - gpu_total_ms(); }
 };
-ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls);
+ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls,
+                         int devices = 1);
 
 }  // namespace recipe::advisor

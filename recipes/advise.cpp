@@ -289,7 +289,8 @@ bool price_nests(const AdviseOptions& options, AdviseResult* r) {
         }
         bool steps_unknown = false;
         n.cpu = cpu;
-        n.in_program = advisor::program_time(*n.running(), cpu, r->platform, calls_of(n, options, &steps_unknown));
+        n.in_program = advisor::program_time(*n.running(), cpu, r->platform, calls_of(n, options, &steps_unknown),
+                                             n.gpus.devices);
         if (steps_unknown)
             summary.note = "a time loop's step count is unknown: its nest is priced as one call per --calls";
     }
@@ -320,7 +321,8 @@ std::vector<Unit> decision_units(const AdviseOptions& options, AdviseResult* r) 
         // Arrays the region copies in were written by the host before, unless
         // their pages still are zero pages: only the others' pages are fresh
         // on its first run.
-        u.t.gpu_first_ms = gpu.total_ms + advisor::first_call_extra_ms(gpu, platform, region_fresh_bytes(region));
+        u.t.gpu_first_ms =
+            gpu.total_ms + advisor::first_call_extra_ms(gpu, platform, region_fresh_bytes(region), region.gpus.devices);
         u.hidden_ms = advisor::hidden_startup_ms(u.nests.front()->chosen()->problem, platform);
         region.in_program = u.t;
         region.compared = true;

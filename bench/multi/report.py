@@ -124,6 +124,28 @@ def main():
             sp = f"{o[1] / pred:.2f}×" if o and pred > 0 else "–"
             print(f"| {name} | {label.get(v, v)} | {chosen} | {wall:.3f} | {wait:.1f} | {conv:.1f} | {pred:.1f} | {err} | {sm} | {sp} | {same} |")
         print()
+        calls_section(out)
+
+
+def calls_section(out):
+    """Each variant's first run, call by call (RECIPE_REPORT=time lines kept by e2e.sh)."""
+    logs = sorted(f for f in os.listdir(out) if f.endswith(".run1.log"))
+    if not logs:
+        return
+    print("### Call by call (each variant's first run)\n")
+    print("`measured`: the call's or region's own time less its wait for the start-up thread; `wait`: that wait.\n")
+    print("| program | variant | call | wait ms | measured ms | predicted ms | error |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for log in logs:
+        program, variant = log[: -len(".run1.log")].rsplit("-g", 1)
+        for line in read(os.path.join(out, log)).splitlines():
+            f = line.split()
+            if len(f) != 6 or f[:2] != ["recipe:", "time"]:
+                continue
+            measured, wait, predicted = float(f[3]) - float(f[4]), float(f[4]), float(f[5])
+            err = f"{(predicted - measured) / measured * 100:+.0f}%" if measured > 0 else "–"
+            print(f"| {program} | {variant} | {f[2].replace('_', ' ')} | {wait:.1f} | {measured:.1f} | {predicted:.1f} | {err} |")
+    print()
 
 
 if __name__ == "__main__":

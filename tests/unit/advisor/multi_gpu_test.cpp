@@ -300,3 +300,23 @@ TEST_CASE("the choice takes the program's cost: its calls, its first call and th
     same.devices = 2;
     CHECK(fastest({one, same}) == 0);
 }
+
+TEST_CASE("a first call's fresh pages are faulted in by every GPU's staging threads at once", "[advisor]") {
+    // Fresh pages cost 1 ns a byte on one GPU (firstRun); each of n GPUs
+    // faults in its slab's share at its share of the host's staging rate.
+    json m = test::multi_gpu_json();
+    m["stagingGBs"] = {1.0, 2.0, 3.0, 4.0};  // adds up: each GPU at one GPU's rate
+    Platform scaling = test::unit_multi_gpu_platform(m);
+    Platform shared = test::unit_multi_gpu_platform();  // 1 GB/s whatever the count: n times one GPU's time
+    for (Platform* p : {&scaling, &shared}) {
+        p->first_run.bytes = {1e6, 1e8};
+        p->first_run.ns = {1e6, 1e8};
+    }
+    const Prediction call;  // no staging block to reserve: pool_setup_ms is 0
+    REQUIRE(first_call_extra_ms(call, scaling, 8e6) == Approx(8.0));
+    CHECK(first_call_extra_ms(call, scaling, 8e6, 1) == Approx(8.0));
+    CHECK(first_call_extra_ms(call, scaling, 8e6, 2) == Approx(4.0));
+    CHECK(first_call_extra_ms(call, scaling, 8e6, 4) == Approx(2.0));
+    CHECK(first_call_extra_ms(call, shared, 8e6, 2) == Approx(8.0));
+    CHECK(first_call_extra_ms(call, shared, 8e6, 4) == Approx(8.0));
+}
