@@ -77,14 +77,18 @@ class DeviceScope {
 public:
     explicit DeviceScope(int device) {
         cudaGetDevice(&saved_);
-        if (device != saved_) check(cudaSetDevice(device), "cudaSetDevice", [&] { return std::string("recipe::Region"); });
+        changed_ = device != saved_;
+        if (changed_) check(cudaSetDevice(device), "cudaSetDevice", [&] { return std::string("recipe::Region"); });
     }
-    ~DeviceScope() { cudaSetDevice(saved_); }
+    ~DeviceScope() {
+        if (changed_) cudaSetDevice(saved_);
+    }
     DeviceScope(const DeviceScope&) = delete;
     DeviceScope& operator=(const DeviceScope&) = delete;
 
 private:
     int saved_ = 0;
+    bool changed_ = false;  // one GPU: nothing is switched
 };
 
 class RegionImpl {
