@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every figure of docs/results-multi-gpu-KIND.md in one call on a host with
+# several GPUs: bench/multi/device.sh (library tests, memcheck, the host's
+# figures, the library's scaling; the one-GPU device tests unless
+# SKIP_ONE_GPU=1), bench/multi/e2e.sh (whole programs, as advised and on
+# every count), then the page, rendered into OUTDIR/page.md, and everything
+# in OUTDIR/all.tgz.
+# usage: bench/multi/session.sh PLATFORM OUTDIR   (RUNS: processes per program, default 3)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+platform=${1:?usage: session.sh PLATFORM OUTDIR}
+out=${2:?usage: session.sh PLATFORM OUTDIR}
+mkdir -p "$out"
+bash "$root/bench/multi/device.sh" "$out" > "$out/device.log" 2>&1
+device=$?
+bash "$root/bench/multi/e2e.sh" "$platform" "$out" > "$out/e2e.log" 2>&1
+e2e=$?
+python3 "$root/bench/multi/report.py" "$out" > "$out/page.md"
+grep -E "PASS|FAIL|SKIP" "$out/device.log" "$out/e2e.log"
+tar -czf "$out.tgz" -C "$out" . && mv "$out.tgz" "$out/all.tgz"
+exit $(( device || e2e ))
