@@ -104,14 +104,20 @@ public:
         if (started_) return;
         started_ = true;
         thread_ = std::thread([this, size] {
-            // Further GPUs' contexts start at once, each on a thread of its
-            // own; a failure there is left for the call that uses the GPU.
+            // Every GPU a call uses: its context started and its pool's blocks
+            // allocated at once, each GPU on a thread of its own (GPU 0 on
+            // this one); a failure on a further GPU is left for the call that
+            // uses it.
+            const int gpus = std::max(1, size.devices);
+            reserved_.resize(static_cast<std::size_t>(gpus));
             std::vector<std::thread> others;
-            for (int d = 1; d < size.devices; ++d)
-                others.emplace_back([d] {
-                    if (cudaSetDevice(d) == cudaSuccess) cudaFree(nullptr);
+            for (int d = 1; d < gpus; ++d)
+                others.emplace_back([this, d, size] {
+                    if (cudaSetDevice(d) == cudaSuccess && cudaFree(nullptr) == cudaSuccess)
+                        reserve(d, size);
                 });
             result_ = cudaFree(nullptr);
+            if (result_ == cudaSuccess) reserve(0, size);
             for (std::thread& t : others) t.join();
             if (result_ != cudaSuccess) return;
             if (size.devices > 1 && size.halo_exchange) try {
@@ -119,15 +125,6 @@ public:
                 } catch (const std::exception&) {
                     // No NCCL, or it failed: the region that needs it says so.
                 }
-            try {
-                reserved_ = std::make_unique<Reserved>();
-                reserved_->fill(size);
-            } catch (const std::exception&) {
-                // Not the program's error (no memory, no thread): its runs
-                // allocate what they need themselves and report a failure
-                // where it happens. Nothing may escape this thread.
-                reserved_.reset();
-            }
         });
     }
 
@@ -146,10 +143,9 @@ public:
             result_ = cudaFree(nullptr);
         } else if (thread_.joinable()) {
             thread_.join();
-            if (reserved_) {
-                reserved_->give_to(Pool::get(0));  // the start-up thread's GPU
-                reserved_.reset();
-            }
+            for (std::size_t d = 0; d < reserved_.size(); ++d)
+                if (reserved_[d]) reserved_[d]->give_to(Pool::get(static_cast<int>(d)));
+            reserved_.clear();
         } else {
             *error = result_;
             return contended ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() : 0;
@@ -164,11 +160,25 @@ public:
 
 private:
     Startup() = default;
+
+    // GPU d's blocks (its context current on this thread).
+    void reserve(int d, const PoolSize& size) {
+        try {
+            auto r = std::make_unique<Reserved>();
+            r->fill(size);
+            reserved_[static_cast<std::size_t>(d)] = std::move(r);
+        } catch (const std::exception&) {
+            // Not the program's error (no memory, no thread): its runs
+            // allocate what they need themselves and report a failure
+            // where it happens. Nothing may escape this thread.
+        }
+    }
+
     std::mutex mutex_;
     bool started_ = false;
     std::thread thread_;
     cudaError_t result_ = cudaSuccess;
-    std::unique_ptr<Reserved> reserved_;  // freed here when no run ever took it
+    std::vector<std::unique_ptr<Reserved>> reserved_;  // per GPU; freed here when no run ever took it
 };
 
 }  // namespace detail

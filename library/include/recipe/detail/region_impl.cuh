@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <climits>
 #include <exception>
-#include <thread>
 #include <cstdint>
+#include <thread>
+#include <tuple>
+#include <type_traits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -25,6 +27,7 @@
 #include "recipe/detail/devices.cuh"
 #include "recipe/detail/engine.cuh"
 #include "recipe/detail/nccl.cuh"
+#include "recipe/detail/part_worker.cuh"
 #include "recipe/detail/pipeline.cuh"
 #include "recipe/device_split.h"
 
@@ -46,11 +49,13 @@ enum class Holds { None, Some, All };
 // One GPU's share of a region: the rows it owns (computes and copies out)
 // and holds (owned plus its neighbours' halo rows), its engine over the held
 // rows as arrays of their own (they are one contiguous range of each host
-// array), and, over several GPUs, the stream and events of its exchanges.
+// array), and, over several GPUs, the stream and events of its exchanges and
+// the host thread that issues its work (detail/part_worker.cuh).
 struct RegionPart {
     int device = 0;
     Box owned, held;  // rows of the region's arrays, in the arrays' coordinates
     Config cfg;       // the engine's: extents of the held rows; before engine, which keeps a reference to it
+    std::vector<ArrayDesc> descs;  // the held rows of each array, until the engine takes them
     std::unique_ptr<Engine> engine;
     std::vector<Placement> local;   // per array, in held-row coordinates (the copies)
     std::vector<Placement> global;  // per array, in the arrays' coordinates (the kernels)
@@ -59,36 +64,38 @@ struct RegionPart {
     bool kernels_marked = false;
     cudaStream_t exchange = nullptr;  // several GPUs: the halo exchanges, high priority
     cudaEvent_t written = nullptr, exchanged = nullptr;
+    std::unique_ptr<PartWorker> worker;  // several GPUs
+    Measured measured{};
 
     RegionPart() = default;
     RegionPart(const RegionPart&) = delete;
     RegionPart& operator=(const RegionPart&) = delete;
     ~RegionPart() {
+        // Several GPUs: torn down on the worker's thread, which made it all
+        // on this GPU (and holds the pool's lock until the engine finishes).
+        if (worker) worker->stop([this] { release(); });
+        worker.reset();
+        release();  // one GPU, or what the worker could not
+    }
+
+private:
+    void release() noexcept {
+        engine.reset();
         if (!exchange) return;
-        cudaSetDevice(device);  // before the engine goes: its resources are this GPU's
         cudaEventDestroy(written);
         cudaEventDestroy(exchanged);
         cudaStreamDestroy(exchange);
+        exchange = nullptr;
     }
 };
 
-// Makes `device` current for a scope and puts the caller's back after it.
-class DeviceScope {
-public:
-    explicit DeviceScope(int device) {
-        cudaGetDevice(&saved_);
-        changed_ = device != saved_;
-        if (changed_) check(cudaSetDevice(device), "cudaSetDevice", [&] { return std::string("recipe::Region"); });
-    }
-    ~DeviceScope() {
-        if (changed_) cudaSetDevice(saved_);
-    }
-    DeviceScope(const DeviceScope&) = delete;
-    DeviceScope& operator=(const DeviceScope&) = delete;
-
-private:
-    int saved_ = 0;
-    bool changed_ = false;  // one GPU: nothing is switched
+// One GPU's sends and receives of one halo exchange: rows it owns to a
+// neighbour, and the neighbour's rows it holds.
+struct HaloSwap {
+    const char* send = nullptr;
+    char* recv = nullptr;
+    std::size_t send_bytes = 0, recv_bytes = 0;
+    int peer = 0;
 };
 
 class RegionImpl {
@@ -128,7 +135,8 @@ public:
     }
 
     // Allocates, then queues the copies in, chunk by chunk over the streams
-    // (over several GPUs: each GPU its rows, all at once).
+    // (over several GPUs: each GPU its rows, all at once, each set up by its
+    // own worker).
     void start() {
         const auto t0 = Clock::now();
         const std::string name = region_name();
@@ -163,44 +171,42 @@ public:
             part->cfg.devices = 1;
             part->cfg.extents = part->held.extents();
             if (several) part->cfg.name = name + " (GPU " + std::to_string(d) + ")";
-            std::vector<ArrayDesc> descs = descs_;
+            part->descs = descs_;
             const std::int64_t first_row = part->held.begin[split_] * row_elements_;
-            for (ArrayDesc& a : descs) a.host += first_row * a.elem;
-            DeviceScope device(part->device);
-            engines_quiet() = several;
-            part->engine = std::make_unique<Engine>(part->cfg, std::move(descs), true);
-            engines_quiet() = false;
-            Engine& e = *part->engine;
-            e.setup(2 * e.grid().tile_count() + 1);  // timing entries: the chunks in, the kernels, the chunks out
-            for (const ArrayDesc& a : e.arrays()) {
-                Placement p = e.place(a, 0, 0);
-                part->local.push_back(p);
-                p.layout.origin[split_] = part->held.begin[split_];
-                part->global.push_back(p);
-            }
-            if (several) {
-                int lowest = 0, highest = 0;
-                check(cudaDeviceGetStreamPriorityRange(&lowest, &highest), "cudaDeviceGetStreamPriorityRange",
-                      [&] { return name; });
-                check(cudaStreamCreateWithPriority(&part->exchange, cudaStreamNonBlocking, highest),
-                      "cudaStreamCreateWithPriority", [&] { return name; });
-                check(cudaEventCreateWithFlags(&part->written, cudaEventDisableTiming), "cudaEventCreateWithFlags",
-                      [&] { return name; });
-                check(cudaEventCreateWithFlags(&part->exchanged, cudaEventDisableTiming), "cudaEventCreateWithFlags",
-                      [&] { return name; });
-            }
+            for (ArrayDesc& a : part->descs) a.host += first_row * a.elem;
+            if (several) part->worker = std::make_unique<PartWorker>(part->device);
             parts_.push_back(std::move(part));
         }
         if (several) Nccl::get().comms(static_cast<int>(parts_.size()));
         written_.assign(descs_.size(), false);
         dirty_.assign(descs_.size(), false);
-        for_each_part([this](RegionPart& part) { copy_in(part); });
-        for (auto& part : parts_) {
-            DeviceScope device(part->device);
+        each_part([this, several](RegionPart& part) {
+            engines_quiet() = several;
+            part.engine = std::make_unique<Engine>(part.cfg, std::move(part.descs), true);
+            engines_quiet() = false;
+            Engine& e = *part.engine;
+            e.setup(2 * e.grid().tile_count() + 1);  // timing entries: the chunks in, the kernels, the chunks out
+            for (const ArrayDesc& a : e.arrays()) {
+                Placement p = e.place(a, 0, 0);
+                part.local.push_back(p);
+                p.layout.origin[split_] = part.held.begin[split_];
+                part.global.push_back(p);
+            }
+            if (several) {
+                const auto where = [&] { return region_name(); };
+                int lowest = 0, highest = 0;
+                check(cudaDeviceGetStreamPriorityRange(&lowest, &highest), "cudaDeviceGetStreamPriorityRange", where);
+                check(cudaStreamCreateWithPriority(&part.exchange, cudaStreamNonBlocking, highest),
+                      "cudaStreamCreateWithPriority", where);
+                check(cudaEventCreateWithFlags(&part.written, cudaEventDisableTiming), "cudaEventCreateWithFlags", where);
+                check(cudaEventCreateWithFlags(&part.exchanged, cudaEventDisableTiming), "cudaEventCreateWithFlags",
+                      where);
+            }
+            copy_in(part);
             // The kernels (stream 0) wait for every chunk.
-            part->engine->join_streams();
-            part->kernel_entry = part->entry++;
-        }
+            e.join_streams();
+            part.kernel_entry = part.entry++;
+        });
         t_start_ = t0;
         active_regions().push_back(this);
     }
@@ -257,38 +263,14 @@ public:
         bool overlap = true;
         for (std::size_t j = sizeof...(I); j < named.size(); ++j)
             if (std::find(exchange.begin(), exchange.end(), index[j]) != exchange.end()) overlap = false;
-        // One launch over `box` (the arrays' coordinates) on the part's stream
-        // 0; slabs along z (then y) where it needs more blocks than CUDA
-        // allows in one grid.
-        const auto launch_box = [&](Engine& e, const Box& box, const std::vector<Placement>& p) {
-            for (int d = 0; d < 3; ++d)
-                if (box.extent(d) <= 0) return;
-            const dim3 b = nest.block;
-            const std::int64_t gx = ceil_div(box.extent(0), b.x);
-            if (gx > INT_MAX)
-                throw Error("recipe: " + where() + ": the space needs " + std::to_string(gx) +
-                            " blocks in x, more than CUDA allows; use a wider block");
-            const std::int64_t rows_y = 65535LL * b.y, rows_z = 65535LL * b.z;
-            for (std::int64_t z0 = box.begin[2]; z0 < box.end[2]; z0 += rows_z)
-                for (std::int64_t y0 = box.begin[1]; y0 < box.end[1]; y0 += rows_y) {
-                    Box slab = box;
-                    slab.begin[1] = y0;
-                    slab.end[1] = std::min(box.end[1], y0 + rows_y);
-                    slab.begin[2] = z0;
-                    slab.end[2] = std::min(box.end[2], z0 + rows_z);
-                    const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(ceil_div(slab.extent(1), b.y)),
-                                    static_cast<unsigned>(ceil_div(slab.extent(2), b.z)));
-                    launch_pass(kernel, grid, b, e.stream(0), make_tile(slab, 0, 1), p, TypeList<I...>{},
-                                TypeList<O...>{}, std::index_sequence_for<I...>{}, std::index_sequence_for<O...>{},
-                                args...);
-                    e.check_launch(where);
-                }
-        };
-        if (!exchange.empty()) exchange_halos(exchange);
-        for (auto& part_ptr : parts_) {
-            RegionPart& part = *part_ptr;
-            Engine& e = *part.engine;
-            DeviceScope device(part.device);
+        // Each GPU's share, issued on its worker (one GPU: here, now); what
+        // the host passes is copied, as a kernel launch copies it.
+        const auto packed = std::make_tuple(std::decay_t<A>(args)...);
+        const dim3 block = nest.block;
+        const std::string place_text = where();
+        for (std::size_t d = 0; d < parts_.size(); ++d) {
+            RegionPart& part = *parts_[d];
+            if (part.worker) part.worker->rethrow_if_failed();
             std::vector<Placement> p;
             for (std::size_t j = 0; j < named.size(); ++j) {
                 // A part of the array (`ey[0]`, one row) is at its own offset in
@@ -297,36 +279,75 @@ public:
                 place.device += offset[j];
                 p.push_back(place);
             }
-            if (!part.kernels_marked) {
-                e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
-                e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
-                e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
-                part.kernels_marked = true;
-            }
             Box mine = space;
             if (several) {
                 mine.begin[split_] = std::max(space.begin[split_], part.owned.begin[split_]);
                 mine.end[split_] = std::min(space.end[split_], part.owned.end[split_]);
             }
-            if (exchange.empty()) {
-                launch_box(e, mine, p);
-                continue;
-            }
             // Rows that read no halo row run while the halos travel; the rows
             // at the cuts run once they have arrived.
-            const bool below = part.device > 0, above = part.device + 1 < static_cast<int>(parts_.size());
+            const bool below = d > 0, above = d + 1 < parts_.size();
             Box inner = mine;
             if (below) inner.begin[split_] = std::max(mine.begin[split_], part.owned.begin[split_] + need_lo);
             if (above) inner.end[split_] = std::min(mine.end[split_], part.owned.end[split_] - need_hi);
             if (inner.end[split_] < inner.begin[split_]) inner.end[split_] = inner.begin[split_];
-            if (overlap) launch_box(e, inner, p);
-            check(cudaStreamWaitEvent(e.stream(0), part.exchanged, 0), "cudaStreamWaitEvent", where);
-            if (!overlap) launch_box(e, inner, p);
             Box low = mine, high = mine;
             low.end[split_] = std::max(mine.begin[split_], inner.begin[split_]);
             high.begin[split_] = std::min(mine.end[split_], std::max(inner.end[split_], low.end[split_]));
-            launch_box(e, low, p);
-            launch_box(e, high, p);
+            std::vector<HaloSwap> swaps;
+            if (!exchange.empty()) swaps = halo_swaps(d, exchange);
+            const Nccl::Comm comm = swaps.empty() ? Nccl::Comm{} : Nccl::get().comms(static_cast<int>(parts_.size()))[d];
+            on_part(part, [=, &part] {
+                Engine& e = *part.engine;
+                const auto at = [&] { return place_text; };
+                if (!part.kernels_marked) {
+                    e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+                    e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+                    e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
+                    part.kernels_marked = true;
+                }
+                // One launch over `box` (the arrays' coordinates) on stream 0;
+                // slabs along z (then y) where it needs more blocks than CUDA
+                // allows in one grid.
+                const auto launch_box = [&](const Box& box) {
+                    for (int k = 0; k < 3; ++k)
+                        if (box.extent(k) <= 0) return;
+                    const std::int64_t gx = ceil_div(box.extent(0), block.x);
+                    if (gx > INT_MAX)
+                        throw Error("recipe: " + place_text + ": the space needs " + std::to_string(gx) +
+                                    " blocks in x, more than CUDA allows; use a wider block");
+                    const std::int64_t rows_y = 65535LL * block.y, rows_z = 65535LL * block.z;
+                    for (std::int64_t z0 = box.begin[2]; z0 < box.end[2]; z0 += rows_z)
+                        for (std::int64_t y0 = box.begin[1]; y0 < box.end[1]; y0 += rows_y) {
+                            Box slab = box;
+                            slab.begin[1] = y0;
+                            slab.end[1] = std::min(box.end[1], y0 + rows_y);
+                            slab.begin[2] = z0;
+                            slab.end[2] = std::min(box.end[2], z0 + rows_z);
+                            const dim3 grid(static_cast<unsigned>(gx),
+                                            static_cast<unsigned>(ceil_div(slab.extent(1), block.y)),
+                                            static_cast<unsigned>(ceil_div(slab.extent(2), block.z)));
+                            std::apply(
+                                [&](const auto&... values) {
+                                    launch_pass(kernel, grid, block, e.stream(0), make_tile(slab, 0, 1), p,
+                                                TypeList<I...>{}, TypeList<O...>{}, std::index_sequence_for<I...>{},
+                                                std::index_sequence_for<O...>{}, values...);
+                                },
+                                packed);
+                            e.check_launch(at);
+                        }
+                };
+                if (swaps.empty()) {
+                    launch_box(mine);
+                    return;
+                }
+                swap_halos(part, swaps, comm);
+                if (overlap) launch_box(inner);
+                check(cudaStreamWaitEvent(e.stream(0), part.exchanged, 0), "cudaStreamWaitEvent", at);
+                if (!overlap) launch_box(inner);
+                launch_box(low);
+                launch_box(high);
+            });
         }
         for (std::size_t i : exchange) dirty_[i] = false;
         for (std::size_t j = sizeof...(I); j < named.size(); ++j) {
@@ -339,34 +360,30 @@ public:
         if (finished_) throw Error("recipe: " + region_name() + ": finish() called twice");
         finished_ = true;
         deactivate();
-        for (auto& part : parts_) {
-            DeviceScope device(part->device);
-            Engine& e = *part->engine;
-            if (!part->kernels_marked) {
-                e.mark(part->kernel_entry, PhaseEvents::kStart, 0);
-                e.mark(part->kernel_entry, PhaseEvents::kInDone, 0);
-                e.mark(part->kernel_entry, PhaseEvents::kKernelStart, 0);
+        each_part([this](RegionPart& part) {
+            Engine& e = *part.engine;
+            if (!part.kernels_marked) {
+                e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+                e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+                e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
             }
-            e.mark(part->kernel_entry, PhaseEvents::kKernelDone, 0);
-            e.mark(part->kernel_entry, PhaseEvents::kOutDone, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
             // The copies out (every stream) wait for the kernels.
             e.join_streams();
-        }
-        for_each_part([this](RegionPart& part) { copy_out(part); });
+            copy_out(part);
+            // On the part's GPU: its resources go back to that GPU's pool.
+            e.finish(part.entry);
+            part.measured = e.measured();
+        });
         if (parts_.size() == 1) {
-            Engine& e = *parts_[0]->engine;
-            e.finish(parts_[0]->entry);
-            Measured m = e.measured();
+            const Measured m = parts_[0]->measured;
             parts_.clear();
             return m;
         }
         Measured m{};
         m.alloc = m.h2d = m.kernel = m.d2h = m.staging = -1;
-        for (auto& part : parts_) {
-            DeviceScope device(part->device);
-            part->engine->finish(part->entry);
-            add_measured(&m, part->engine->measured());
-        }
+        for (auto& part : parts_) add_measured(&m, part->measured);
         parts_.clear();
         m.startup = std::max(m.startup, startup_);
         m.total = ms_since(t_start_);
@@ -380,28 +397,30 @@ public:
     }
 
 private:
-    // Runs `work` for every part: on this thread for one GPU, on a thread per
-    // GPU for several (each GPU's host packing at once); rethrows the first failure.
+    // Issues `work` for `part`: here and now for one GPU, queued on the
+    // part's worker for several.
     template <class Work>
-    void for_each_part(const Work& work) {
-        if (parts_.size() == 1) {
-            work(*parts_[0]);
-            return;
+    void on_part(RegionPart& part, Work&& work) {
+        if (part.worker) part.worker->post(std::forward<Work>(work));
+        else work();
+    }
+
+    // Runs `work` for every part and waits for all (each GPU's allocation and
+    // host packing at once over several); rethrows the first failure.
+    template <class Work>
+    void each_part(const Work& work) {
+        for (auto& part_ptr : parts_) {
+            RegionPart* part = part_ptr.get();
+            on_part(*part, [&work, part] { work(*part); });
         }
-        std::vector<std::exception_ptr> failed(parts_.size());
-        std::vector<std::thread> threads;
-        for (std::size_t d = 0; d < parts_.size(); ++d)
-            threads.emplace_back([&, d] {
-                try {
-                    check(cudaSetDevice(parts_[d]->device), "cudaSetDevice", [&] { return region_name(); });
-                    work(*parts_[d]);
+        std::exception_ptr failed;
+        for (auto& part : parts_)
+            if (part->worker) try {
+                    part->worker->drain();
                 } catch (...) {
-                    failed[d] = std::current_exception();
+                    if (!failed) failed = std::current_exception();
                 }
-            });
-        for (std::thread& t : threads) t.join();
-        for (const std::exception_ptr& f : failed)
-            if (f) std::rethrow_exception(f);
+        if (failed) std::rethrow_exception(failed);
     }
 
     void copy_in(RegionPart& part) {
@@ -449,53 +468,53 @@ private:
         }
     }
 
-    // Several GPUs: every neighbour pair swaps the halo rows of `arrays`
-    // (NCCL send/recv, one group for all GPUs) on the GPUs' exchange
-    // streams, after the kernels issued so far; each part's `exchanged`
-    // event marks the end.
-    void exchange_halos(const std::vector<std::size_t>& arrays) {
-        for (auto& part : parts_) {
-            DeviceScope device(part->device);
-            const auto where = [&] { return region_name() + ", halo exchange"; };
-            check(cudaEventRecord(part->written, part->engine->stream(0)), "cudaEventRecord", where);
-            check(cudaStreamWaitEvent(part->exchange, part->written, 0), "cudaStreamWaitEvent", where);
-        }
-        Nccl& nccl = Nccl::get();
-        const std::vector<Nccl::Comm>& comms = nccl.comms(static_cast<int>(parts_.size()));
-        nccl.group_start();
-        for (std::size_t d = 0; d < parts_.size(); ++d) {
-            RegionPart& part = *parts_[d];
-            const int s = split_;
-            for (std::size_t i : arrays) {
-                const std::int64_t row_bytes = row_elements_ * descs_[i].elem;
-                char* base = part.local[i].device;  // row held.begin[s]
-                auto at = [&](std::int64_t row) { return base + (row - part.held.begin[s]) * row_bytes; };
-                if (d > 0) {  // rows shared with the GPU below
-                    const RegionPart& low = *parts_[d - 1];
-                    const std::int64_t mine = low.held.end[s] - part.owned.begin[s];  // it holds of mine
-                    const std::int64_t its = part.owned.begin[s] - part.held.begin[s];  // I hold of its
-                    nccl.send(at(part.owned.begin[s]), static_cast<std::size_t>(mine * row_bytes), static_cast<int>(d - 1),
-                              comms[d], part.exchange);
-                    nccl.recv(at(part.held.begin[s]), static_cast<std::size_t>(its * row_bytes), static_cast<int>(d - 1),
-                              comms[d], part.exchange);
-                }
-                if (d + 1 < parts_.size()) {  // rows shared with the GPU above
-                    const RegionPart& high = *parts_[d + 1];
-                    const std::int64_t mine = part.owned.end[s] - high.held.begin[s];
-                    const std::int64_t its = part.held.end[s] - part.owned.end[s];
-                    nccl.send(at(part.owned.end[s] - mine), static_cast<std::size_t>(mine * row_bytes),
-                              static_cast<int>(d + 1), comms[d], part.exchange);
-                    nccl.recv(at(part.owned.end[s]), static_cast<std::size_t>(its * row_bytes), static_cast<int>(d + 1),
-                              comms[d], part.exchange);
-                }
+    // Several GPUs: what part `d` sends to and receives from each neighbour
+    // to swap the halo rows of `arrays` (its held rows beyond its own are
+    // the neighbours' owned rows next to the cut).
+    std::vector<HaloSwap> halo_swaps(std::size_t d, const std::vector<std::size_t>& arrays) const {
+        std::vector<HaloSwap> swaps;
+        const RegionPart& part = *parts_[d];
+        const int s = split_;
+        for (std::size_t i : arrays) {
+            const std::int64_t row_bytes = row_elements_ * descs_[i].elem;
+            char* base = part.local[i].device;  // row held.begin[s]
+            auto at = [&](std::int64_t row) { return base + (row - part.held.begin[s]) * row_bytes; };
+            if (d > 0) {  // rows shared with the GPU below
+                const RegionPart& low = *parts_[d - 1];
+                const std::int64_t mine = low.held.end[s] - part.owned.begin[s];  // it holds of mine
+                const std::int64_t its = part.owned.begin[s] - part.held.begin[s];  // I hold of its
+                swaps.push_back({at(part.owned.begin[s]), at(part.held.begin[s]),
+                                 static_cast<std::size_t>(mine * row_bytes), static_cast<std::size_t>(its * row_bytes),
+                                 static_cast<int>(d - 1)});
+            }
+            if (d + 1 < parts_.size()) {  // rows shared with the GPU above
+                const RegionPart& high = *parts_[d + 1];
+                const std::int64_t mine = part.owned.end[s] - high.held.begin[s];
+                const std::int64_t its = part.held.end[s] - part.owned.end[s];
+                swaps.push_back({at(part.owned.end[s] - mine), at(part.owned.end[s]),
+                                 static_cast<std::size_t>(mine * row_bytes), static_cast<std::size_t>(its * row_bytes),
+                                 static_cast<int>(d + 1)});
             }
         }
-        nccl.group_end();
-        for (auto& part : parts_) {
-            DeviceScope device(part->device);
-            check(cudaEventRecord(part->exchanged, part->exchange), "cudaEventRecord",
-                  [&] { return region_name() + ", halo exchange"; });
+        return swaps;
+    }
+
+    // On the part's worker: its sends and receives of one exchange (NCCL,
+    // one group on its own communicator) on its exchange stream, after the
+    // kernels issued so far on it; `exchanged` marks the end. Every GPU's
+    // worker does the same with its own communicator, at once.
+    void swap_halos(RegionPart& part, const std::vector<HaloSwap>& swaps, Nccl::Comm comm) const {
+        const auto where = [&] { return region_name() + ", halo exchange"; };
+        check(cudaEventRecord(part.written, part.engine->stream(0)), "cudaEventRecord", where);
+        check(cudaStreamWaitEvent(part.exchange, part.written, 0), "cudaStreamWaitEvent", where);
+        Nccl& nccl = Nccl::get();
+        nccl.group_start();
+        for (const HaloSwap& h : swaps) {
+            nccl.send(h.send, h.send_bytes, h.peer, comm, part.exchange);
+            nccl.recv(h.recv, h.recv_bytes, h.peer, comm, part.exchange);
         }
+        nccl.group_end();
+        check(cudaEventRecord(part.exchanged, part.exchange), "cudaEventRecord", where);
     }
 
     void deactivate() {
