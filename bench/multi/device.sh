@@ -6,6 +6,9 @@
 # first and second call), a one-GPU run of the whole device-test suite
 # unless SKIP_ONE_GPU=1.
 # usage: bench/multi/device.sh OUTDIR
+# BASELINE_INCLUDE=DIR: the regions of the scaling run again with the
+# library headers in DIR (an earlier tree's library/include), into
+# OUTDIR/scaling-baseline.txt, to measure a change of the library.
 # NCCL: the toolkit's libnccl.so.2, or the one Python's NCCL wheel brings;
 # RECIPE_NCCL names another. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -28,6 +31,10 @@ work=$(mktemp -d)
 flags=(-std=c++17 -O2 -arch="$arch" -lineinfo -I"$root/library/include")
 nvcc "${flags[@]}" "$root/tests/gpu/devices_test.cu" -o "$work/devices_test" > "$out/build.log" 2>&1 &
 nvcc "${flags[@]}" "$root/bench/multi/scaling.cu" -o "$work/scaling" >> "$out/build.log" 2>&1 &
+if [ -n "${BASELINE_INCLUDE:-}" ]; then
+  nvcc -std=c++17 -O2 -arch="$arch" -I"$BASELINE_INCLUDE" "$root/bench/multi/scaling.cu" -o "$work/scaling-baseline" \
+    >> "$out/build.log" 2>&1 &
+fi
 nvcc -O3 -std=c++17 -arch="$arch" -I"$root/library/include" "$root/tools/profiler/recipe_profile.cu" \
   -o "$work/recipe-profile" >> "$out/build.log" 2>&1 &
 wait
@@ -60,6 +67,17 @@ start=$(date +%s)
   done
 } > "$out/scaling.txt" 2>&1
 cat "$out/scaling.txt"
+if [ -x "$work/scaling-baseline" ]; then
+  {
+    for spec in "region 8192 8192 pinned 200" "region 16384 16384 staged 50"; do
+      set -- $spec
+      for n in $(seq 1 "$gpus"); do
+        for r in $(seq 1 "${RUNS:-3}"); do "$work/scaling-baseline" "$1" "$2" "$3" "$n" "$4" "$5" || echo "FAILED $spec $n"; done
+      done
+    done
+  } > "$out/scaling-baseline.txt" 2>&1
+  echo "baseline:"; cat "$out/scaling-baseline.txt"
+fi
 echo "scaling: $(( $(date +%s) - start )) s"
 if [ "${SKIP_ONE_GPU:-0}" != 1 ]; then
   start=$(date +%s)

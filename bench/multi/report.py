@@ -25,6 +25,41 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+def scaling_table(text, title):
+    """The scaling runs of one build of scaling.cu, one row per call, size, host, steps and GPU count."""
+    scaling = text.strip().splitlines()
+    if not scaling:
+        return
+    rows = defaultdict(lambda: ([], [], set()))
+    for l in scaling:
+        f = l.split()
+        if len(f) != 11:
+            continue
+        key = (f[0], f"{f[1]}x{f[2]}", f[4], int(f[5]), int(f[3]))
+        rows[key][0].append(float(f[6]))
+        rows[key][1].append(float(f[7]))
+        rows[key][2].add(f[10])
+    print(title + "\n")
+    print("One call in a fresh process per run (medians of the runs): a 2-D 5-point stencil as one `recipe::run`")
+    print("(scalable, 512-row tiles), or a `recipe::Region` time loop `B = f(A); A = f(B)`. `first`: the")
+    print("process's first call (further GPUs' contexts and NCCL's communicators started by `recipe::EarlyStart`")
+    print("while the arrays are filled); `second`: the same call again. `same`: the outputs' checksum equals the")
+    print("one-GPU run's.\n")
+    print("| call | size | host | steps | GPUs | first ms | second ms | second, speed-up over 1 GPU | same |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---|")
+    base = {}
+    for key in sorted(rows, key=lambda k: (k[0], k[1], k[2], k[3], k[4])):
+        first, second, checks = rows[key]
+        group = key[:4]
+        if key[4] == 1:
+            base[group] = (median(second), checks)
+        b = base.get(group)
+        speed = f"{b[0] / median(second):.2f}×" if b else "–"
+        same = "yes" if b and checks == b[1] and len(checks) == 1 else "no"
+        print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {key[4]} | {median(first):.1f} | {median(second):.1f} | {speed} | {same} |")
+    print()
+
+
 def main():
     out = sys.argv[1]
     device = read(os.path.join(out, "device.txt")).strip().splitlines()
@@ -50,36 +85,9 @@ def main():
                   f"{m['contextStartMs'][i]:.0f} | {m['ncclInitMs'][i]:.0f} |")
         print(f"\nOne halo exchange (every neighbour pair, both ways at once): {m['exchangeUs']:.1f} µs + bytes at "
               f"{m['exchangeGBs']:.0f} GB/s.\n")
-    scaling = read(os.path.join(out, "scaling.txt")).strip().splitlines()
-    if scaling:
-        rows = defaultdict(lambda: ([], [], set()))
-        for l in scaling:
-            f = l.split()
-            if len(f) != 11:
-                continue
-            key = (f[0], f"{f[1]}x{f[2]}", f[4], int(f[5]), int(f[3]))
-            rows[key][0].append(float(f[6]))
-            rows[key][1].append(float(f[7]))
-            rows[key][2].add(f[10])
-        print("## The library alone (`bench/multi/scaling.cu`)\n")
-        print("One call in a fresh process per run (medians of the runs): a 2-D 5-point stencil as one `recipe::run`")
-        print("(scalable, 512-row tiles), or a `recipe::Region` time loop `B = f(A); A = f(B)`. `first`: the")
-        print("process's first call (further GPUs' contexts and NCCL's communicators started by `recipe::EarlyStart`")
-        print("while the arrays are filled); `second`: the same call again. `same`: the outputs' checksum equals the")
-        print("one-GPU run's.\n")
-        print("| call | size | host | steps | GPUs | first ms | second ms | second, speed-up over 1 GPU | same |")
-        print("|---|---|---|---:|---:|---:|---:|---:|---|")
-        base = {}
-        for key in sorted(rows, key=lambda k: (k[0], k[1], k[2], k[3], k[4])):
-            first, second, checks = rows[key]
-            group = key[:4]
-            if key[4] == 1:
-                base[group] = (median(second), checks)
-            b = base.get(group)
-            speed = f"{b[0] / median(second):.2f}×" if b else "–"
-            same = "yes" if b and checks == b[1] and len(checks) == 1 else "no"
-            print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {key[4]} | {median(first):.1f} | {median(second):.1f} | {speed} | {same} |")
-        print()
+    scaling_table(read(os.path.join(out, "scaling.txt")), "## The library alone (`bench/multi/scaling.cu`)")
+    scaling_table(read(os.path.join(out, "scaling-baseline.txt")),
+                  "### The same regions with the library before the change (`BASELINE_INCLUDE`)")
     e2e = read(os.path.join(out, "e2e.tsv")).strip().splitlines()
     if e2e:
         rows = defaultdict(list)

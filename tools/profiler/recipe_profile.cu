@@ -233,14 +233,13 @@ int main(int argc, char** argv) {
             die("unknown option " + a + " (see --help)", kExitUsage);
     }
     // A machine without a usable GPU is the user's situation, not a bug.
-    // (cudaGetDeviceCount initialises the driver only: no context is made,
-    // so the cold start below still meets an idle GPU.)
+    // Asked in a child process, so that no process of ours holds a GPU
+    // before the cold starts below (cold_start.cuh).
     int devices = 0;
     {
-        const cudaError_t e = cudaGetDeviceCount(&devices);
-        if (e != cudaSuccess || devices == 0)
-            die(std::string("no usable CUDA GPU here (") + (e != cudaSuccess ? cudaGetErrorString(e) : "no device") + ")",
-                kExitUsage);
+        std::string why;
+        if (!profiler::count_devices_in_child(&devices, &why))
+            die("no usable CUDA GPU here (" + why + ")", kExitUsage);
     }
     // Found before minutes of measuring, not after.
     {
