@@ -62,6 +62,7 @@ DeviceShares device_shares(const Platform& platform, int devices) {
     s.h2d = share(m.h2d_gbs);
     s.d2h = share(m.d2h_gbs);
     s.staging = share(m.staging_gbs);
+    if (static_cast<int>(m.fresh_gbs.size()) >= devices) s.fresh = share(m.fresh_gbs);
     return s;
 }
 
@@ -383,14 +384,17 @@ bool predict_region_devices(const RegionProblem& r, const Platform& platform, co
 // ---- What the program pays.
 
 DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool exchanges_halos, double fresh_bytes,
-                       std::int64_t calls) {
+                       std::int64_t calls, double hidden_ms) {
     DeviceCost c;
     c.devices = devices;
     c.calls = std::max<std::int64_t>(1, calls);
     c.call_ms = call.total_ms;
     c.first_ms = call.total_ms + first_call_extra_ms(call, platform, fresh_bytes, devices);
     c.nccl_ms = exchanges_halos ? nccl_init_ms(platform, devices) : 0.0;
-    c.startup_ms = extra_contexts_ms(platform, devices) + c.nccl_ms;
+    c.added_ms = extra_contexts_ms(platform, devices) + c.nccl_ms;
+    const double own = cuda_startup_ms(platform, devices);
+    const double hidden = std::max(0.0, hidden_ms);
+    c.startup_ms = std::max(0.0, own + c.added_ms - hidden) - std::max(0.0, own - hidden);
     return c;
 }
 

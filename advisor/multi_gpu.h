@@ -29,11 +29,14 @@ std::string missing_gpu_figures(const Platform& platform, int gpus);
 // One GPU's share of what n GPUs share when they work at once, as factors on
 // one GPU's times (1 for n = 1): a copy in takes `h2d` times as long as on one
 // GPU alone (h2dGBs[0] / (h2dGBs[n-1] / n)), a copy out `d2h` times, the host's
-// packing `staging` times (stagingGBs).
+// packing `staging` times (stagingGBs), a first call's fresh output pages
+// `fresh` times (freshGBs; 1 where the profile lacks it: each GPU's threads
+// fault in their own pages at one GPU's rate).
 struct DeviceShares {
     double h2d = 1;
     double d2h = 1;
     double staging = 1;
+    double fresh = 1;
 };
 DeviceShares device_shares(const Platform& platform, int devices);
 // The platform as one of n GPUs working at once sees it: its copy tables
@@ -121,21 +124,24 @@ bool predict_region_devices(const RegionProblem& region, const Platform& platfor
 
 // A call (or region) on n GPUs as the program runs it, `calls` times: the
 // first call cold (first_call_extra_ms, by the fresh output bytes), the later
-// ones warm, and once what the further GPUs add to the program's start-up
-// (extra_contexts_ms; for a region that exchanges halos also nccl_init_ms),
-// charged in full, as if the program's work before its first call hid none
-// of it.
+// ones warm, and once what the further GPUs add to the start-up the program
+// waits for: their contexts (extra_contexts_ms) and, for a region that
+// exchanges halos, NCCL's communicators (nccl_init_ms), less what the
+// program's work before its first call (`hidden_ms`) still hides once CUDA's
+// own start-up (cuda_startup_ms on a host of n GPUs) is done: the start-up
+// thread does them all while the program works (recipe/start.cuh).
 struct DeviceCost {
     int devices = 1;
     std::int64_t calls = 1;
     double call_ms = 0;     // one warm call
     double first_ms = 0;    // the first call
-    double startup_ms = 0;  // paid once by the program (nccl_ms included)
-    double nccl_ms = 0;     // of it, NCCL's communicators
+    double added_ms = 0;    // the further GPUs' start-up (nccl_ms included), hidden or not
+    double startup_ms = 0;  // what of it the program waits for, once
+    double nccl_ms = 0;     // of added_ms, NCCL's communicators
     double total_ms() const { return first_ms + call_ms * static_cast<double>(calls - 1) + startup_ms; }
 };
 DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool exchanges_halos, double fresh_bytes,
-                       std::int64_t calls);
+                       std::int64_t calls, double hidden_ms = 0);
 // The fewest GPUs whose cost is the least (index into `costs`, which are for
 // 1, 2, ... GPUs in order).
 std::size_t fastest(const std::vector<DeviceCost>& costs);

@@ -215,7 +215,7 @@ bool read_multi_gpu(Reader& r, const nlohmann::json& root, MultiGpu* m) {
         return r.fail("multiGpu", "must be {gpus, h2dGBs, d2hGBs, stagingGBs, contextStartMs, ncclInitMs, exchangeUs, exchangeGBs}");
     static const std::set<std::string> keys = {"gpus",        "h2dGBs",        "d2hGBs",       "stagingGBs",
                                                "contextStartMs", "ncclInitMs", "exchangeUs",   "exchangeGBs",
-                                               "exchangeBytes", "exchangeNs",  "measured"};
+                                               "exchangeBytes", "exchangeNs",  "measured",     "freshGBs"};
     for (const auto& [k, _] : v->items())
         if (!keys.count(k)) return r.fail("multiGpu." + k, "unknown field");
     MultiGpu out;
@@ -239,6 +239,7 @@ bool read_multi_gpu(Reader& r, const nlohmann::json& root, MultiGpu* m) {
         !r.number(*v, "exchangeGBs", "multiGpu.exchangeGBs", true, &out.exchange_gbs))
         return false;
     if (out.exchange_gbs <= 0) return r.fail("multiGpu.exchangeGBs", "must be positive");
+    if (r.member(*v, "freshGBs", "multiGpu.freshGBs", false) && !list("freshGBs", true, &out.fresh_gbs)) return false;
     const nlohmann::json* xb = r.member(*v, "exchangeBytes", "multiGpu.exchangeBytes", false);
     const nlohmann::json* xn = r.member(*v, "exchangeNs", "multiGpu.exchangeNs", false);
     if (xb || xn) {
@@ -271,6 +272,7 @@ nlohmann::json to_json(const MultiGpu& m) {
                         {"ncclInitMs", m.nccl_init_ms},
                         {"exchangeUs", m.exchange_us},
                         {"exchangeGBs", m.exchange_gbs}};
+    if (!m.fresh_gbs.empty()) j["freshGBs"] = m.fresh_gbs;
     if (!m.exchange_bytes.empty()) {
         j["exchangeBytes"] = m.exchange_bytes;
         j["exchangeNs"] = m.exchange_ns;

@@ -107,6 +107,9 @@ struct MultiGpu {
     std::vector<double> h2d_gbs;           // aggregate page-locked copy bandwidth, each GPU copying in at once
     std::vector<double> d2h_gbs;           // the same, out
     std::vector<double> staging_gbs;       // aggregate host memcpy (pageable to pinned), each GPU's staging threads at once
+    // Optional: the same threads unpacking pinned into fresh pageable pages
+    // (a first call's outputs: page faults, not copies, set the rate).
+    std::vector<double> fresh_gbs;
     std::vector<double> context_start_ms;  // cold start-up of i + 1 contexts started in parallel
     std::vector<double> nccl_init_ms;      // creating the NCCL communicators of i + 1 GPUs (once per process)
     double exchange_us = 0;                // one halo exchange (every neighbour pair sending at once):

@@ -30,9 +30,11 @@ struct CpuEstimate {
 // Fails (error set) when the profile has no host figures.
 bool cpu_time(const Problem& problem, const Platform& platform, CpuEstimate* estimate, std::string* error);
 
-// CUDA's start-up in a fresh process (cudaStartupNs), and its teardown when
-// the program exits (cudaTeardownNs), in ms; 0 when not measured.
-double cuda_startup_ms(const Platform& platform);
+// CUDA's start-up in a fresh process (cudaStartupNs; on a host of
+// `host_gpus` > 1 GPUs, the profile's multiGpu.contextStartMs[0], measured
+// with all of that host's GPUs visible), and its teardown when the program
+// exits (cudaTeardownNs), in ms; 0 when not measured.
+double cuda_startup_ms(const Platform& platform, int host_gpus = 1);
 double cuda_teardown_ms(const Platform& platform);
 
 // A lower bound on the CPU time the program spends before the nest's first

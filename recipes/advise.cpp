@@ -353,7 +353,7 @@ void keep_on_cpu(Unit& u, const std::string& why) {
 // must together save more than CUDA's start-up, which the program pays once.
 void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseResult* r) {
     auto& summary = r->program_summary;
-    summary.cuda_startup_ms = advisor::cuda_startup_ms(r->platform);
+    summary.cuda_startup_ms = advisor::cuda_startup_ms(r->platform, options.gpus);
     if (!price_nests(options, r)) return;
     summary.compared = true;
     std::vector<Unit> units = decision_units(options, r);
@@ -525,14 +525,21 @@ void convert_nests(const CTree& tree, Run& run, std::set<std::string>* taken) {
 // --gpus N: how many GPUs each region and each converted call outside one
 // runs on (recipes/gpu_choice.h), before the comparison with the CPU, which
 // then weighs each as it runs.
-void choose_gpus(const AdviseOptions& options, AdviseResult* r) {
+void choose_gpus(const CTree& tree, const AdviseOptions& options, AdviseResult* r) {
     if (options.gpus <= 1) return;
     advisor::ModelOptions model;
     model.host_memory = options.host_memory;
     model.gpu_memory_bytes = options.gpu_memory_bytes;
-    for (auto& region : r->regions)
+    // The further GPUs start while the program works before its first call
+    // (as decide_against_cpu counts it: main's nests kept on the CPU before
+    // it, or at least the filling of the call's own inputs).
+    const double before = work_before_first_call(tree, *r, r->platform);
+    for (auto& region : r->regions) {
+        const double hidden =
+            std::max(before, advisor::hidden_startup_ms(r->nests[region.nests.front()].chosen()->problem, r->platform));
         region.gpus = choose_region_gpus(region, r->platform, model, options.gpus, std::max<std::int64_t>(1, options.calls),
-                                         region_fresh_bytes(region), options.all_gpus);
+                                         region_fresh_bytes(region), options.all_gpus, hidden);
+    }
     for (auto& n : r->nests) {
         if (n.verdict != Verdict::Converted) continue;
         advisor::ModelOptions nest = model;
@@ -545,8 +552,9 @@ void choose_gpus(const AdviseOptions& options, AdviseResult* r) {
         else if (n.conversion.iterative)
             refused = "its time loop runs through recipe::iterate, which keeps the arrays on one GPU between the steps";
         bool unknown = false;
+        const double hidden = std::max(before, advisor::hidden_startup_ms(n.chosen()->problem, r->platform));
         n.gpus = choose_call_gpus(*n.chosen(), r->platform, nest, options.gpus, calls_of(n, options, &unknown), refused,
-                                  options.all_gpus);
+                                  options.all_gpus, hidden);
     }
 }
 
@@ -564,7 +572,7 @@ void plan_regions_and_decide(const CTree& tree, Run& run) {
     for (std::size_t k = 0; k < r->regions.size(); ++k)
         for (const std::size_t i : r->regions[k].nests) r->nests[i].region = static_cast<int>(k);
     for (const auto& why : step_by_step) r->region_notes.push_back(why);
-    choose_gpus(run.options, r);
+    choose_gpus(tree, run.options, r);
     decide_against_cpu(tree, run.options, r);
     for (auto& out : r->nests) {
         if (!out.nest->accepted || out.verdict == Verdict::Converted) continue;

@@ -30,11 +30,13 @@ std::size_t pick(GpuChoice& c, bool all) {
 
 GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
                            const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused,
-                           bool all) {
+                           bool all, double hidden_ms) {
     GpuChoice c;
     c.asked = max_gpus > 1;
     const double fresh = advisor::fresh_output_bytes(chosen.problem);
-    c.curve.push_back(advisor::device_cost(chosen, platform, 1, false, fresh, calls));
+    c.hidden_ms = hidden_ms;
+    c.own_startup_ms = advisor::cuda_startup_ms(platform, max_gpus);
+    c.curve.push_back(advisor::device_cost(chosen, platform, 1, false, fresh, calls, hidden_ms));
     if (refused.empty()) refused = advisor::devices_refusal(chosen.problem, chosen.config);
     c.refused = refused;
     if (!refused.empty()) return c;
@@ -46,7 +48,7 @@ GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Pla
             c.not_priced.push_back(std::to_string(n) + " GPUs: " + why);
             break;  // fewer tile rows than n: none beyond either
         }
-        c.curve.push_back(advisor::device_cost(d.prediction, platform, n, false, fresh, calls));
+        c.curve.push_back(advisor::device_cost(d.prediction, platform, n, false, fresh, calls, hidden_ms));
         c.split_dimension = d.split_dimension;
         std::vector<std::int64_t> rows;
         for (const Box& b : d.slabs) rows.push_back(b.extent(d.split_dimension));
@@ -61,10 +63,12 @@ GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Pla
 
 GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
                              const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes,
-                             bool all) {
+                             bool all, double hidden_ms) {
     GpuChoice c;
     c.asked = max_gpus > 1;
-    c.curve.push_back(advisor::device_cost(region.prediction.total, platform, 1, false, fresh_bytes, calls));
+    c.hidden_ms = hidden_ms;
+    c.own_startup_ms = advisor::cuda_startup_ms(platform, max_gpus);
+    c.curve.push_back(advisor::device_cost(region.prediction.total, platform, 1, false, fresh_bytes, calls, hidden_ms));
     c.refused = advisor::region_devices_refusal(region.problem);
     if (!c.refused.empty()) return c;
     c.halo_rows = advisor::region_halo_rows(region.problem);
@@ -76,7 +80,7 @@ GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platfor
             c.not_priced.push_back(std::to_string(n) + " GPUs: " + why);
             break;
         }
-        c.curve.push_back(advisor::device_cost(d.total, platform, n, d.exchanges(), fresh_bytes, calls));
+        c.curve.push_back(advisor::device_cost(d.total, platform, n, d.exchanges(), fresh_bytes, calls, hidden_ms));
         c.split_dimension = d.split_dimension;
         std::vector<std::int64_t> rows;
         for (const Box& b : d.owned) rows.push_back(b.extent(d.split_dimension));

@@ -24,6 +24,8 @@ struct GpuChoice {
     // The program's cost on 1, 2, ... GPUs, as far as the work can be cut
     // (advisor::DeviceCost): one entry when refused.
     std::vector<advisor::DeviceCost> curve;
+    double hidden_ms = 0;       // the program's work before its first converted call (advisor::device_cost)
+    double own_startup_ms = 0;  // CUDA's own start-up on a host of several GPUs
     std::vector<std::string> not_priced;  // GPU counts the work cannot be cut into, and why
     int split_dimension = 0;              // the dimension the work is cut along (0: x)
     std::int64_t halo_rows = 0;           // a region: the rows of each neighbour a GPU holds too
@@ -34,14 +36,16 @@ struct GpuChoice {
 
 // A call (recipe::run) with the plan `chosen`, run `calls` times; `refused`
 // non-empty: it stays on one GPU, for that reason.
-// `all` (--all-gpus): the most GPUs priced, not the fastest.
+// `all` (--all-gpus): the most GPUs priced, not the fastest. `hidden_ms`:
+// the program's work before its first converted call, which hides the
+// start-up (advisor::device_cost).
 GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
                            const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused,
-                           bool all = false);
+                           bool all = false, double hidden_ms = 0);
 // A region, run `calls` times (its first run's fresh output bytes `fresh_bytes`).
 GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
                              const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes,
-                             bool all = false);
+                             bool all = false, double hidden_ms = 0);
 
 // The bytes a region's first run writes to fresh pages: the arrays it copies
 // out and either does not copy in or whose pages still are zero pages.

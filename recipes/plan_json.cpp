@@ -88,10 +88,12 @@ void gpus_json(const GpuChoice& c, nlohmann::json* x) {
         curve.push_back({{"gpus", cost.devices},
                          {"call_ms", cost.call_ms},
                          {"first_ms", cost.first_ms},
+                         {"startup_added_ms", cost.added_ms},
                          {"startup_ms", cost.startup_ms},
                          {"calls", cost.calls},
                          {"program_ms", cost.total_ms()}});
     (*x)["gpuCurve"] = curve;
+    (*x)["gpus_hidden_ms"] = c.hidden_ms;
     if (!c.refused.empty()) (*x)["gpus_refused"] = c.refused;
     if (!c.not_priced.empty()) (*x)["gpus_not_priced"] = c.not_priced;
     auto box = [](const Box& b) { return nlohmann::json{{"begin", b.begin}, {"end", b.end}}; };

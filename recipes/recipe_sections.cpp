@@ -570,11 +570,14 @@ km::data gpus_view(const RecipeContext& x, const GpuChoice& c, bool region) {
         e.set("rows", i < c.rows.size() ? rows_text(c.rows[i]) : std::string("–"));
         e.set("call", ms(k.call_ms));
         e.set("first", ms(k.first_ms));
+        e.set("added", ms(k.added_ms));
         e.set("startup", ms(k.startup_ms));
         e.set("program", ms(k.total_ms()));
         curve.push_back(e);
     }
     d.set("curve", curve);
+    d.set("hidden", ms(c.hidden_ms));
+    d.set("own_startup", ms(c.own_startup_ms));
     d.set("not_priced", list_of(c.not_priced, [](km::data& v, const std::string& s) { v.set("text", s); }));
     const advisor::DeviceCost& one = c.curve.front();
     d.set("one_program", ms(one.total_ms()));

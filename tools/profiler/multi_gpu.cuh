@@ -31,7 +31,7 @@ namespace profiler {
 
 struct MultiGpu {
     int gpus = 1;
-    std::vector<double> h2d_gbs, d2h_gbs, staging_gbs, context_ms, nccl_init_ms;
+    std::vector<double> h2d_gbs, d2h_gbs, staging_gbs, fresh_gbs, context_ms, nccl_init_ms;
     double exchange_us = 0, exchange_gbs = 0;
     std::vector<double> exchange_bytes, exchange_ns;  // the points fitted
     std::string error;
@@ -158,6 +158,25 @@ inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
             best = std::max(best, static_cast<double>(n) * static_cast<double>(bytes) / (ms_since(t0) * 1e6));
         }
         m.staging_gbs.push_back(best);
+        // The same threads unpacking into fresh pages (a first call's output:
+        // malloc'd and never touched), each time new pages.
+        best = 0;
+        for (int r = 0; r < 3; ++r) {
+            std::vector<char*> fresh(static_cast<std::size_t>(n), nullptr);
+            for (auto& f : fresh) f = static_cast<char*>(std::malloc(bytes));
+            const auto t0 = std::chrono::steady_clock::now();
+            on_gpus(n, [&](int d) {
+                const std::size_t i = static_cast<std::size_t>(d);
+                std::vector<recipe::detail::Segment> segments;
+                const std::size_t piece = 4u << 20;
+                for (std::size_t at = 0; at < bytes; at += piece)
+                    segments.push_back({fresh[i] + at, host[i] + at, std::min(piece, bytes - at)});
+                recipe::detail::copy_segments(segments, *threads[i]);
+            });
+            best = std::max(best, static_cast<double>(n) * static_cast<double>(bytes) / (ms_since(t0) * 1e6));
+            for (char* f : fresh) std::free(f);
+        }
+        m.fresh_gbs.push_back(best);
     }
     on_gpus(gpus, [&](int d) {
         cudaFreeHost(host[static_cast<std::size_t>(d)]);
@@ -270,12 +289,15 @@ inline std::string multi_gpu_json(const MultiGpu& m, const std::string& how) {
     std::snprintf(head, sizeof head, "{\"gpus\": %d, \"exchangeUs\": %.2f, \"exchangeGBs\": %.2f", m.gpus, m.exchange_us,
                   m.exchange_gbs);
     return std::string(head) + ", \"h2dGBs\": " + json_numbers(m.h2d_gbs) + ", \"d2hGBs\": " + json_numbers(m.d2h_gbs) +
-           ", \"stagingGBs\": " + json_numbers(m.staging_gbs) + ", \"contextStartMs\": " + json_numbers(m.context_ms) +
+           ", \"stagingGBs\": " + json_numbers(m.staging_gbs) + ", \"freshGBs\": " + json_numbers(m.fresh_gbs) +
+           ", \"contextStartMs\": " + json_numbers(m.context_ms) +
            ", \"ncclInitMs\": " + json_numbers(m.nccl_init_ms) + ", \"exchangeBytes\": " + json_numbers(m.exchange_bytes) +
            ", \"exchangeNs\": " + json_numbers(m.exchange_ns) + ", \"measured\": \"" + how +
            "; entry i: i+1 GPUs at once; h2d/d2h: aggregate of a 256 MiB page-locked cudaMemcpy per GPU, best of 3; "
            "staging: aggregate of each GPU's staging threads packing 256 MiB pageable into pinned, best of 3; "
-           "contextStart: cudaFree(0) on every GPU at once as a fresh process's first CUDA call, median of 3; "
+           "fresh: the same threads unpacking 256 MiB pinned into fresh malloc'd pages, best of 3; "
+           "contextStart: cudaFree(0) on every GPU at once as a fresh process's first CUDA call, the host's GPUs visible and "
+           "none held by another process of the profiler's, median of 3; "
            "ncclInit: ncclCommInitAll in a fresh process once its contexts are up, median of 3; exchange: NCCL send+recv between every neighbour pair both ways at once, "
            "4 KiB..16 MiB, least squares\"}";
 }

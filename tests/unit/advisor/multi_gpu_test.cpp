@@ -303,20 +303,52 @@ TEST_CASE("the choice takes the program's cost: its calls, its first call and th
 
 TEST_CASE("a first call's fresh pages are faulted in by every GPU's staging threads at once", "[advisor]") {
     // Fresh pages cost 1 ns a byte on one GPU (firstRun); each of n GPUs
-    // faults in its slab's share at its share of the host's staging rate.
-    json m = test::multi_gpu_json();
-    m["stagingGBs"] = {1.0, 2.0, 3.0, 4.0};  // adds up: each GPU at one GPU's rate
-    Platform scaling = test::unit_multi_gpu_platform(m);
-    Platform shared = test::unit_multi_gpu_platform();  // 1 GB/s whatever the count: n times one GPU's time
-    for (Platform* p : {&scaling, &shared}) {
-        p->first_run.bytes = {1e6, 1e8};
-        p->first_run.ns = {1e6, 1e8};
-    }
+    // faults in its slab's share at one GPU's rate, whatever the host's
+    // aggregate staging rate (page faults are not the copies' bandwidth).
+    Platform pf = test::unit_multi_gpu_platform();  // staging 1 GB/s whatever the count
+    pf.first_run.bytes = {1e6, 1e8};
+    pf.first_run.ns = {1e6, 1e8};
     const Prediction call;  // no staging block to reserve: pool_setup_ms is 0
-    REQUIRE(first_call_extra_ms(call, scaling, 8e6) == Approx(8.0));
-    CHECK(first_call_extra_ms(call, scaling, 8e6, 1) == Approx(8.0));
-    CHECK(first_call_extra_ms(call, scaling, 8e6, 2) == Approx(4.0));
-    CHECK(first_call_extra_ms(call, scaling, 8e6, 4) == Approx(2.0));
+    REQUIRE(first_call_extra_ms(call, pf, 8e6) == Approx(8.0));
+    CHECK(first_call_extra_ms(call, pf, 8e6, 1) == Approx(8.0));
+    CHECK(first_call_extra_ms(call, pf, 8e6, 2) == Approx(4.0));
+    CHECK(first_call_extra_ms(call, pf, 8e6, 4) == Approx(2.0));
+    // Measured (freshGBs): the host's threads together fault in pages at
+    // 1 GB/s whatever the count, so n GPUs take as long as one.
+    json m = test::multi_gpu_json();
+    m["freshGBs"] = {1.0, 1.0, 1.0, 1.0};
+    Platform shared = test::unit_multi_gpu_platform(m);
+    shared.first_run = pf.first_run;
     CHECK(first_call_extra_ms(call, shared, 8e6, 2) == Approx(8.0));
     CHECK(first_call_extra_ms(call, shared, 8e6, 4) == Approx(8.0));
+    CHECK(to_json(shared.multi_gpu)["freshGBs"].size() == 4);
+    m["freshGBs"] = {1.0, 2.0};
+    CHECK_THROWS_WITH(test::unit_multi_gpu_platform(m), Catch::Contains("multiGpu.freshGBs"));
+}
+
+TEST_CASE("the further GPUs' start-up counts only where the program's work before its first call does not hide it", "[advisor]") {
+    const Platform pf = test::unit_multi_gpu_platform();
+    Prediction call;
+    call.total_ms = 12;
+    const double own = cuda_startup_ms(pf, 2);
+    const DeviceCost bare = device_cost(call, pf, 2, true, 0, 1);
+    CHECK(bare.added_ms == Approx(10 + 50));
+    CHECK(bare.startup_ms == Approx(60));
+    // Work before the first call hides CUDA's own start-up first, then the rest.
+    CHECK(device_cost(call, pf, 2, true, 0, 1, own + 25).startup_ms == Approx(35));
+    CHECK(device_cost(call, pf, 2, true, 0, 1, own + 100).startup_ms == Approx(0));
+    CHECK(device_cost(call, pf, 2, true, 0, 1, own + 100).added_ms == Approx(60));
+    // Less than CUDA's own start-up: all of the further GPUs' is waited for.
+    CHECK(device_cost(call, pf, 2, true, 0, 1, own / 2).startup_ms == Approx(60));
+}
+
+TEST_CASE("a program on a host of several GPUs starts CUDA at that host's cost", "[advisor]") {
+    Platform pf = test::unit_multi_gpu_platform();
+    pf.cuda_startup_ns = 200e6;
+    REQUIRE_FALSE(pf.multi_gpu.context_start_ms.empty());
+    CHECK(cuda_startup_ms(pf) == Approx(200));
+    CHECK(cuda_startup_ms(pf, 1) == Approx(200));
+    CHECK(cuda_startup_ms(pf, 2) == Approx(pf.multi_gpu.context_start_ms[0]));
+    pf.multi_gpu.context_start_ms.clear();
+    CHECK(cuda_startup_ms(pf, 4) == Approx(200));
 }
