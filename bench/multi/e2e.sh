@@ -10,6 +10,7 @@
 # for byte with the C program's. RECIPE_REPORT=time gives each converted
 # call's or region's measured and predicted time.
 # usage: bench/multi/e2e.sh PLATFORM OUTDIR      (RECIPE_BINARY: default build/recipe;
+#        RECIPE_PLATFORM_DIR: the profiles, default advisor/platforms;
 #        ONLY="heat2d stencil7" and VARIANTS="1 2a" run a part)
 # Writes OUTDIR/e2e.tsv: program variant gpus_chosen run wall_s converted_ms predicted_ms identical startup_wait_ms
 # (converted_ms: the calls' and regions' own times less their wait for CUDA's start-up, startup_wait_ms)
@@ -23,7 +24,7 @@ recipe=${RECIPE_BINARY:-$root/build/recipe}
 runs=${RUNS:-3}
 mkdir -p "$out"
 work=$(mktemp -d)
-export NCCL_NVLS_ENABLE=0 RECIPE_PLATFORM_DIR=$root/advisor/platforms
+export NCCL_NVLS_ENABLE=0 RECIPE_PLATFORM_DIR=${RECIPE_PLATFORM_DIR:-$root/advisor/platforms}
 gpus=$(nvidia-smi -L | wc -l)
 # name | source | sizes (C and advise)
 programs=(

@@ -67,7 +67,11 @@ def main():
     print("# Several GPUs of one host: measured\n")
     print("Made by `bench/multi/device.sh OUT` (library tests, the host's figures, the library's scaling) and")
     print("`bench/multi/e2e.sh PLATFORM OUT` (whole programs through `recipe advise --gpus N`), rendered by")
-    print("`bench/multi/report.py OUT`. Device:\n")
+    print("`bench/multi/report.py OUT`.", end=" ")
+    if os.path.isdir(os.path.join(out, "platforms")):
+        print("The programs were advised with the stored profile whose `multiGpu` figures are the ones measured in", end=" ")
+        print("the same run (below; `bench/multi/session.sh`).", end=" ")
+    print("Device:\n")
     for l in gpus:
         print(f"- GPU {l}")
     print()
@@ -78,10 +82,12 @@ def main():
     if multi:
         m = json.loads(multi)["multiGpu"]
         print("## The host's figures (`recipe-profile --multi-gpu-only`)\n")
-        print("| GPUs at once | copies in, GB/s | copies out, GB/s | staging, GB/s | contexts started, ms | NCCL communicators, ms |")
-        print("|---:|---:|---:|---:|---:|---:|")
+        fresh = m.get("freshGBs") or []
+        print("| GPUs at once | copies in, GB/s | copies out, GB/s | staging, GB/s | into fresh pages, GB/s | contexts started, ms | NCCL communicators, ms |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
         for i in range(m["gpus"]):
-            print(f"| {i + 1} | {m['h2dGBs'][i]:.1f} | {m['d2hGBs'][i]:.1f} | {m['stagingGBs'][i]:.1f} | "
+            f = f"{fresh[i]:.1f}" if i < len(fresh) else "–"
+            print(f"| {i + 1} | {m['h2dGBs'][i]:.1f} | {m['d2hGBs'][i]:.1f} | {m['stagingGBs'][i]:.1f} | {f} | "
                   f"{m['contextStartMs'][i]:.0f} | {m['ncclInitMs'][i]:.0f} |")
         print(f"\nOne halo exchange (every neighbour pair, both ways at once): {m['exchangeUs']:.1f} µs + bytes at "
               f"{m['exchangeGBs']:.0f} GB/s.\n")

@@ -4,7 +4,9 @@
 # figures, the library's scaling; the one-GPU device tests unless
 # SKIP_ONE_GPU=1), bench/multi/e2e.sh (whole programs, as advised and on
 # every count), then the page, rendered into OUTDIR/page.md, and everything
-# in OUTDIR/all.tgz.
+# in OUTDIR/all.tgz. The programs are advised with the stored profile of
+# PLATFORM whose "multiGpu" object is the one this run measured
+# (OUTDIR/platforms/PLATFORM.json), so that the model prices this host.
 # usage: bench/multi/session.sh PLATFORM OUTDIR   (RUNS: processes per program, default 3)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,7 +15,10 @@ out=${2:?usage: session.sh PLATFORM OUTDIR}
 mkdir -p "$out"
 bash "$root/bench/multi/device.sh" "$out" > "$out/device.log" 2>&1
 device=$?
-bash "$root/bench/multi/e2e.sh" "$platform" "$out" > "$out/e2e.log" 2>&1
+mkdir -p "$out/platforms"
+python3 "$root/bench/multi/merge_profile.py" "$root/advisor/platforms/$platform.json" "$out/multi-gpu.json" \
+  "$out/platforms/$platform.json"
+RECIPE_PLATFORM_DIR=$out/platforms bash "$root/bench/multi/e2e.sh" "$platform" "$out" > "$out/e2e.log" 2>&1
 e2e=$?
 python3 "$root/bench/multi/report.py" "$out" > "$out/page.md"
 grep -E "PASS|FAIL|SKIP" "$out/device.log" "$out/e2e.log"
