@@ -7,7 +7,8 @@
 #   RECIPE_BINARY=path                    the recipe executable (default build/recipe)
 #
 # 1. device tests named after the header they test (run_test: run.cuh,
-#    iterate_test: iterate.cuh, region_test: region.cuh, error_test: error.cuh, start_test: start.cuh, report_test: the
+#    iterate_test: iterate.cuh, region_test: region.cuh, ghost_test: a region with ghost zones, error_test: error.cuh,
+#    start_test: start.cuh, report_test: the
 #    RECIPE_REPORT part of run.cuh, devices_test: calls and regions over every GPU
 #    the machine has, up to 4), each over float, double and int;
 # 2. compute-sanitizer memcheck on them (quick sizes; error_test is left out:
@@ -40,7 +41,7 @@ fail() { failures+=("$1"); echo "FAIL $1"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 # ---- 1. device tests (built in parallel)
-TESTS=(run_test iterate_test region_test report_test error_test whole_test start_test devices_test)
+TESTS=(run_test iterate_test region_test ghost_test report_test error_test whole_test start_test devices_test)
 for t in "${TESTS[@]}"; do
     rm -f "$WORK/$t"
     "$NVCC" "${NVCCFLAGS[@]}" "tests/gpu/$t.cu" -o "$WORK/$t" >"$LOG/$t.build.log" 2>&1 &
@@ -55,7 +56,7 @@ for t in "${TESTS[@]}"; do
 done
 
 # ---- 2. memcheck
-for t in run_test iterate_test region_test report_test whole_test start_test; do
+for t in run_test iterate_test region_test ghost_test report_test whole_test start_test; do
     [ -x "$WORK/$t" ] || continue
     if RECIPE_TEST_QUICK=1 timeout 300 "$SANITIZER" --tool memcheck --error-exitcode 99 --leak-check full "$WORK/$t" \
         >"$LOG/$t.memcheck.log" 2>&1; then

@@ -66,6 +66,15 @@ struct Config {
     // nest reads beyond its own (the deepest halo of the region's inputs in
     // that dimension). A run reading deeper is refused.
     std::int64_t halo_rows = 0;
+    // A Region over arrays larger than the device memory it may use, with
+    // ghost zones (seed 002, Meng & Skadron): its runs are replayed every
+    // `ghost_launches` runs (k steps of the time loop), tile by tile: `tile`
+    // rows along the slowest dimension plus the rows those runs read beyond
+    // them (the sum of their halos, k·r, the ghost zone), copied in, the runs
+    // replayed on rows that shrink by each run's halo, the tile's own rows
+    // copied out. Only the tile lives on the device. 0: the arrays are held
+    // whole.
+    std::int64_t ghost_launches = 0;
     std::string name;            // names the nest in errors and reports
     Predicted predicted;
     // Measure per-phase times with CUDA events even without RECIPE_REPORT

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <functional>
 #include <exception>
 #include <cstdint>
 #include <thread>
@@ -100,7 +102,7 @@ struct HaloSwap {
 
 class RegionImpl {
 public:
-    explicit RegionImpl(const Config& cfg) : cfg_(cfg) {
+    explicit RegionImpl(const Config& cfg) : cfg_(cfg), ghost_(cfg.ghost_launches > 0) {
         cfg_.scheme = Scheme::Basic;  // full-size device arrays
         cfg_.space = Box{{0, 0, 0}, {-1, -1, -1}};  // the copies cover the whole arrays
     }
@@ -160,6 +162,22 @@ public:
         if (several) first_ = first_call_over_devices(name);
         row_elements_ = 1;
         for (int d = 0; d < split_; ++d) row_elements_ *= cfg_.extents[d];
+        if (ghost_) {
+            // Nothing is held: every pass copies its tiles in and out.
+            if (cfg_.devices > 1)
+                throw Error("recipe: " + name + ": a region with ghost zones (Config::ghost_launches) runs on one GPU");
+            split_ = split_dimension(cfg_.extents);
+            row_elements_ = 1;
+            for (int d = 0; d < split_; ++d) row_elements_ *= cfg_.extents[d];
+            first_ = first_call_over_devices(name);
+            written_.assign(descs_.size(), false);
+            ghost_measured_ = Measured{};
+            ghost_measured_.alloc = ghost_measured_.h2d = ghost_measured_.kernel = ghost_measured_.d2h =
+                ghost_measured_.staging = -1;
+            t_start_ = t0;
+            active_regions().push_back(this);
+            return;
+        }
         int current = 0;
         check(cudaGetDevice(&current), "cudaGetDevice", [&] { return name; });
         for (std::size_t d = 0; d < owned.size(); ++d) {
@@ -258,6 +276,16 @@ public:
                 need_hi = std::max(need_hi, hi);
             }
         }
+        const auto packed = std::make_tuple(std::decay_t<A>(args)...);
+        const dim3 block = nest.block;
+        const std::string place_text = where();
+        if (ghost_) {
+            record_ghost(named, index, offset, space,
+                         [=](Engine& e, const std::vector<Placement>& p, const Box& box) {
+                             launch_box(kernel, block, packed, place_text, e, p, box, TypeList<I...>{}, TypeList<O...>{});
+                         });
+            return;
+        }
         // An output whose halo is being exchanged: the launch waits for the
         // exchange instead of overlapping it.
         bool overlap = true;
@@ -265,9 +293,6 @@ public:
             if (std::find(exchange.begin(), exchange.end(), index[j]) != exchange.end()) overlap = false;
         // Each GPU's share, issued on its worker (one GPU: here, now); what
         // the host passes is copied, as a kernel launch copies it.
-        const auto packed = std::make_tuple(std::decay_t<A>(args)...);
-        const dim3 block = nest.block;
-        const std::string place_text = where();
         for (std::size_t d = 0; d < parts_.size(); ++d) {
             RegionPart& part = *parts_[d];
             if (part.worker) part.worker->rethrow_if_failed();
@@ -306,47 +331,19 @@ public:
                     e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
                     part.kernels_marked = true;
                 }
-                // One launch over `box` (the arrays' coordinates) on stream 0;
-                // slabs along z (then y) where it needs more blocks than CUDA
-                // allows in one grid.
-                const auto launch_box = [&](const Box& box) {
-                    for (int k = 0; k < 3; ++k)
-                        if (box.extent(k) <= 0) return;
-                    const std::int64_t gx = ceil_div(box.extent(0), block.x);
-                    if (gx > INT_MAX)
-                        throw Error("recipe: " + place_text + ": the space needs " + std::to_string(gx) +
-                                    " blocks in x, more than CUDA allows; use a wider block");
-                    const std::int64_t rows_y = 65535LL * block.y, rows_z = 65535LL * block.z;
-                    for (std::int64_t z0 = box.begin[2]; z0 < box.end[2]; z0 += rows_z)
-                        for (std::int64_t y0 = box.begin[1]; y0 < box.end[1]; y0 += rows_y) {
-                            Box slab = box;
-                            slab.begin[1] = y0;
-                            slab.end[1] = std::min(box.end[1], y0 + rows_y);
-                            slab.begin[2] = z0;
-                            slab.end[2] = std::min(box.end[2], z0 + rows_z);
-                            const dim3 grid(static_cast<unsigned>(gx),
-                                            static_cast<unsigned>(ceil_div(slab.extent(1), block.y)),
-                                            static_cast<unsigned>(ceil_div(slab.extent(2), block.z)));
-                            std::apply(
-                                [&](const auto&... values) {
-                                    launch_pass(kernel, grid, block, e.stream(0), make_tile(slab, 0, 1), p,
-                                                TypeList<I...>{}, TypeList<O...>{}, std::index_sequence_for<I...>{},
-                                                std::index_sequence_for<O...>{}, values...);
-                                },
-                                packed);
-                            e.check_launch(at);
-                        }
+                const auto launch = [&](const Box& box) {
+                    launch_box(kernel, block, packed, place_text, e, p, box, TypeList<I...>{}, TypeList<O...>{});
                 };
                 if (swaps.empty()) {
-                    launch_box(mine);
+                    launch(mine);
                     return;
                 }
                 swap_halos(part, swaps, comm);
-                if (overlap) launch_box(inner);
+                if (overlap) launch(inner);
                 check(cudaStreamWaitEvent(e.stream(0), part.exchanged, 0), "cudaStreamWaitEvent", at);
-                if (!overlap) launch_box(inner);
-                launch_box(low);
-                launch_box(high);
+                if (!overlap) launch(inner);
+                launch(low);
+                launch(high);
             });
         }
         for (std::size_t i : exchange) dirty_[i] = false;
@@ -360,6 +357,7 @@ public:
         if (finished_) throw Error("recipe: " + region_name() + ": finish() called twice");
         finished_ = true;
         deactivate();
+        if (ghost_) return finish_ghost();
         each_part([this](RegionPart& part) {
             Engine& e = *part.engine;
             if (!part.kernels_marked) {
@@ -423,7 +421,8 @@ private:
         if (failed) std::rethrow_exception(failed);
     }
 
-    void copy_in(RegionPart& part) {
+    void copy_in(RegionPart& part) { copy_in(part, copy_in_); }
+    void copy_in(RegionPart& part, const std::vector<bool>& which) {
         Engine& e = *part.engine;
         const std::int64_t chunks = e.grid().tile_count();
         for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
@@ -431,7 +430,7 @@ private:
             e.wait_slot_free(s, k);
             e.mark(part.entry, PhaseEvents::kStart, s);
             for (std::size_t i = 0; i < part.local.size(); ++i)
-                if (copy_in_[i]) e.copy_in(i, e.grid().core(k), part.local[i], s, k);
+                if (which[i]) e.copy_in(i, e.grid().core(k), part.local[i], s, k);
             e.mark(part.entry, PhaseEvents::kInDone, s);
             e.mark(part.entry, PhaseEvents::kKernelStart, s);
             e.mark(part.entry, PhaseEvents::kKernelDone, s);
@@ -442,6 +441,11 @@ private:
 
     // The rows the part owns, chunk by chunk (its neighbours copy out theirs).
     void copy_out(RegionPart& part) {
+        std::vector<bool> which(descs_.size());
+        for (std::size_t i = 0; i < which.size(); ++i) which[i] = copy_out_[i] && written_[i];
+        copy_out(part, which);
+    }
+    void copy_out(RegionPart& part, const std::vector<bool>& which) {
         Engine& e = *part.engine;
         const std::int64_t chunks = e.grid().tile_count();
         Box owned = part.owned;  // in held-row coordinates
@@ -459,13 +463,202 @@ private:
             box.end[split_] = std::min(box.end[split_], owned.end[split_]);
             if (box.end[split_] < box.begin[split_]) box.end[split_] = box.begin[split_];
             for (std::size_t i = 0; i < part.local.size(); ++i)
-                if (copy_out_[i] && written_[i]) e.copy_out(i, box, part.local[i], s, k);
+                if (which[i]) e.copy_out(i, box, part.local[i], s, k);
             e.mark(part.entry, PhaseEvents::kOutDone, s);
             if (e.staging()) {
                 e.mark_done(s, k);
                 if (k + 1 >= e.stream_count()) e.unpack_slot_if_done(static_cast<int>((k + 1) % e.stream_count()));
             }
         }
+    }
+
+    // One launch over `box` (the arrays' coordinates) on the engine's stream
+    // 0, with the placements `p`; slabs along z (then y) where it needs more
+    // blocks than CUDA allows in one grid.
+    template <class... KP, class Packed, class... I, class... O>
+    static void launch_box(void (*kernel)(KP...), dim3 block, const Packed& packed, const std::string& where, Engine& e,
+                           const std::vector<Placement>& p, const Box& box, TypeList<I...>, TypeList<O...>) {
+        for (int k = 0; k < 3; ++k)
+            if (box.extent(k) <= 0) return;
+        const std::int64_t gx = ceil_div(box.extent(0), block.x);
+        if (gx > INT_MAX)
+            throw Error("recipe: " + where + ": the space needs " + std::to_string(gx) +
+                        " blocks in x, more than CUDA allows; use a wider block");
+        const std::int64_t rows_y = 65535LL * block.y, rows_z = 65535LL * block.z;
+        for (std::int64_t z0 = box.begin[2]; z0 < box.end[2]; z0 += rows_z)
+            for (std::int64_t y0 = box.begin[1]; y0 < box.end[1]; y0 += rows_y) {
+                Box slab = box;
+                slab.begin[1] = y0;
+                slab.end[1] = std::min(box.end[1], y0 + rows_y);
+                slab.begin[2] = z0;
+                slab.end[2] = std::min(box.end[2], z0 + rows_z);
+                const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(ceil_div(slab.extent(1), block.y)),
+                                static_cast<unsigned>(ceil_div(slab.extent(2), block.z)));
+                std::apply(
+                    [&](const auto&... values) {
+                        launch_pass(kernel, grid, block, e.stream(0), make_tile(slab, 0, 1), p, TypeList<I...>{},
+                                    TypeList<O...>{}, std::index_sequence_for<I...>{}, std::index_sequence_for<O...>{},
+                                    values...);
+                    },
+                    packed);
+                e.check_launch([&] { return where; });
+            }
+    }
+
+    // ---- Ghost zones (Config::ghost_launches; seed 002, Meng & Skadron,
+    // Figure 1(b)): the runs of a pass are kept, then replayed tile by tile.
+    struct GhostLaunch {
+        std::function<void(Engine&, const std::vector<Placement>&, const Box&)> issue;
+        std::vector<std::size_t> index;  // the region's arrays it names, inputs first
+        std::size_t inputs = 0;
+        Box space;
+        std::int64_t lo = 0, hi = 0;  // rows it reads below and above its own, along the split dimension
+    };
+
+    void record_ghost(const std::vector<ArrayDesc>& named, const std::vector<std::size_t>& index,
+                      const std::vector<std::int64_t>& offset, const Box& space,
+                      std::function<void(Engine&, const std::vector<Placement>&, const Box&)> issue) {
+        GhostLaunch g;
+        g.issue = std::move(issue);
+        g.index = index;
+        g.space = space;
+        for (std::size_t j = 0; j < named.size(); ++j) {
+            const ArrayDesc& a = named[j];
+            if (offset[j] != 0)
+                throw Error("recipe: " + region_name() + ": " + a.kind + " " + std::to_string(a.index) +
+                            " is a part of a region's array; a region with ghost zones runs whole arrays only");
+            if (a.role != Role::In) continue;
+            ++g.inputs;
+            g.lo = std::max(g.lo, a.halo.lo[split_]);
+            g.hi = std::max(g.hi, a.halo.hi[split_]);
+        }
+        pending_.push_back(std::move(g));
+        if (static_cast<std::int64_t>(pending_.size()) >= cfg_.ghost_launches) ghost_pass();
+    }
+
+    // One pass: for each tile of `tile` rows (its core), the core plus the
+    // rows the pass's runs read beyond it (their halos summed: the ghost
+    // zone, seed 002 §3.2's k·HaloWidth) copied in, every run replayed on
+    // the rows still valid after it (the core plus the halos of the runs
+    // after it), the core copied out. Tiles go one after another: a tile's
+    // top rows that the next tile reads as its ghost zone are held back (in
+    // host memory of their own) until the next tile has copied its rows in.
+    void ghost_pass() {
+        if (pending_.empty()) return;
+        std::int64_t below = 0, above = 0;
+        for (const GhostLaunch& g : pending_) {
+            below += g.lo;
+            above += g.hi;
+        }
+        const int s = split_;
+        const std::int64_t rows = cfg_.extents[s];
+        const std::int64_t core = cfg_.tile[s] > 0 ? std::min(cfg_.tile[s], rows) : rows;
+        if (core < rows && core < below)
+            throw Error("recipe: " + region_name() + ": tiles of " + std::to_string(core) + " rows are thinner than the " +
+                        std::to_string(below) + " rows of ghost zone the next tile reads below its own; use taller tiles "
+                        "or fewer runs per pass (Config::ghost_launches)");
+        const std::size_t n = descs_.size();
+        std::vector<bool> used(n, false), wrote(n, false), in(n, false);
+        for (const GhostLaunch& g : pending_)
+            for (std::size_t j = 0; j < g.index.size(); ++j) {
+                used[g.index[j]] = true;
+                if (j >= g.inputs) wrote[g.index[j]] = true;
+            }
+        for (std::size_t i = 0; i < n; ++i) in[i] = used[i] && (copy_in_[i] || written_[i]);
+        // Each run's rows still valid: the core widened by the halos of the runs after it.
+        std::vector<std::int64_t> after_lo(pending_.size(), 0), after_hi(pending_.size(), 0);
+        for (std::size_t j = pending_.size(); j-- > 1;) {
+            after_lo[j - 1] = after_lo[j] + pending_[j].lo;
+            after_hi[j - 1] = after_hi[j] + pending_[j].hi;
+        }
+        std::vector<std::vector<char>> held_back(n);  // the previous tile's top rows, per array
+        std::int64_t held_back_row = 0;
+        for (std::int64_t a = 0; a < rows; a += core) {
+            const std::int64_t b = std::min(rows, a + core);
+            RegionPart part;
+            part.held = Box{{0, 0, 0}, cfg_.extents};
+            part.held.begin[s] = std::max<std::int64_t>(0, a - below);
+            part.held.end[s] = std::min(rows, b + above);
+            const std::int64_t keep = b < rows ? std::min(below, b - a) : 0;  // rows the next tile reads
+            part.owned = part.held;
+            part.owned.begin[s] = a;
+            part.owned.end[s] = b - keep;
+            part.cfg = cfg_;
+            part.cfg.ghost_launches = 0;
+            part.cfg.extents = part.held.extents();
+            part.descs = descs_;
+            const std::int64_t first_row = part.held.begin[s] * row_elements_;
+            for (ArrayDesc& d : part.descs) d.host += first_row * d.elem;
+            engines_quiet() = true;
+            part.engine = std::make_unique<Engine>(part.cfg, std::move(part.descs), true);
+            engines_quiet() = false;
+            Engine& e = *part.engine;
+            e.setup(2 * e.grid().tile_count() + 1);
+            for (const ArrayDesc& d : e.arrays()) {
+                Placement p = e.place(d, 0, 0);
+                part.local.push_back(p);
+                p.layout.origin[s] = part.held.begin[s];
+                part.global.push_back(p);
+            }
+            copy_in(part, in);
+            e.join_streams();
+            const auto where = [&] { return region_name() + ", ghost zones"; };
+            // This tile has its rows: the previous tile's top rows may go home.
+            check(cudaStreamSynchronize(e.stream(0)), "cudaStreamSynchronize", where);
+            for (std::size_t i = 0; i < n; ++i)
+                if (!held_back[i].empty())
+                    std::memcpy(descs_[i].host + held_back_row * row_elements_ * descs_[i].elem, held_back[i].data(),
+                                held_back[i].size());
+            part.kernel_entry = part.entry++;
+            e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
+            for (std::size_t j = 0; j < pending_.size(); ++j) {
+                const GhostLaunch& g = pending_[j];
+                Box box = g.space;
+                box.begin[s] = std::max({g.space.begin[s], a - after_lo[j], part.held.begin[s]});
+                box.end[s] = std::min({g.space.end[s], b + after_hi[j], part.held.end[s]});
+                std::vector<Placement> p;
+                for (std::size_t i : g.index) p.push_back(part.global[i]);
+                g.issue(e, p, box);
+            }
+            e.mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
+            e.join_streams();
+            // The rows the next tile reads as its ghost zone, kept aside.
+            held_back_row = b - keep;
+            for (std::size_t i = 0; i < n; ++i) {
+                held_back[i].clear();
+                if (!wrote[i] || keep == 0) continue;
+                const std::size_t bytes = static_cast<std::size_t>(keep * row_elements_ * descs_[i].elem);
+                held_back[i].resize(bytes);
+                const char* from = part.local[i].device +
+                                   (held_back_row - part.held.begin[s]) * row_elements_ * descs_[i].elem;
+                check(cudaMemcpyAsync(held_back[i].data(), from, bytes, cudaMemcpyDeviceToHost, e.stream(0)),
+                      "cudaMemcpyAsync", where);
+            }
+            check(cudaStreamSynchronize(e.stream(0)), "cudaStreamSynchronize", where);
+            copy_out(part, wrote);
+            e.finish(part.entry);
+            add_measured(&ghost_measured_, e.measured());
+            ++ghost_tiles_;
+        }
+        for (std::size_t i = 0; i < n; ++i) written_[i] = written_[i] || wrote[i];
+        pending_.clear();
+        ++ghost_passes_;
+    }
+
+    Measured finish_ghost() {
+        ghost_pass();  // the runs since the last pass (a last, shorter pass)
+        Measured m = ghost_measured_;
+        m.total = ms_since(t_start_);
+        const ReportLevel level = report_requested();
+        const std::string what = region_name() + ": ghost zones, " + std::to_string(ghost_passes_) + " passes of " +
+                                 std::to_string(ghost_tiles_ / std::max<std::int64_t>(1, ghost_passes_)) + " tiles";
+        if (level == ReportLevel::Time) print_time_line(region_name(), m, cfg_.predicted, first_);
+        if (level == ReportLevel::Full)
+            print_phase_table(what + ", " + to_string(cfg_.host), m, cfg_.predicted, cfg_.host == HostMemory::Staged, first_);
+        return m;
     }
 
     // Several GPUs: what part `d` sends to and receives from each neighbour
@@ -571,6 +764,11 @@ private:
     double startup_ = 0;            // several GPUs: CUDA's start-up waited for before the parts
     Clock::time_point t_start_;
     bool finished_ = false;
+    // Ghost zones (Config::ghost_launches > 0): the runs of the pass under way.
+    bool ghost_ = false;
+    std::vector<GhostLaunch> pending_;
+    Measured ghost_measured_{};
+    std::int64_t ghost_tiles_ = 0, ghost_passes_ = 0;
 };
 
 }  // namespace recipe::detail
