@@ -72,8 +72,8 @@ struct PassCost {
 };
 
 PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Platform& pf, const ModelOptions& options,
-                    const std::vector<GhostLaunch>& launches, std::int64_t steps, std::int64_t core, bool staged,
-                    double tile_setup_ms) {
+                    const std::vector<GhostLaunch>& launches, std::int64_t steps, std::int64_t core, const Index3& chunk,
+                    bool staged, double tile_setup_ms) {
     PassCost c;
     const int s = split_of(r);
     const std::int64_t rows = r.extents[s];
@@ -88,8 +88,6 @@ PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Pl
     }
     const std::int64_t below = count ? after_below[0] + launches[0].below : 0;
     const std::int64_t above = count ? after_above[0] + launches[0].above : 0;
-    Index3 chunk = r.extents;
-    chunk[s] = core;
     for (std::int64_t a = 0; a < rows; a += core) {
         const std::int64_t b = std::min(rows, a + core);
         const std::int64_t held_begin = std::max<std::int64_t>(0, a - below), held_end = std::min(rows, b + above);
@@ -160,12 +158,15 @@ bool predict_ghost_region(const RegionProblem& r, const Platform& pf, const Mode
 
     // Each tile is a library run of its own: the pooled blocks are taken
     // again (run and stream set-up), allocated once (alloc).
-    const std::int64_t held_chunks = (core + g.ghost_below + g.ghost_above + core - 1) / core;
+    // The copies go in the region's chunks (region_chunk), within a tile.
+    Index3 chunk = region_chunk(r);
+    chunk[s] = std::min(chunk[s], core);
+    const std::int64_t held = std::min(rows, core + g.ghost_below + g.ghost_above);
+    const std::int64_t held_chunks = (held + chunk[s] - 1) / chunk[s];
     const std::int64_t streams = std::min<std::int64_t>(2, held_chunks);
     const double tile_setup = (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
     std::int64_t chunk_bytes = 0;
-    const std::int64_t row = volume(r.extents) / std::max<std::int64_t>(1, rows);
-    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(core * row * a.elem_bytes);
+    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
     const std::int64_t host = staged ? (streams * chunk_bytes + 4095) / 4096 * 4096 : 0;
 
     // What moves: the first pass copies in what the loop reads before writing
@@ -189,9 +190,9 @@ bool predict_ghost_region(const RegionProblem& r, const Platform& pf, const Mode
         total.d2h.copies += static_cast<std::int64_t>(static_cast<double>(c.d2h.copies) * times);
     };
     if (g.passes >= 1) {
-        add(price_pass(r, first, pf, options, launches, g.passes == 1 ? last_steps : k, core, staged, tile_setup), 1);
-        if (g.passes >= 3) add(price_pass(r, later, pf, options, launches, k, core, staged, tile_setup), static_cast<double>(g.passes - 2));
-        if (g.passes >= 2) add(price_pass(r, later, pf, options, launches, last_steps, core, staged, tile_setup), 1);
+        add(price_pass(r, first, pf, options, launches, g.passes == 1 ? last_steps : k, core, chunk, staged, tile_setup), 1);
+        if (g.passes >= 3) add(price_pass(r, later, pf, options, launches, k, core, chunk, staged, tile_setup), static_cast<double>(g.passes - 2));
+        if (g.passes >= 2) add(price_pass(r, later, pf, options, launches, last_steps, core, chunk, staged, tile_setup), 1);
     }
     g.redundant = total.own_points > 0 ? total.points / total.own_points - 1 : 0;
 
@@ -199,8 +200,7 @@ bool predict_ghost_region(const RegionProblem& r, const Platform& pf, const Mode
     Prediction& p = rp.total;
     rp.chunks = g.tiles;
     p.config.scheme = Scheme::Basic;
-    p.config.tile = r.extents;
-    p.config.tile[s] = core;
+    p.config.tile = chunk;
     p.config.streams = static_cast<int>(streams);
     p.config.copy = CopyMethod::Merged;
     p.host_strategy = staged ? HostStrategy::Staged : HostStrategy::Pinned;

@@ -18,7 +18,7 @@ namespace recipe::advisor {
 
 struct GhostPlan {
     std::int64_t steps_per_pass = 1;  // k (seed 002's h)
-    std::int64_t core_rows = 0;       // a tile's own rows along the slowest dimension
+    std::int64_t core_rows = 0;       // a tile's own rows along the slowest dimension (Config::ghost_tile_rows)
     std::int64_t ghost_below = 0;     // rows a tile reads below its own in a pass (k · the step's halos below)
     std::int64_t ghost_above = 0;     // and above
     std::int64_t tiles = 0;           // per pass

@@ -125,6 +125,12 @@ double detail::region_alloc_ms(const Platform& pf, std::int64_t device_bytes, st
     return ms;
 }
 
+std::int64_t region_device_bytes(const RegionProblem& r) {
+    std::int64_t bytes = 0;
+    for (const RegionArray& a : r.arrays) bytes += aligned(volume(r.extents) * a.elem_bytes);
+    return bytes;
+}
+
 Index3 region_chunk(const RegionProblem& r) {
     Index3 chunk = r.extents;
     int widest = 1;
@@ -156,10 +162,8 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.tiles = rp.chunks;
 
     std::int64_t chunk_bytes = 0;
-    for (const RegionArray& a : r.arrays) {
-        p.device_bytes += aligned(volume(r.extents) * a.elem_bytes);
-        chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
-    }
+    p.device_bytes = region_device_bytes(r);
+    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
     if (staged) p.host_bytes = (streams * chunk_bytes + 4095) / 4096 * 4096;
     if (const std::int64_t budget = device_budget(pf, options); budget > 0 && p.device_bytes > budget) {
         if (error)

@@ -60,6 +60,9 @@ struct RegionPrediction {
 constexpr std::int64_t kRegionChunkBytes = 4 << 20;
 Index3 region_chunk(const RegionProblem& region);
 
+// The device memory the region's arrays take, held whole.
+std::int64_t region_device_bytes(const RegionProblem& region);
+
 // Fails (error set) when the arrays do not fit in the device's memory or a
 // nest cannot be launched.
 bool predict_region(const RegionProblem& region, const Platform& platform, const ModelOptions& options,

@@ -290,6 +290,17 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
         v.set("streams", std::to_string(p.config.streams));
         v.set("host", recipe::enumerator(p.host_strategy));
         v.set("host_threads", staging_threads(ctx, p));
+        if (region.with_ghost_zones) {
+            const advisor::GhostPlan& g = region.ghost;
+            km::data ghost;
+            ghost.set("launches", std::to_string(g.launches_per_pass));
+            ghost.set("steps", std::to_string(g.steps_per_pass));
+            ghost.set("rows", std::to_string(g.core_rows));
+            ghost.set("ghost_rows", std::to_string(g.ghost_below + g.ghost_above));
+            v.set("ghost", ghost);
+        } else {
+            v.set("ghost", false);
+        }
         if (region.gpus.devices > 1) {
             km::data gpus;
             gpus.set("devices", std::to_string(region.gpus.devices));

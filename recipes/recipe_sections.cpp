@@ -647,6 +647,48 @@ km::data gpus_text(const RecipeContext& x, const GpuChoice& choice, bool region)
     return km::data(text);
 }
 
+// A region run with ghost zones: why, its passes and tiles, the steps per
+// pass priced (templates/recipe.md.mustache).
+km::data ghost_view(const RegionOutcome& region, const advisor::Platform& platform, const RecipeContext& x) {
+    const advisor::GhostPlan& g = region.ghost;
+    km::data v;
+    auto mb = [](double bytes) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f MB", bytes / 1e6);
+        return std::string(b);
+    };
+    std::int64_t arrays = 0;
+    for (const auto& a : region.arrays) arrays += a.bytes;
+    v.set("arrays_mb", mb(static_cast<double>(arrays)));
+    advisor::ModelOptions options;
+    options.gpu_memory_bytes = x.options.gpu_memory_bytes;
+    v.set("budget_mb", mb(static_cast<double>(advisor::device_budget(platform, options))));
+    v.set("gpu_memory", x.options.gpu_memory_bytes > 0);
+    v.set("k", std::to_string(g.steps_per_pass));
+    v.set("rows", std::to_string(g.core_rows));
+    v.set("axis", std::string(1, "xyz"[std::clamp(region.problem.dims - 1, 0, 2)]));
+    v.set("ghost_rows", std::to_string(g.ghost_below + g.ghost_above));
+    v.set("passes", std::to_string(g.passes) + (g.passes == 1 ? " pass" : " passes"));
+    v.set("tiles", std::to_string(g.tiles) + (g.tiles == 1 ? " tile" : " tiles"));
+    v.set("ghost_launches", std::to_string(g.launches_per_pass));
+    char redundant[32];
+    std::snprintf(redundant, sizeof redundant, "%.1f%%", 100 * g.redundant);
+    v.set("redundant", std::string(redundant));
+    // The curve at 1, 2, 4, ... steps per pass, the chosen k and the last.
+    std::vector<advisor::GhostPlan::Point> shown;
+    for (std::size_t i = 0; i < g.curve.size(); ++i) {
+        const std::int64_t k = g.curve[i].steps_per_pass;
+        if ((k & (k - 1)) == 0 || k == g.steps_per_pass || i + 1 == g.curve.size()) shown.push_back(g.curve[i]);
+    }
+    v.set("curve", list_of(shown, [&](km::data& e, const advisor::GhostPlan::Point& p) {
+        e.set("k", std::to_string(p.steps_per_pass));
+        e.set("chosen", p.steps_per_pass == g.steps_per_pass);
+        e.set("rows", std::to_string(p.core_rows));
+        e.set("total", format_ms(p.total_ms) + " ms");
+    }));
+    return v;
+}
+
 km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
     km::data list{km::data::type::list};
     auto mb = [](double bytes) {
@@ -702,7 +744,11 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
             a.set("name", h.name);
             a.set("type", h.element_type);
             a.set("size", mb(static_cast<double>(h.bytes)));
-            if (loop) {
+            if (region.with_ghost_zones) {
+                const std::string every = "every " + std::to_string(region.ghost.steps_per_pass) + " steps, tile by tile";
+                a.set("in", h.copy_in ? every : h.copy_out ? every + ", once a pass has written it" : "no: the loop writes all of it first");
+                a.set("out", h.copy_out ? every : "no: the loop only reads it");
+            } else if (loop) {
                 a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
                 a.set("out", h.copy_out     ? (region.swaps ? "once, after the loop, if a turn wrote it" : "once, after the loop")
                              : h.dead_after ? "no: the code after the loop never reads it"
@@ -733,6 +779,7 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("step_by_step", ms(region.step_by_step_ms));
         d.set("converted", region.converted);
         d.set("gpus", gpus_text(x, region.gpus, true));
+        d.set("ghost", region.with_ghost_zones ? ghost_view(region, r.platform, x) : km::data(false));
         d.set("cu_file", x.cu_file);
         std::string why;
         if (!region.converted)

@@ -233,7 +233,18 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
 
 void price(const CTree& tree, const advisor::Platform& platform, const advisor::ModelOptions& options, RegionOutcome* r) {
     std::string error;
-    if (!advisor::predict_region(r->problem, platform, options, &r->prediction, &error)) throw Refusal{error};
+    if (!advisor::predict_region(r->problem, platform, options, &r->prediction, &error)) {
+        // Arrays larger than the device memory: a loop's steps pass through
+        // the GPU tile by tile with ghost zones (seed 002).
+        const std::int64_t budget = advisor::device_budget(platform, options);
+        const bool too_big = budget > 0 && advisor::region_device_bytes(r->problem) > budget;
+        if (!too_big || r->kind != RegionKind::TimeLoop) throw Refusal{error};
+        std::string why;
+        if (!advisor::plan_ghost_region(r->problem, platform, options, &r->ghost, &why))
+            throw Refusal{error + "; with ghost zones: " + why};
+        r->with_ghost_zones = true;
+        r->prediction = r->ghost.prediction;
+    }
     r->indent = line_indent(tree.source(), r->begin);
     r->converted = true;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "advisor/ghost_zones.h"
 #include "advisor/program_time.h"
 #include "advisor/region.h"
 #include "analyzer/program.h"
@@ -57,6 +58,10 @@ struct RegionOutcome {
     std::array<std::string, 3> extents_code{"1", "1", "1"};
     advisor::RegionProblem problem;
     advisor::RegionPrediction prediction;
+    // The arrays do not fit the device memory the plan may use: a loop's
+    // region runs with ghost zones (seed 002), `prediction` is ghost.prediction.
+    bool with_ghost_zones = false;
+    advisor::GhostPlan ghost;
     // The nests run alone instead (a library call per nest and step, the arrays copied every time).
     double step_by_step_ms = 0;
     bool converted = false;  // the region is in the .cu

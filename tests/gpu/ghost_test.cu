@@ -132,7 +132,8 @@ void mirrored(const Case& c) {
     recipe::Config rc;
     rc.extents = ext;
     rc.tile = {ext[0], dims > 1 ? ext[1] : 1, 1};
-    rc.tile[split] = tile;
+    rc.tile[split] = dims == 1 ? 331 : 5;  // the copies' chunks
+    rc.ghost_tile_rows = tile;
     rc.streams = 2;
     rc.host = c.host;
     rc.ghost_launches = 2 * c.per_pass;
@@ -204,10 +205,11 @@ void copy_back_loop(recipe::HostMemory host, int steps, int per_pass, std::int64
     }
     recipe::Config rc;
     rc.extents = ext;
-    rc.tile = {X, tile_rows, 1};
+    rc.tile = {X, 4, 1};
     rc.streams = 2;
     rc.host = host;
     rc.ghost_launches = 2 * per_pass;
+    rc.ghost_tile_rows = tile_rows;
     rc.name = what;
     try {
         recipe::Region region(rc, recipe::resident(t.data()), recipe::resident(u.data(), false));
@@ -256,7 +258,7 @@ void misuse() {
     // Three steps per pass read 6 rows below a tile of 4.
     TEST_CHECK(throws([&] {
                    recipe::Config c = rc;
-                   c.tile = {X, 4, 1};
+                   c.ghost_tile_rows = 4;
                    c.ghost_launches = 6;
                    recipe::Region region(c, recipe::resident(a.data()), recipe::resident(b.data()));
                    for (int s = 0; s < 3; ++s) {
@@ -268,7 +270,7 @@ void misuse() {
                "tiles thinner than the ghost zone did not throw");
     TEST_CHECK(throws([&] {
                    recipe::Config c = rc;
-                   c.tile = {X, 10, 1};
+                   c.ghost_tile_rows = 10;
                    c.ghost_launches = 2;
                    c.devices = 2;
                    recipe::Region region(c, recipe::resident(a.data()), recipe::resident(b.data()));
@@ -277,7 +279,7 @@ void misuse() {
                "ghost zones over several GPUs did not throw");
     TEST_CHECK(throws([&] {
                    recipe::Config c = rc;
-                   c.tile = {X, 10, 1};
+                   c.ghost_tile_rows = 10;
                    c.ghost_launches = 2;
                    recipe::Region region(c, recipe::resident(a.data()), recipe::resident(b.data()));
                    recipe::Config row;

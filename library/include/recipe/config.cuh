@@ -68,13 +68,15 @@ struct Config {
     std::int64_t halo_rows = 0;
     // A Region over arrays larger than the device memory it may use, with
     // ghost zones (seed 002, Meng & Skadron): its runs are replayed every
-    // `ghost_launches` runs (k steps of the time loop), tile by tile: `tile`
-    // rows along the slowest dimension plus the rows those runs read beyond
-    // them (the sum of their halos, k·r, the ghost zone), copied in, the runs
-    // replayed on rows that shrink by each run's halo, the tile's own rows
-    // copied out. Only the tile lives on the device. 0: the arrays are held
-    // whole.
+    // `ghost_launches` runs (k steps of the time loop), tile by tile:
+    // `ghost_tile_rows` rows along the slowest dimension (0: all) plus the
+    // rows those runs read beyond them (the sum of their halos, k·r, the
+    // ghost zone) copied in (in chunks of `tile`, as a region's copies are),
+    // the runs replayed on rows that shrink by each run's halo, the tile's
+    // own rows copied out. Only the tile lives on the device. 0: the arrays
+    // are held whole.
     std::int64_t ghost_launches = 0;
+    std::int64_t ghost_tile_rows = 0;
     std::string name;            // names the nest in errors and reports
     Predicted predicted;
     // Measure per-phase times with CUDA events even without RECIPE_REPORT

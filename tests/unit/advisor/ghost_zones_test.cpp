@@ -52,8 +52,9 @@ TEST_CASE("ghost zones by hand: tiles with k steps' halos in, the launches on sh
     // of 1000 points, an end tile's 103, 102, 101, 100: 4108 rows a pass.
     CHECK(g.prediction.total.phases.kernel == Approx(2 * 4108 * 1000 * 1e-6).epsilon(0.01));
     CHECK(g.redundant == Approx(108.0 / 4000.0).epsilon(0.01));
-    // The config the library runs: tiles of 100 rows along y, whole rows.
+    // The copies go in the region's chunks within a tile: 4 MB of rows, at most the tile's 100.
     CHECK(g.prediction.total.config.tile == Index3{1000, 100, 1});
+    CHECK(g.core_rows == 100);
     const PhaseTimes& ph = g.prediction.total.phases;
     CHECK(g.prediction.total.total_ms >= ph.h2d + ph.kernel + ph.d2h);
 }

@@ -114,6 +114,58 @@ TEST_CASE("a time loop of mirrored nests becomes one region with both arrays cop
     CHECK(cu.find("recipe_region.finish()") > cu.find("recipe_region.run(cfg, kernel_kernel_2"));
 }
 
+TEST_CASE("a time loop over arrays larger than the device memory runs with ghost zones, k steps a pass", "[recipes]") {
+    AdviseOptions o;
+    o.gpu_memory_bytes = 16 << 20;  // the two 32 MB arrays do not fit
+    const AdviseResult r = advise_text(kMirrored, o);
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    REQUIRE(region.converted);
+    REQUIRE(region.with_ghost_zones);
+    const recipe::advisor::GhostPlan& g = region.ghost;
+    CHECK(g.steps_per_pass >= 1);
+    CHECK(g.steps_per_pass <= 50);
+    // Two launches a step, each reading one row each side: 2k rows of ghost zone each side.
+    CHECK(g.ghost_below == 2 * g.steps_per_pass);
+    CHECK(g.ghost_above == 2 * g.steps_per_pass);
+    CHECK(g.launches_per_pass == 2 * g.steps_per_pass);
+    CHECK(g.core_rows >= g.ghost_below);
+    CHECK(region.prediction.total.device_bytes <= o.gpu_memory_bytes);
+    CHECK(region.prediction.total.total_ms == Approx(g.prediction.total.total_ms));
+    // The chosen k is the fastest priced.
+    for (const auto& p : g.curve) CHECK(p.total_ms >= g.prediction.total.total_ms);
+    const std::string cu = cu_of(r);
+    CHECK(cu.find("recipe_region_config.ghost_launches = " + std::to_string(g.launches_per_pass) + ";") != std::string::npos);
+    CHECK(cu.find("recipe_region_config.ghost_tile_rows = " + std::to_string(g.core_rows) + ";") != std::string::npos);
+    CHECK(cu.find("recipe_region_config.device_memory = 16777216;") != std::string::npos);
+    CHECK(count(cu, "recipe_region.run(") == 2);
+    std::string recipe;
+    for (const auto& f : r.files)
+        if (f.name == "loop.recipe.md") recipe = f.content;
+    CHECK(recipe.find("**Its arrays do not fit the GPU.**") != std::string::npos);
+    CHECK(recipe.find("ghost zones (seed 002") != std::string::npos);
+}
+
+TEST_CASE("a region over arrays larger than the device memory that is no time loop is not formed", "[recipes]") {
+    AdviseOptions o;
+    o.gpu_memory_bytes = 16 << 20;
+    const AdviseResult r = advise_text(R"(#define N 2000
+
+void twice(double A[N][N], double B[N][N], double C[N][N])
+{
+    int i, j;
+    for (i = 1; i < N - 1; i++)
+        for (j = 1; j < N - 1; j++)
+            B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i - 1][j] + A[i + 1][j]);
+    for (i = 1; i < N - 1; i++)
+        for (j = 1; j < N - 1; j++)
+            C[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i - 1][j] + B[i + 1][j]);
+}
+)",
+                                       o);
+    for (const RegionOutcome& region : r.regions) CHECK_FALSE(region.with_ghost_zones);
+}
+
 TEST_CASE("an array the step writes whole before it reads it is not copied in", "[recipes]") {
     const AdviseResult r = advise_text(kFillThenCopy);
     REQUIRE(r.regions.size() == 1);

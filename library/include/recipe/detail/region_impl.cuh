@@ -536,7 +536,7 @@ private:
         if (static_cast<std::int64_t>(pending_.size()) >= cfg_.ghost_launches) ghost_pass();
     }
 
-    // One pass: for each tile of `tile` rows (its core), the core plus the
+    // One pass: for each tile of `ghost_tile_rows` rows (its core), the core plus the
     // rows the pass's runs read beyond it (their halos summed: the ghost
     // zone, seed 002 §3.2's k·HaloWidth) copied in, every run replayed on
     // the rows still valid after it (the core plus the halos of the runs
@@ -552,11 +552,11 @@ private:
         }
         const int s = split_;
         const std::int64_t rows = cfg_.extents[s];
-        const std::int64_t core = cfg_.tile[s] > 0 ? std::min(cfg_.tile[s], rows) : rows;
+        const std::int64_t core = cfg_.ghost_tile_rows > 0 ? std::min(cfg_.ghost_tile_rows, rows) : rows;
         if (core < rows && core < below)
             throw Error("recipe: " + region_name() + ": tiles of " + std::to_string(core) + " rows are thinner than the " +
                         std::to_string(below) + " rows of ghost zone the next tile reads below its own; use taller tiles "
-                        "or fewer runs per pass (Config::ghost_launches)");
+                        "(Config::ghost_tile_rows) or fewer runs per pass (Config::ghost_launches)");
         const std::size_t n = descs_.size();
         std::vector<bool> used(n, false), wrote(n, false), in(n, false);
         for (const GhostLaunch& g : pending_)
