@@ -7,6 +7,7 @@
 # (built with -ffp-contract=off) writes, and compute-sanitizer memcheck must
 # find nothing. Called by run_gpu_tests.sh:
 #   sample_tests.sh RECIPE_BINARY WORKDIR LOGDIR
+# ONLY="name ..." runs those samples and forms alone.
 set -u
 RECIPE=$1
 WORK=$2
@@ -25,6 +26,7 @@ for f in --output-dir --out-dir --output; do
 done
 for src in "$ROOT"/samples/*.c "$ROOT"/tests/gpu/forms/*.c; do
     name=$(basename "$src" .c)
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi
     dir="$WORK/$name"
     srcdir=$(dirname "$src")
     rm -rf "$dir" && mkdir -p "$dir"
