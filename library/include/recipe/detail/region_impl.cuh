@@ -538,7 +538,7 @@ private:
 
     // One pass: for each tile of `ghost_tile_rows` rows (its core), the core plus the
     // rows the pass's runs read beyond it (their halos summed: the ghost
-    // zone, seed 002 §3.2's k·HaloWidth) copied in, every run replayed on
+    // zone, seed 002 §4.1: HaloWidth × h) copied in, every run replayed on
     // the rows still valid after it (the core plus the halos of the runs
     // after it), the core copied out. Tiles go one after another: a tile's
     // top rows that the next tile reads as its ghost zone are held back (in
