@@ -27,13 +27,14 @@ struct GhostLaunch {
     std::int64_t space_begin = 0, space_end = 0;  // its space along the split dimension
     double points_per_row = 0;          // its space's points in one row
     double occupancy = 0;
-    const Problem* nest = nullptr;
+    KernelModel kernel;
 };
 
-bool launches_of(const RegionProblem& r, const Platform& pf, std::vector<GhostLaunch>* out, std::string* error) {
+bool launches_of(const RegionProblem& r, const Platform& pf, const ModelOptions& options, std::vector<GhostLaunch>* out,
+                 std::string* error) {
     const int s = split_of(r);
     for (const Problem& q : r.nests) {
-        GhostLaunch l;
+        GhostLaunch l{0, 0, 0, 0, 0, 0, KernelModel(q, pf, options)};
         for (const ArrayUse& a : q.inputs) {
             l.below = std::max(l.below, a.halo.lo[s]);
             l.above = std::max(l.above, a.halo.hi[s]);
@@ -47,7 +48,6 @@ bool launches_of(const RegionProblem& r, const Platform& pf, std::vector<GhostLa
             if (error) *error = "no thread block of this device runs the nest of kernel " + q.kernel_name;
             return false;
         }
-        l.nest = &q;
         out->push_back(l);
     }
     return true;
@@ -71,7 +71,7 @@ struct PassCost {
     TransferStats h2d, d2h;
 };
 
-PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Platform& pf, const ModelOptions& options,
+PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Platform& pf,
                     const std::vector<GhostLaunch>& launches, std::int64_t steps, std::int64_t core, const Index3& chunk,
                     bool staged, double tile_setup_ms) {
     PassCost c;
@@ -88,8 +88,36 @@ PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Pl
     }
     const std::int64_t below = count ? after_below[0] + launches[0].below : 0;
     const std::int64_t above = count ? after_above[0] + launches[0].above : 0;
+    // Tiles away from the ends cost the same: one is priced for all of them.
+    std::int64_t space_begin = 0, space_end = rows;
+    for (const GhostLaunch& l : launches) {
+        space_begin = std::max(space_begin, l.space_begin);
+        space_end = std::min(space_end, l.space_end);
+    }
+    PassCost inner;
+    bool inner_priced = false;
+    auto add_tile = [&c](const PassCost& t) {
+        c.in_dma += t.in_dma;
+        c.in_staging += t.in_staging;
+        c.out_dma += t.out_dma;
+        c.out_staging += t.out_staging;
+        c.kernel += t.kernel;
+        c.points += t.points;
+        c.own_points += t.own_points;
+        c.h2d.bytes += t.h2d.bytes;
+        c.h2d.copies += t.h2d.copies;
+        c.d2h.bytes += t.d2h.bytes;
+        c.d2h.copies += t.d2h.copies;
+        c.total += t.total;
+    };
     for (std::int64_t a = 0; a < rows; a += core) {
         const std::int64_t b = std::min(rows, a + core);
+        const bool interior = b - a == core && a - below >= space_begin && b + above <= space_end;
+        if (interior && inner_priced) {
+            add_tile(inner);
+            continue;
+        }
+        PassCost t;
         const std::int64_t held_begin = std::max<std::int64_t>(0, a - below), held_end = std::min(rows, b + above);
         const detail::RegionCopies in = detail::region_copies(moved, pf, chunk, true, staged, held_begin, held_end);
         const detail::RegionCopies out = detail::region_copies(moved, pf, chunk, false, staged, a, b);
@@ -100,22 +128,24 @@ PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Pl
             const std::int64_t hi = std::min({l.space_end, b + after_above[m], held_end});
             const double points = hi > lo ? static_cast<double>(hi - lo) * l.points_per_row : 0;
             const std::int64_t own = std::max<std::int64_t>(0, std::min(l.space_end, b) - std::max(l.space_begin, a));
-            c.points += points;
-            c.own_points += static_cast<double>(own) * l.points_per_row;
+            t.points += points;
+            t.own_points += static_cast<double>(own) * l.points_per_row;
             if (points <= 0) continue;
-            const KernelModel kernel(*l.nest, pf, options);
-            kernels += std::max(kernel.run_ms(static_cast<std::int64_t>(points), l.occupancy), kernel.launch_overhead_ms());
+            kernels += std::max(l.kernel.run_ms(static_cast<std::int64_t>(points), l.occupancy), l.kernel.launch_overhead_ms());
         }
-        c.in_dma += in.dma_ms;
-        c.in_staging += in.staging_ms;
-        c.out_dma += out.dma_ms;
-        c.out_staging += out.staging_ms;
-        c.kernel += kernels;
-        c.h2d.bytes += in.stats.bytes;
-        c.h2d.copies += in.stats.copies;
-        c.d2h.bytes += out.stats.bytes;
-        c.d2h.copies += out.stats.copies;
-        c.total += tile_setup_ms + in.total_ms + kernels + out.total_ms;
+        t.in_dma = in.dma_ms;
+        t.in_staging = in.staging_ms;
+        t.out_dma = out.dma_ms;
+        t.out_staging = out.staging_ms;
+        t.kernel = kernels;
+        t.h2d = in.stats;
+        t.d2h = out.stats;
+        t.total = tile_setup_ms + in.total_ms + kernels + out.total_ms;
+        if (interior) {
+            inner = t;
+            inner_priced = true;
+        }
+        add_tile(t);
     }
     return c;
 }
@@ -131,7 +161,7 @@ bool predict_ghost_region(const RegionProblem& r, const Platform& pf, const Mode
     if (k < 1) return fail("a pass needs at least one step");
     if (r.uses_parts) return fail("a launch works on a part of an array, which a region with ghost zones does not run");
     std::vector<GhostLaunch> launches;
-    if (!launches_of(r, pf, &launches, error)) return false;
+    if (!launches_of(r, pf, options, &launches, error)) return false;
     const int s = split_of(r);
     const std::int64_t rows = r.extents[s];
     core = std::clamp<std::int64_t>(core, 1, rows);
@@ -190,9 +220,9 @@ bool predict_ghost_region(const RegionProblem& r, const Platform& pf, const Mode
         total.d2h.copies += static_cast<std::int64_t>(static_cast<double>(c.d2h.copies) * times);
     };
     if (g.passes >= 1) {
-        add(price_pass(r, first, pf, options, launches, g.passes == 1 ? last_steps : k, core, chunk, staged, tile_setup), 1);
-        if (g.passes >= 3) add(price_pass(r, later, pf, options, launches, k, core, chunk, staged, tile_setup), static_cast<double>(g.passes - 2));
-        if (g.passes >= 2) add(price_pass(r, later, pf, options, launches, last_steps, core, chunk, staged, tile_setup), 1);
+        add(price_pass(r, first, pf, launches, g.passes == 1 ? last_steps : k, core, chunk, staged, tile_setup), 1);
+        if (g.passes >= 3) add(price_pass(r, later, pf, launches, k, core, chunk, staged, tile_setup), static_cast<double>(g.passes - 2));
+        if (g.passes >= 2) add(price_pass(r, later, pf, launches, last_steps, core, chunk, staged, tile_setup), 1);
     }
     g.redundant = total.own_points > 0 ? total.points / total.own_points - 1 : 0;
 

@@ -17,6 +17,7 @@
 #include <random>
 #include <sstream>
 
+#include "advisor/ghost_zones.h"
 #include "advisor/model.h"
 #include "advisor/multi_gpu.h"
 #include "advisor/platform.h"
@@ -236,5 +237,87 @@ TEST_CASE("every prediction over several GPUs is finite and not negative", "[adv
     INFO(priced << " calls and " << regions << " regions priced over several GPUs");
     CHECK(priced > 1000);
     CHECK(regions > 100);
+    CHECK(bad == 0);
+}
+
+// Ghost zones (advisor/ghost_zones.h): random time loops over arrays larger
+// than a random budget, on every stored profile. Every plan found is finite
+// and not negative in every phase, covers its copies and kernels (its tiles
+// run one after another), keeps within the budget, has tiles at least as
+// tall as their ghost zone below (or one tile), and is the fastest k priced.
+TEST_CASE("every ghost-zone plan is finite, within its budget and the fastest of its curve", "[advisor]") {
+    std::vector<Platform> platforms;
+    for (const auto& e : list_platforms()) {
+        Platform p;
+        std::string error;
+        if (e.error.empty() && find_platform(e.name, &p, &error)) platforms.push_back(p);
+    }
+    REQUIRE_FALSE(platforms.empty());
+    std::mt19937_64 rng(20261128);
+    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto log_extent = [&](double max_log2) {
+        return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::exp2(std::uniform_real_distribution<double>(0, max_log2)(rng))));
+    };
+    int planned = 0, bad = 0;
+    for (int n = 0; n < 300; ++n) {
+        RegionProblem r;
+        r.dims = static_cast<int>(pick(1, 3));
+        const double max_log2 = r.dims == 1 ? 30 : r.dims == 2 ? 14 : 9;
+        for (int d = 0; d < r.dims; ++d) r.extents[d] = log_extent(max_log2);
+        const int elem = static_cast<int>(std::int64_t{1} << pick(2, 3));
+        const auto arrays = pick(1, 3);
+        for (int i = 0; i < arrays; ++i) r.arrays.push_back({"a" + std::to_string(i), elem, pick(0, 3) > 0, pick(0, 3) > 0});
+        const auto nests = pick(1, 3);
+        for (int k = 0; k < nests; ++k) {
+            Problem q;
+            q.kernel_name = "k";
+            q.dims = r.dims;
+            q.extents = r.extents;
+            q.space = {{0, 0, 0}, r.extents};
+            const int s = r.dims - 1;
+            const std::int64_t reach = pick(0, 3);
+            if (r.extents[s] > 2 * reach) {
+                q.space.begin[s] = reach;
+                q.space.end[s] = r.extents[s] - reach;
+            }
+            ArrayUse in, out;
+            in.name = r.arrays[static_cast<std::size_t>(pick(0, arrays - 1))].name;
+            out.name = r.arrays[static_cast<std::size_t>(pick(0, arrays - 1))].name;
+            in.elem_bytes = out.elem_bytes = elem;
+            in.extents = out.extents = r.extents;
+            for (int d = 0; d < r.dims; ++d) in.halo.lo[d] = in.halo.hi[d] = d == s ? reach : pick(0, 2);
+            q.inputs = {in};
+            q.outputs = {out};
+            q.flops_per_point = static_cast<int>(pick(1, 40));
+            q.bytes_per_point = 2 * elem;
+            q.reads_twice = true;
+            r.nests.push_back(q);
+        }
+        r.steps = pick(1, 200);
+        r.pinned_host = pick(0, 1) == 1;
+        const std::int64_t whole = region_device_bytes(r);
+        for (const auto& platform : platforms) {
+            ModelOptions options;
+            options.gpu_memory_bytes = std::max<std::int64_t>(4096, whole / pick(2, 64));
+            GhostPlan g;
+            std::string error;
+            if (!plan_ghost_region(r, platform, options, &g, &error)) continue;
+            ++planned;
+            const Prediction& p = g.prediction.total;
+            const auto& ph = p.phases;
+            bool ok = sane(p.total_ms) && sane(ph.alloc) && sane(ph.h2d) && sane(ph.kernel) && sane(ph.d2h) && sane(ph.staging);
+            ok = ok && p.total_ms + 1e-9 >= ph.h2d + ph.kernel + ph.d2h;
+            ok = ok && p.device_bytes <= options.gpu_memory_bytes;
+            ok = ok && (g.tiles == 1 || g.core_rows >= g.ghost_below);
+            ok = ok && g.steps_per_pass >= 1 && g.passes * g.steps_per_pass >= r.steps && sane(g.redundant);
+            for (const GhostPlan::Point& point : g.curve) ok = ok && point.total_ms + 1e-9 >= p.total_ms;
+            if (!ok && ++bad <= 10)
+                WARN("ghost plan on " << platform.name << ": " << r.dims << "-D " << r.extents[0] << "x" << r.extents[1] << "x"
+                                      << r.extents[2] << ", " << r.steps << " steps, k " << g.steps_per_pass << ", tile "
+                                      << g.core_rows << ": " << p.total_ms << " ms");
+        }
+    }
+    INFO(planned << " ghost-zone plans");
+    CHECK(planned > 200);
     CHECK(bad == 0);
 }
