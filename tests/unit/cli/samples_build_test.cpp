@@ -41,6 +41,7 @@ const SampleRun kSamples[] = {
     {"smooth", "-DW=45 -DH=27", 45 * 27 * 4},
     {"stencil7", "-DNX=19 -DNY=13 -DNZ=7 -DITERATIONS=5", 19 * 13 * 7 * 4},
     {"blur1d", "-DN=1001L", 1001 * 4},
+    {"diffuse1d", "-DN=1001L -DSTEPS=3", 1001 * 4},
 };
 
 std::string read_file(const fs::path& p) {
