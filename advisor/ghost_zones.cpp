@@ -5,13 +5,12 @@
 
 #include "advisor/kernel_time.h"
 #include "advisor/model.h"
+#include "advisor/sizes.h"
 
 namespace recipe::advisor {
 
 namespace {
 
-std::int64_t volume(const Index3& e) { return e[0] * e[1] * e[2]; }
-std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 std::string mb(double bytes) {
     char s[32];

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "advisor/copy_costs.h"
+#include "advisor/sizes.h"
 
 namespace recipe::advisor {
 
@@ -34,7 +35,6 @@ double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& 
     return ms;
 }
 
-std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 // thesis §6.4.4's duplex factor as the library's pinned pipeline meets it,
 // for tiles copying `bytes` each way: the profile's "pipelineTile" (a pinned

@@ -13,13 +13,13 @@
 
 #include "advisor/copy_costs.h"
 #include "advisor/pipeline.h"
+#include "advisor/sizes.h"
 #include "advisor/tile_classes.h"
 
 namespace recipe::advisor {
 
 namespace {
 
-std::int64_t volume(const Index3& e) { return e[0] * e[1] * e[2]; }
 
 Box box_of(const Index3& extents) {
     Box b;

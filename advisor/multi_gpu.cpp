@@ -8,14 +8,13 @@
 #include "advisor/kernel_time.h"
 #include "advisor/model.h"
 #include "advisor/program_time.h"
+#include "advisor/sizes.h"
 #include "recipe/device_split.h"
 
 namespace recipe::advisor {
 
 namespace {
 
-std::int64_t volume(const Index3& e) { return e[0] * e[1] * e[2]; }
-std::int64_t aligned(std::int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 void scale(Measurements* m, double factor) {
     for (double& ns : m->ns) ns *= factor;

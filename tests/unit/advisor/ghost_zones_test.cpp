@@ -4,30 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include "advisor/ghost_zones.h"
-#include "tests/unit/advisor/unit_platform.h"
+#include "tests/unit/advisor/region_fixtures.h"
 
 using namespace recipe;
 using namespace recipe::advisor;
 
 namespace {
 
-// PolyBench's jacobi-2d on 1000 x 1000 floats: B = f(A); A = f(B), halo 1.
-RegionProblem jacobi(std::int64_t steps) {
-    RegionProblem r;
-    r.dims = 2;
-    r.extents = {1000, 1000, 1};
-    r.arrays = {{"a", 4, true, true}, {"b", 4, true, true}};
-    Problem first = test::unit_problem({1000, 1000, 1}, 2, Halo{{1, 1, 0}, {1, 1, 0}});
-    first.inputs[0].name = "a";
-    first.outputs[0].name = "b";
-    Problem second = first;
-    second.inputs[0].name = "b";
-    second.outputs[0].name = "a";
-    r.nests = {first, second};
-    r.steps = steps;
-    r.pinned_host = true;
-    return r;
-}
+advisor::RegionProblem jacobi(std::int64_t steps) { return test::jacobi_region(steps); }
 
 }  // namespace
 

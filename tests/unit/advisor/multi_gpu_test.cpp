@@ -8,6 +8,7 @@
 #include "advisor/multi_gpu.h"
 #include "advisor/program_time.h"
 #include "tests/unit/advisor/multi_gpu_platform.h"
+#include "tests/unit/advisor/region_fixtures.h"
 
 using namespace recipe;
 using namespace recipe::advisor;
@@ -183,22 +184,7 @@ namespace {
 
 // A 2-D time loop over a and b (1000 x 1000 floats, pinned): b = f(a), then
 // a = f(b), each reading one row above and below.
-RegionProblem ping_pong_region(std::int64_t steps) {
-    RegionProblem r;
-    r.dims = 2;
-    r.extents = {1000, 1000, 1};
-    r.arrays = {{"a", 4, true, true}, {"b", 4, true, true}};
-    Problem first = test::unit_problem({1000, 1000, 1}, 2, Halo{{1, 1, 0}, {1, 1, 0}});
-    first.inputs[0].name = "a";
-    first.outputs[0].name = "b";
-    Problem second = first;
-    second.inputs[0].name = "b";
-    second.outputs[0].name = "a";
-    r.nests = {first, second};
-    r.steps = steps;
-    r.pinned_host = true;
-    return r;
-}
+RegionProblem ping_pong_region(std::int64_t steps) { return test::jacobi_region(steps); }
 
 }  // namespace
 
