@@ -290,7 +290,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
         v.set("streams", std::to_string(p.config.streams));
         v.set("host", recipe::enumerator(p.host_strategy));
         v.set("host_threads", staging_threads(ctx, p));
-        if (region.with_ghost_zones) {
+        if (region.runs_ghost_zones()) {
             const advisor::GhostPlan& g = region.ghost;
             km::data ghost;
             ghost.set("launches", std::to_string(g.launches_per_pass));

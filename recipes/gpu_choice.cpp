@@ -69,9 +69,9 @@ GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platfor
     c.hidden_ms = hidden_ms;
     c.own_startup_ms = advisor::cuda_startup_ms(platform, max_gpus);
     c.curve.push_back(advisor::device_cost(region.prediction.total, platform, 1, false, fresh_bytes, calls, hidden_ms));
-    c.refused = region.with_ghost_zones
-                    ? "its arrays do not fit one GPU's memory, and a region with ghost zones runs on one GPU, tile by tile"
-                    : advisor::region_devices_refusal(region.problem);
+    // Arrays too large for one GPU (a region with ghost zones there) may fit
+    // when each GPU holds its part: predict_region_devices checks each part.
+    c.refused = advisor::region_devices_refusal(region.problem);
     if (!c.refused.empty()) return c;
     c.halo_rows = advisor::region_halo_rows(region.problem);
     std::vector<advisor::RegionDevicePrediction> parts(1);

@@ -744,7 +744,7 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
             a.set("name", h.name);
             a.set("type", h.element_type);
             a.set("size", mb(static_cast<double>(h.bytes)));
-            if (region.with_ghost_zones) {
+            if (region.runs_ghost_zones()) {
                 const std::string every = "every " + std::to_string(region.ghost.steps_per_pass) + " steps, tile by tile";
                 a.set("in", h.copy_in ? every : h.copy_out ? every + ", once a pass has written it" : "no: the loop writes all of it first");
                 a.set("out", h.copy_out ? every : "no: the loop only reads it");
@@ -779,7 +779,13 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("step_by_step", ms(region.step_by_step_ms));
         d.set("converted", region.converted);
         d.set("gpus", gpus_text(x, region.gpus, true));
-        d.set("ghost", region.with_ghost_zones ? ghost_view(region, r.platform, x) : km::data(false));
+        d.set("ghost", region.runs_ghost_zones() ? ghost_view(region, r.platform, x) : km::data(false));
+        d.set("split_fits", false);
+        if (region.with_ghost_zones && !region.runs_ghost_zones()) {
+            km::data fits = ghost_view(region, r.platform, x);
+            fits.set("devices", std::to_string(region.gpus.devices));
+            d.set("split_fits", fits);
+        }
         d.set("cu_file", x.cu_file);
         std::string why;
         if (!region.converted)

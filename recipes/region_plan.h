@@ -59,9 +59,12 @@ struct RegionOutcome {
     advisor::RegionProblem problem;
     advisor::RegionPrediction prediction;
     // The arrays do not fit the device memory the plan may use: a loop's
-    // region runs with ghost zones (seed 002), `prediction` is ghost.prediction.
+    // region runs with ghost zones (seed 002) on one GPU, `prediction` is
+    // ghost.prediction; over several GPUs (--gpus), where each GPU's part
+    // fits, it holds its arrays as any region does.
     bool with_ghost_zones = false;
     advisor::GhostPlan ghost;
+    bool runs_ghost_zones() const { return with_ghost_zones && gpus.devices <= 1; }
     // The nests run alone instead (a library call per nest and step, the arrays copied every time).
     double step_by_step_ms = 0;
     bool converted = false;  // the region is in the .cu

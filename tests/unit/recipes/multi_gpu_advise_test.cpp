@@ -237,3 +237,35 @@ TEST_CASE("a region over two GPUs gets devices and halo_rows; a time loop throug
     CHECK(iterative);
     CHECK(file_named(hot, "hotspot.cu").find("devices") == std::string::npos);
 }
+
+TEST_CASE("a time loop too large for one GPU runs over two where each holds its part, else with ghost zones on one", "[recipes]") {
+    nlohmann::json m = test::multi_gpu_json();
+    m["contextStartMs"] = {100.0, 100.0, 100.0, 100.0};
+    m["ncclInitMs"] = {0.0, 0.0, 0.0, 0.0};
+    const std::string profile = write_profile("free-start-budget", test::unit_multi_gpu_platform_json(m));
+    AdviseOptions o;
+    o.gpu_memory_bytes = 24 << 20;  // heat2d's two 16 MiB grids do not fit; each GPU's half does
+    AdviseResult one;
+    std::string error;
+    REQUIRE(advise_file("heat2d.c", read_sample("heat2d.c"), profile, o, &one, &error));
+    REQUIRE_FALSE(one.regions.empty());
+    CHECK(one.regions.front().with_ghost_zones);
+    CHECK(one.regions.front().runs_ghost_zones());
+    CHECK_THAT(file_named(one, "heat2d.cu"), Catch::Contains("ghost_launches"));
+
+    o.gpus = 2;
+    AdviseResult two;
+    REQUIRE(advise_file("heat2d.c", read_sample("heat2d.c"), profile, o, &two, &error));
+    REQUIRE_FALSE(two.regions.empty());
+    const RegionOutcome& region = two.regions.front();
+    REQUIRE(region.converted);
+    CHECK(region.with_ghost_zones);  // on one GPU it would need them
+    CHECK(region.gpus.refused.empty());
+    REQUIRE(region.gpus.devices == 2);
+    CHECK_FALSE(region.runs_ghost_zones());
+    CHECK(region.running().device_bytes <= o.gpu_memory_bytes);
+    const std::string cu = file_named(two, "heat2d.cu");
+    CHECK_THAT(cu, Catch::Contains("recipe_region_config.devices = 2;"));
+    CHECK(cu.find("ghost_launches") == std::string::npos);
+    CHECK_THAT(file_named(two, "heat2d.recipe.md"), Catch::Contains("**Its arrays do not fit one GPU.**"));
+}
