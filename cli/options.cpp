@@ -31,7 +31,7 @@ const std::vector<OptionSpec>& option_table() {
         {"streams", "tile buffers / CUDA streams (default: 3)", "N", kPredict | kSweep},
         {"gpus", "the most GPUs of this host a call or region may run on (default: 1); each converted one runs on as "
                  "many of 1 ... N as the program is fastest with, priced with the profile's multiGpu figures "
-                 "(recipe predict: the plan priced on 1 ... N)", "N", kAdvise | kPredict},
+                 "(recipe predict: the plan priced on 1 ... N; recipe sweep: each tile's fastest on 1 ... N)", "N", kModel},
         {"all-gpus", "run every call and region that can be cut on all the --gpus, whatever the model finds fastest "
                      "(to measure them; the recipe still prices 1 ... N)", nullptr, kAdvise},
         {"calls", "how often the program runs the file's nests (e.g. a function called from a loop elsewhere); "

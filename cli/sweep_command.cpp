@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/explain.h"
+#include "advisor/multi_gpu.h"
 #include "advisor/plan.h"
 #include "advisor/request.h"
 #include "advisor/tile_shapes.h"
@@ -71,8 +72,12 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (!cli::read_count(args, "streams", 1, 1024, &streams_given, &e)) return fail(err, e);
     const int streams = static_cast<int>(streams_given);
     const std::string tiles = cli::value_or(args, "tiles", "");
+    std::int64_t gpus = 1;
+    if (!cli::read_count(args, "gpus", 1, 64, &gpus, &e)) return fail(err, e);
     cli::ModelRequest request;
     if (!cli::read_model_request(kSweep, &cmd, &request, &e)) return fail(err, e);
+    if (const std::string missing = missing_gpu_figures(request.platform, static_cast<int>(gpus)); !missing.empty())
+        return fail(err, missing);
     std::string error;
     const ModelOptions& model = request.model;
     const Platform& platform = request.platform;
@@ -118,6 +123,8 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
             t[d] = size;
             std::vector<std::string> line{format_tile(t, p.dims), cell(naive_ms)};
             nlohmann::json results = nlohmann::json::object();
+            // --gpus N: the fastest column of this tile on 2 ... N GPUs, each its slab (advisor/multi_gpu.h).
+            std::vector<double> fastest(static_cast<std::size_t>(gpus), -1);
             for (const auto& c : columns) {
                 Config cfg;
                 cfg.scheme = c.scheme;
@@ -128,9 +135,24 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
                 const bool ok = predict(p, platform, cfg, model, &pr, nullptr);
                 line.push_back(cell(ok ? pr.total_ms : -1));
                 results[c.name] = ok ? nlohmann::json(pr.total_ms) : nlohmann::json();
+                if (!ok || !devices_refusal(p, pr.config).empty()) continue;
+                for (int n = 2; n <= gpus; ++n) {
+                    DevicePrediction dp;
+                    if (!predict_devices(p, platform, model, pr.config, n, &dp, nullptr)) break;
+                    double& best = fastest[static_cast<std::size_t>(n - 1)];
+                    if (best < 0 || dp.prediction.total_ms < best) best = dp.prediction.total_ms;
+                }
+            }
+            nlohmann::json on_gpus = nlohmann::json::object();
+            for (int n = 2; n <= gpus; ++n) {
+                const double best = fastest[static_cast<std::size_t>(n - 1)];
+                line.push_back(cell(best));
+                on_gpus[std::to_string(n)] = best < 0 ? nlohmann::json() : nlohmann::json(best);
             }
             table.push_back(line);
-            rows.push_back({{"tile", format_tile(t, p.dims)}, {"size", size}, {"ms", results}});
+            nlohmann::json row = {{"tile", format_tile(t, p.dims)}, {"size", size}, {"ms", results}};
+            if (gpus > 1) row["fastest_on_gpus_ms"] = on_gpus;
+            rows.push_back(row);
         }
         if (args.count("json")) {
             all.push_back({{"file", file},
@@ -145,6 +167,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
         }
         std::vector<std::string> header{"tile", "naive"};
         for (const auto& c : columns) header.push_back(c.name);
+        for (int n = 2; n <= gpus; ++n) header.push_back("fastest on " + std::to_string(n) + " GPUs");
         if (args.count("csv")) {
             out << "# " << file << " nest " << np.nest.id << " on " << platform.name
                 << ", tiles " << pattern << ", ms\n";

@@ -109,3 +109,22 @@ TEST_CASE("recipe sweep prints the thesis's table layout", "[advisor]") {
     CHECK(bad.out == "recipe: error: nest 1: --tiles '400x400x25': mark exactly one varying size with '*', e.g. 400x*x25\n");
     CHECK(run("sweep " + kJacobi + " --csv --json").status == 2);
 }
+
+TEST_CASE("recipe sweep --gpus N adds each tile's fastest on 2 ... N GPUs; without the figures it is a usage error", "[advisor]") {
+    const Result r = run("sweep " + kAverage + " --platform h200 -D N=4000000 --gpus 3 --csv");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find(",fastest on 2 GPUs,fastest on 3 GPUs\n") != std::string::npos);
+    const Result j = run("sweep " + kAverage + " --platform h200 -D N=4000000 --gpus 2 --json");
+    REQUIRE(j.status == 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    REQUIRE_FALSE(doc.empty());
+    bool priced = false;
+    for (const auto& row : doc[0]["rows"]) {
+        REQUIRE(row.contains("fastest_on_gpus_ms"));
+        if (row["fastest_on_gpus_ms"]["2"].is_number()) priced = true;
+    }
+    CHECK(priced);
+    const Result bad = run("sweep " + kAverage + " --platform tesla-c2050 --gpus 2");
+    CHECK(bad.status == 2);
+    CHECK(bad.out.find("multiGpu") != std::string::npos);
+}
