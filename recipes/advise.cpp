@@ -554,7 +554,7 @@ void choose_gpus(const CTree& tree, const AdviseOptions& options, AdviseResult* 
         bool unknown = false;
         const double hidden = std::max(before, advisor::hidden_startup_ms(n.chosen()->problem, r->platform));
         n.gpus = choose_call_gpus(*n.chosen(), r->platform, nest, options.gpus, calls_of(n, options, &unknown), refused,
-                                  options.all_gpus, hidden);
+                                  options.all_gpus, hidden, &n.plan.ranked);
     }
 }
 

@@ -30,7 +30,7 @@ std::size_t pick(GpuChoice& c, bool all) {
 
 GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
                            const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused,
-                           bool all, double hidden_ms) {
+                           bool all, double hidden_ms, const std::vector<advisor::Prediction>* ranked) {
     GpuChoice c;
     c.asked = max_gpus > 1;
     const double fresh = advisor::fresh_output_bytes(chosen.problem);
@@ -41,12 +41,25 @@ GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Pla
     c.refused = refused;
     if (!refused.empty()) return c;
     std::vector<advisor::DevicePrediction> runs(1);
+    // The plans re-priced on each count: the chosen, then the search's next best.
+    std::vector<const advisor::Prediction*> plans{&chosen};
+    if (ranked)
+        for (const advisor::Prediction& p : *ranked) {
+            if (plans.size() >= kRepricedPlans) break;
+            if (&p != &chosen && advisor::devices_refusal(p.problem, p.config).empty()) plans.push_back(&p);
+        }
     for (int n = 2; n <= max_gpus; ++n) {
         advisor::DevicePrediction d;
         std::string why;
         if (!advisor::predict_devices(chosen.problem, platform, options, chosen.config, n, &d, &why)) {
             c.not_priced.push_back(std::to_string(n) + " GPUs: " + why);
             break;  // fewer tile rows than n: none beyond either
+        }
+        for (std::size_t k = 1; k < plans.size(); ++k) {
+            advisor::DevicePrediction other;
+            if (advisor::predict_devices(plans[k]->problem, platform, options, plans[k]->config, n, &other, nullptr) &&
+                other.prediction.total_ms < d.prediction.total_ms)
+                d = std::move(other);
         }
         c.curve.push_back(advisor::device_cost(d.prediction, platform, n, false, fresh, calls, hidden_ms));
         c.split_dimension = d.split_dimension;

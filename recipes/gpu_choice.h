@@ -39,9 +39,13 @@ struct GpuChoice {
 // `all` (--all-gpus): the most GPUs priced, not the fastest. `hidden_ms`:
 // the program's work before its first converted call, which hides the
 // start-up (advisor::device_cost).
+// `ranked`: the one-GPU search's best plans (chosen first); on n GPUs the
+// fastest of the first kRepricedPlans of them is taken, not the one-GPU
+// choice alone (a slab is smaller than the space: its best tile may differ).
+constexpr std::size_t kRepricedPlans = 8;
 GpuChoice choose_call_gpus(const advisor::Prediction& chosen, const advisor::Platform& platform,
                            const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, std::string refused,
-                           bool all = false, double hidden_ms = 0);
+                           bool all = false, double hidden_ms = 0, const std::vector<advisor::Prediction>* ranked = nullptr);
 // A region, run `calls` times (its first run's fresh output bytes `fresh_bytes`).
 GpuChoice choose_region_gpus(const RegionOutcome& region, const advisor::Platform& platform,
                              const advisor::ModelOptions& options, int max_gpus, std::int64_t calls, double fresh_bytes,

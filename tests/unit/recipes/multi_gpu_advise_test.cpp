@@ -269,3 +269,30 @@ TEST_CASE("a time loop too large for one GPU runs over two where each holds its 
     CHECK(cu.find("ghost_launches") == std::string::npos);
     CHECK_THAT(file_named(two, "heat2d.recipe.md"), Catch::Contains("**Its arrays do not fit one GPU.**"));
 }
+
+TEST_CASE("a call over several GPUs takes the fastest of the search's best plans on that count, not only the one-GPU choice", "[recipes]") {
+    const std::string profile = write_profile("four", test::unit_multi_gpu_platform_json());
+    AdviseOptions o;
+    o.gpus = 4;
+    o.all_gpus = true;
+    const AdviseResult r = advise_smooth(profile, o);
+    const NestOutcome& n = nest_in(r, "smooth");
+    REQUIRE(n.gpus.curve.size() >= 2);
+    advisor::Platform pf;
+    std::string error;
+    REQUIRE(advisor::parse_platform(test::unit_multi_gpu_platform_json().dump(), "four", &pf, &error));
+    for (std::size_t i = 1; i < n.gpus.curve.size(); ++i) {
+        const int devices = n.gpus.curve[i].devices;
+        advisor::DevicePrediction alone;
+        REQUIRE(advisor::predict_devices(n.chosen()->problem, pf, {}, n.chosen()->config, devices, &alone, &error));
+        CHECK(n.gpus.curve[i].call_ms <= alone.prediction.total_ms + 1e-9);
+        // Every plan re-priced is no faster than the one taken.
+        for (std::size_t k = 0; k < std::min(kRepricedPlans, n.plan.ranked.size()); ++k) {
+            advisor::DevicePrediction other;
+            if (advisor::predict_devices(n.plan.ranked[k].problem, pf, {}, n.plan.ranked[k].config, devices, &other, nullptr))
+                CHECK(n.gpus.curve[i].call_ms <= other.prediction.total_ms + 1e-9);
+        }
+    }
+    // The .cu runs the plan taken on the chosen count.
+    CHECK(n.running() == &n.gpus.run.prediction);
+}
