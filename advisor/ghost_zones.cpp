@@ -68,6 +68,21 @@ struct PassCost {
     double in_dma = 0, in_staging = 0, out_dma = 0, out_staging = 0, kernel = 0, total = 0;
     double points = 0, own_points = 0;
     TransferStats h2d, d2h;
+
+    void add(const PassCost& c, double times = 1) {
+        in_dma += c.in_dma * times;
+        in_staging += c.in_staging * times;
+        out_dma += c.out_dma * times;
+        out_staging += c.out_staging * times;
+        kernel += c.kernel * times;
+        total += c.total * times;
+        points += c.points * times;
+        own_points += c.own_points * times;
+        h2d.bytes += static_cast<std::int64_t>(static_cast<double>(c.h2d.bytes) * times);
+        h2d.copies += static_cast<std::int64_t>(static_cast<double>(c.h2d.copies) * times);
+        d2h.bytes += static_cast<std::int64_t>(static_cast<double>(c.d2h.bytes) * times);
+        d2h.copies += static_cast<std::int64_t>(static_cast<double>(c.d2h.copies) * times);
+    }
 };
 
 PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Platform& pf,
@@ -95,25 +110,11 @@ PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Pl
     }
     PassCost inner;
     bool inner_priced = false;
-    auto add_tile = [&c](const PassCost& t) {
-        c.in_dma += t.in_dma;
-        c.in_staging += t.in_staging;
-        c.out_dma += t.out_dma;
-        c.out_staging += t.out_staging;
-        c.kernel += t.kernel;
-        c.points += t.points;
-        c.own_points += t.own_points;
-        c.h2d.bytes += t.h2d.bytes;
-        c.h2d.copies += t.h2d.copies;
-        c.d2h.bytes += t.d2h.bytes;
-        c.d2h.copies += t.d2h.copies;
-        c.total += t.total;
-    };
     for (std::int64_t a = 0; a < rows; a += core) {
         const std::int64_t b = std::min(rows, a + core);
         const bool interior = b - a == core && a - below >= space_begin && b + above <= space_end;
         if (interior && inner_priced) {
-            add_tile(inner);
+            c.add(inner);
             continue;
         }
         PassCost t;
@@ -144,9 +145,104 @@ PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Pl
             inner = t;
             inner_priced = true;
         }
-        add_tile(t);
+        c.add(t);
     }
     return c;
+}
+
+// What every tile of a plan holds and moves: the copies go in the region's
+// chunks (region_chunk) within the tile, over up to 2 streams; each tile is a
+// library run of its own (its pooled blocks taken again: run and stream
+// set-up), the blocks allocated once.
+struct TileLayout {
+    Index3 chunk{1, 1, 1};
+    std::int64_t streams = 1;
+    std::int64_t device_bytes = 0, host_bytes = 0;
+    double setup_ms = 0;
+};
+
+TileLayout tile_layout(const RegionProblem& r, const Platform& pf, const GhostPlan& g, bool staged) {
+    TileLayout t;
+    const int s = split_of(r);
+    const std::int64_t rows = r.extents[s];
+    t.chunk = region_chunk(r);
+    t.chunk[s] = std::min(t.chunk[s], g.core_rows);
+    const std::int64_t held = std::min(rows, g.core_rows + g.ghost_below + g.ghost_above);
+    t.streams = std::min<std::int64_t>(2, (held + t.chunk[s] - 1) / t.chunk[s]);
+    t.setup_ms = (pf.run_setup_ns + static_cast<double>(t.streams) * pf.stream_setup_ns) * 1e-6;
+    t.device_bytes = tile_bytes(r, held);
+    std::int64_t chunk_bytes = 0;
+    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(t.chunk) * a.elem_bytes);
+    t.host_bytes = staged ? (t.streams * chunk_bytes + 4095) / 4096 * 4096 : 0;
+    return t;
+}
+
+// Every pass: the first copies in what the loop reads before writing it;
+// later passes also what earlier passes wrote (the host holds it between
+// passes); the last pass may run fewer steps.
+PassCost price_passes(const RegionProblem& r, const Platform& pf, const std::vector<GhostLaunch>& launches, const GhostPlan& g,
+                      const TileLayout& layout, bool staged) {
+    RegionProblem later = r;
+    for (RegionArray& a : later.arrays) a.copy_in = a.copy_in || a.copy_out;
+    const std::int64_t k = g.steps_per_pass;
+    const std::int64_t last_steps = std::max<std::int64_t>(0, r.steps) - (g.passes - 1) * k;
+    auto pass = [&](const RegionProblem& moved, std::int64_t steps) {
+        return price_pass(r, moved, pf, launches, steps, g.core_rows, layout.chunk, staged, layout.setup_ms);
+    };
+    PassCost total;
+    if (g.passes >= 1) total.add(pass(r, g.passes == 1 ? last_steps : k));
+    if (g.passes >= 3) total.add(pass(later, k), static_cast<double>(g.passes - 2));
+    if (g.passes >= 2) total.add(pass(later, last_steps));
+    return total;
+}
+
+// The region's prediction from its passes, as predict_region gives one.
+void fill_prediction(const RegionProblem& r, const Platform& pf, const ModelOptions& options, const GhostPlan& g,
+                     const TileLayout& layout, const PassCost& total, bool staged, RegionPrediction* rp) {
+    Prediction& p = rp->total;
+    rp->chunks = g.tiles;
+    p.config.scheme = Scheme::Basic;
+    p.config.tile = layout.chunk;
+    p.config.streams = static_cast<int>(layout.streams);
+    p.config.copy = CopyMethod::Merged;
+    p.host_strategy = staged ? HostStrategy::Staged : HostStrategy::Pinned;
+    p.config.host = p.host_strategy;
+    p.problem.dims = r.dims;
+    p.problem.extents = r.extents;
+    p.tiles = g.tiles * g.passes;
+    p.device_bytes = layout.device_bytes;
+    p.host_bytes = layout.host_bytes;
+    p.kernel_source = KernelSource::Measured;
+    for (const Problem& q : r.nests) {
+        const KernelModel kernel(q, pf, options);
+        if (kernel.source() == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
+        else if (kernel.source() == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)
+            p.kernel_source = KernelSource::UserGiven;
+        RegionLaunch l;
+        l.block = choose_block(q, pf, q.space.extents(), &l.occupancy);
+        l.kernel_ms = std::max(kernel.run_ms(volume(q.space.extents()), l.occupancy), kernel.launch_overhead_ms());
+        l.source = kernel.source();
+        rp->launches.push_back(l);
+    }
+    p.h2d = total.h2d;
+    p.d2h = total.d2h;
+    p.phases.h2d = total.in_dma;
+    p.phases.d2h = total.out_dma;
+    p.phases.staging = total.in_staging + total.out_staging;
+    p.phases.kernel = total.kernel;
+    p.phases.alloc = detail::region_alloc_ms(pf, layout.device_bytes, layout.host_bytes, layout.streams, staged);
+    p.phases.pipeline = total.total;
+    p.total_ms = p.phases.alloc + p.phases.pipeline;
+    p.dominant = dominant_operation(p.phases);
+    const double per = static_cast<double>(std::max<std::int64_t>(1, p.tiles));
+    p.typical_tile = {p.phases.staging / per / 2, p.phases.h2d / per, p.phases.kernel / per, p.phases.d2h / per,
+                      p.phases.staging / per / 2};
+    char redundant[32];
+    std::snprintf(redundant, sizeof redundant, "%.1f%%", 100 * g.redundant);
+    p.notes.push_back("ghost zones (seed 002): " + std::to_string(g.passes) + " passes of " + std::to_string(g.steps_per_pass) +
+                      " steps, each over " + std::to_string(g.tiles) + " tiles of " + std::to_string(g.core_rows) + " rows with " +
+                      std::to_string(g.ghost_below) + " + " + std::to_string(g.ghost_above) + " rows of ghost zone; " +
+                      redundant + " of the launches' points computed again");
 }
 
 }  // namespace
@@ -161,115 +257,29 @@ bool predict_ghost_region(const RegionProblem& r, const Platform& pf, const Mode
     if (r.uses_parts) return fail("a launch works on a part of an array, which a region with ghost zones does not run");
     std::vector<GhostLaunch> launches;
     if (!launches_of(r, pf, options, &launches, error)) return false;
-    const int s = split_of(r);
-    const std::int64_t rows = r.extents[s];
-    core = std::clamp<std::int64_t>(core, 1, rows);
+    const std::int64_t rows = r.extents[split_of(r)];
     GhostPlan g;
     g.steps_per_pass = k;
-    g.core_rows = core;
+    g.core_rows = std::clamp<std::int64_t>(core, 1, rows);
     for (const GhostLaunch& l : launches) {
         g.ghost_below += k * l.below;
         g.ghost_above += k * l.above;
     }
-    if (core < rows && core < g.ghost_below)
-        return fail("tiles of " + std::to_string(core) + " rows are thinner than the " + std::to_string(g.ghost_below) +
+    if (g.core_rows < rows && g.core_rows < g.ghost_below)
+        return fail("tiles of " + std::to_string(g.core_rows) + " rows are thinner than the " + std::to_string(g.ghost_below) +
                     " rows of ghost zone below them");
-    const std::int64_t device = tile_bytes(r, core + g.ghost_below + g.ghost_above);
-    if (const std::int64_t budget = device_budget(pf, options); budget > 0 && device > budget)
-        return fail("a tile of " + std::to_string(core) + " rows and its ghost zone need " + mb(static_cast<double>(device)) +
-                    " of device memory; " + mb(static_cast<double>(budget)) + " are allowed");
-    const bool pinned = options.host_memory ? *options.host_memory == HostMemory::Pinned : r.pinned_host;
-    const bool staged = !pinned;
-    g.tiles = (rows + core - 1) / core;
-    const std::int64_t steps = std::max<std::int64_t>(0, r.steps);
-    g.passes = (steps + k - 1) / k;
+    const bool staged = !(options.host_memory ? *options.host_memory == HostMemory::Pinned : r.pinned_host);
+    const TileLayout layout = tile_layout(r, pf, g, staged);
+    if (const std::int64_t budget = device_budget(pf, options); budget > 0 && layout.device_bytes > budget)
+        return fail("a tile of " + std::to_string(g.core_rows) + " rows and its ghost zone need " +
+                    mb(static_cast<double>(layout.device_bytes)) + " of device memory; " + mb(static_cast<double>(budget)) +
+                    " are allowed");
+    g.tiles = (rows + g.core_rows - 1) / g.core_rows;
+    g.passes = (std::max<std::int64_t>(0, r.steps) + k - 1) / k;
     g.launches_per_pass = k * static_cast<std::int64_t>(r.nests.size());
-
-    // Each tile is a library run of its own: the pooled blocks are taken
-    // again (run and stream set-up), allocated once (alloc).
-    // The copies go in the region's chunks (region_chunk), within a tile.
-    Index3 chunk = region_chunk(r);
-    chunk[s] = std::min(chunk[s], core);
-    const std::int64_t held = std::min(rows, core + g.ghost_below + g.ghost_above);
-    const std::int64_t held_chunks = (held + chunk[s] - 1) / chunk[s];
-    const std::int64_t streams = std::min<std::int64_t>(2, held_chunks);
-    const double tile_setup = (pf.run_setup_ns + static_cast<double>(streams) * pf.stream_setup_ns) * 1e-6;
-    std::int64_t chunk_bytes = 0;
-    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
-    const std::int64_t host = staged ? (streams * chunk_bytes + 4095) / 4096 * 4096 : 0;
-
-    // What moves: the first pass copies in what the loop reads before writing
-    // it; later passes also what earlier passes wrote (the host holds it).
-    RegionProblem first = r, later = r;
-    for (RegionArray& a : later.arrays) a.copy_in = a.copy_in || a.copy_out;
-    const std::int64_t last_steps = steps - (g.passes - 1) * k;
-    PassCost total;
-    auto add = [&](const PassCost& c, double times) {
-        total.in_dma += c.in_dma * times;
-        total.in_staging += c.in_staging * times;
-        total.out_dma += c.out_dma * times;
-        total.out_staging += c.out_staging * times;
-        total.kernel += c.kernel * times;
-        total.total += c.total * times;
-        total.points += c.points * times;
-        total.own_points += c.own_points * times;
-        total.h2d.bytes += static_cast<std::int64_t>(static_cast<double>(c.h2d.bytes) * times);
-        total.h2d.copies += static_cast<std::int64_t>(static_cast<double>(c.h2d.copies) * times);
-        total.d2h.bytes += static_cast<std::int64_t>(static_cast<double>(c.d2h.bytes) * times);
-        total.d2h.copies += static_cast<std::int64_t>(static_cast<double>(c.d2h.copies) * times);
-    };
-    if (g.passes >= 1) {
-        add(price_pass(r, first, pf, launches, g.passes == 1 ? last_steps : k, core, chunk, staged, tile_setup), 1);
-        if (g.passes >= 3) add(price_pass(r, later, pf, launches, k, core, chunk, staged, tile_setup), static_cast<double>(g.passes - 2));
-        if (g.passes >= 2) add(price_pass(r, later, pf, launches, last_steps, core, chunk, staged, tile_setup), 1);
-    }
+    const PassCost total = price_passes(r, pf, launches, g, layout, staged);
     g.redundant = total.own_points > 0 ? total.points / total.own_points - 1 : 0;
-
-    RegionPrediction& rp = g.prediction;
-    Prediction& p = rp.total;
-    rp.chunks = g.tiles;
-    p.config.scheme = Scheme::Basic;
-    p.config.tile = chunk;
-    p.config.streams = static_cast<int>(streams);
-    p.config.copy = CopyMethod::Merged;
-    p.host_strategy = staged ? HostStrategy::Staged : HostStrategy::Pinned;
-    p.config.host = p.host_strategy;
-    p.problem.dims = r.dims;
-    p.problem.extents = r.extents;
-    p.tiles = g.tiles * g.passes;
-    p.device_bytes = device;
-    p.host_bytes = host;
-    p.kernel_source = KernelSource::Measured;
-    for (const Problem& q : r.nests) {
-        const KernelModel kernel(q, pf, options);
-        if (kernel.source() == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
-        else if (kernel.source() == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)
-            p.kernel_source = KernelSource::UserGiven;
-        RegionLaunch l;
-        l.block = choose_block(q, pf, q.space.extents(), &l.occupancy);
-        l.kernel_ms = std::max(kernel.run_ms(volume(q.space.extents()), l.occupancy), kernel.launch_overhead_ms());
-        l.source = kernel.source();
-        rp.launches.push_back(l);
-    }
-    p.h2d = total.h2d;
-    p.d2h = total.d2h;
-    p.phases.h2d = total.in_dma;
-    p.phases.d2h = total.out_dma;
-    p.phases.staging = total.in_staging + total.out_staging;
-    p.phases.kernel = total.kernel;
-    p.phases.alloc = detail::region_alloc_ms(pf, device, host, streams, staged);
-    p.phases.pipeline = total.total;
-    p.total_ms = p.phases.alloc + p.phases.pipeline;
-    p.dominant = dominant_operation(p.phases);
-    const double per = static_cast<double>(std::max<std::int64_t>(1, p.tiles));
-    p.typical_tile = {p.phases.staging / per / 2, p.phases.h2d / per, p.phases.kernel / per, p.phases.d2h / per,
-                      p.phases.staging / per / 2};
-    char redundant[32];
-    std::snprintf(redundant, sizeof redundant, "%.1f%%", 100 * g.redundant);
-    p.notes.push_back("ghost zones (seed 002): " + std::to_string(g.passes) + " passes of " + std::to_string(k) + " steps, each over " +
-                      std::to_string(g.tiles) + " tiles of " + std::to_string(core) + " rows with " +
-                      std::to_string(g.ghost_below) + " + " + std::to_string(g.ghost_above) + " rows of ghost zone; " +
-                      redundant + " of the launches' points computed again");
+    fill_prediction(r, pf, options, g, layout, total, staged, &g.prediction);
     *out = std::move(g);
     return true;
 }
