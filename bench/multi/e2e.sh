@@ -15,7 +15,8 @@
 # Writes OUTDIR/e2e.tsv: program variant gpus_chosen run wall_s converted_ms predicted_ms identical startup_wait_ms
 # (converted_ms: the calls' and regions' own times less their wait for CUDA's start-up, startup_wait_ms)
 # (variant: 0 the C program, N --gpus N, Na --gpus N --all-gpus)
-# and OUTDIR/<program>-gN.plan.json; bench/multi/report.py renders the page.
+# and OUTDIR/<program>-gN.plan.json, OUTDIR/<program>-gN.calls.log (every run's
+# `recipe: time` lines, each after its run's number); bench/multi/report.py renders the page.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 platform=${1:?usage: e2e.sh PLATFORM OUTDIR}
@@ -90,6 +91,7 @@ for spec in "${programs[@]}"; do
       wait_ms=$(awk '/^recipe: time /{w+=$5} END{printf "%.3f", w}' "$dir/run$r.log")
       pred=$(awk '/^recipe: time /{p+=$6} END{printf "%.3f", p}' "$dir/run$r.log")
       [ "$r" = 1 ] && cp "$dir/run1.log" "$out/$name-g$v.run1.log"
+      grep '^recipe: time ' "$dir/run$r.log" | sed "s/^/$r /" >> "$out/$name-g$v.calls.log"
       printf "%s\t%s\t%d\t%d\t%.3f\t%s\t%s\t%s\t%s\n" "$name" "$v" "$chosen" "$r" "$(awk "BEGIN{print $t1 - $t0}")" "$conv" "$pred" "$same" "$wait_ms" >> "$out/e2e.tsv"
     done
   done

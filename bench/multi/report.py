@@ -142,23 +142,47 @@ def main():
 
 
 def calls_section(out):
-    """Each variant's first run, call by call (RECIPE_REPORT=time lines kept by e2e.sh)."""
-    logs = sorted(f for f in os.listdir(out) if f.endswith(".run1.log"))
-    if not logs:
+    """Call by call: the median over the runs of each call's time (every run's RECIPE_REPORT=time
+    lines, kept by e2e.sh in <program>-g<variant>.calls.log), or each variant's first run where
+    only that was kept (<program>-g<variant>.run1.log)."""
+    per_call = defaultdict(lambda: ([], [], [], set()))  # (program, variant, call) -> measured, wait, predicted, runs
+    order = []
+    medians = [f for f in sorted(os.listdir(out)) if f.endswith(".calls.log")]
+    sources = medians or sorted(f for f in os.listdir(out) if f.endswith(".run1.log"))
+    if not sources:
         return
-    print("### Call by call (each variant's first run)\n")
-    print("`measured`: the call's or region's own time less its wait for the start-up thread; `wait`: that wait.\n")
-    print("| program | variant | call | wait ms | measured ms | predicted ms | error |")
-    print("|---|---|---|---:|---:|---:|---:|")
-    for log in logs:
-        program, variant = log[: -len(".run1.log")].rsplit("-g", 1)
+    for log in sources:
+        stem = log[: -len(".calls.log")] if medians else log[: -len(".run1.log")]
+        program, variant = stem.rsplit("-g", 1)
         for line in read(os.path.join(out, log)).splitlines():
             f = line.split()
+            if medians:
+                run, f = f[0], f[1:]
+            else:
+                run = "1"
             if len(f) != 6 or f[:2] != ["recipe:", "time"]:
                 continue
-            measured, wait, predicted = float(f[3]) - float(f[4]), float(f[4]), float(f[5])
-            err = f"{(predicted - measured) / measured * 100:+.0f}%" if measured > 0 else "–"
-            print(f"| {program} | {variant} | {f[2].replace('_', ' ')} | {wait:.1f} | {measured:.1f} | {predicted:.1f} | {err} |")
+            key = (program, variant, f[2].replace("_", " "))
+            if key not in per_call:
+                order.append(key)
+            m, w, p, runs = per_call[key]
+            m.append(float(f[3]) - float(f[4]))
+            w.append(float(f[4]))
+            p.append(float(f[5]))
+            runs.add(run)
+    if medians:
+        print("### Call by call (medians of the runs)\n")
+    else:
+        print("### Call by call (each variant's first run)\n")
+    print("`measured`: the call's or region's own time less its wait for the start-up thread; `wait`: that wait;")
+    print("`runs`: how many runs the medians are of.\n")
+    print("| program | variant | call | runs | wait ms | measured ms | predicted ms | error |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for key in order:
+        m, w, p, runs = per_call[key]
+        measured, wait, predicted = median(m), median(w), median(p)
+        err = f"{(predicted - measured) / measured * 100:+.0f}%" if measured > 0 else "–"
+        print(f"| {key[0]} | {key[1]} | {key[2]} | {len(runs)} | {wait:.1f} | {measured:.1f} | {predicted:.1f} | {err} |")
     print()
 
 
