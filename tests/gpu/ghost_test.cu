@@ -17,35 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "jacobi_cases.cuh"
 #include "test_support.cuh"
 
-template <class T>
-__host__ __device__ inline T five(T c, T w, T e, T s, T n) {
-    return (c + w + e + s + n) / static_cast<T>(5);
-}
-
-template <class T>
-__global__ void jacobi1d(recipe::Tile t, recipe::InView<T> a, recipe::OutView<T> b) {
-    const std::int64_t x = t.x();
-    if (!t.contains(x)) return;
-    b(x) = five<T>(a(x), a(x - 2), a(x - 1), a(x + 1), a(x + 2));
-}
-
-template <class T>
-__global__ void jacobi2d(recipe::Tile t, recipe::InView<T> a, recipe::OutView<T> b) {
-    const std::int64_t x = t.x(), y = t.y();
-    if (!t.contains(x, y)) return;
-    b(x, y) = five<T>(a(x, y), a(x - 1, y), a(x + 1, y), a(x, y - 1), a(x, y + 1));
-}
-
-template <class T>
-__global__ void heat3d(recipe::Tile t, recipe::InView<T> a, recipe::OutView<T> b) {
-    const std::int64_t x = t.x(), y = t.y(), z = t.z();
-    if (!t.contains(x, y, z)) return;
-    b(x, y, z) = (a(x, y, z) + a(x - 1, y, z) + a(x + 1, y, z) + a(x, y - 1, z) + a(x, y + 1, z) + a(x, y, z - 1) +
-                  a(x, y, z + 1)) /
-                 static_cast<T>(7);
-}
+using namespace jacobi_cases;
 
 // heat2d's first nest: the edges copied, the interior smoothed.
 template <class T>
@@ -64,11 +39,6 @@ __global__ void copy_back(recipe::Tile t, recipe::InView<T> from, recipe::OutVie
     to(x, y) = from(x, y);
 }
 
-template <class T>
-T value(std::int64_t i) {
-    return static_cast<T>((i * 7 + 3) % 23);
-}
-
 const char* type_name(float) { return "float"; }
 const char* type_name(double) { return "double"; }
 const char* type_name(int) { return "int"; }
@@ -84,12 +54,9 @@ struct Case {
 // The mirrored Jacobi time loop, `steps` steps, replayed `per_pass` steps at a time.
 template <class T>
 void mirrored(const Case& c) {
-    const bool q = test::quick();
     const int dims = c.dims;
-    const recipe::Index3 ext = dims == 1   ? recipe::Index3{q ? 1000 : 100003, 1, 1}
-                               : dims == 2 ? recipe::Index3{q ? 67 : 301, q ? 53 : 257, 1}
-                                           : recipe::Index3{q ? 19 : 61, q ? 17 : 45, q ? 13 : 37};
-    const int reach = dims == 1 ? 2 : 1;
+    const recipe::Index3 ext = extents(dims);
+    const int reach = jacobi_cases::reach(dims);
     const std::int64_t n = ext[0] * ext[1] * ext[2];
     const int split = dims - 1;
     const std::int64_t rows = ext[split];
@@ -103,31 +70,10 @@ void mirrored(const Case& c) {
         A[i] = ra[static_cast<std::size_t>(i)] = value<T>(i);
         B[i] = rb[static_cast<std::size_t>(i)] = value<T>(i + 5);
     }
-    const recipe::Box space{{reach, dims > 1 ? 1 : 0, dims > 2 ? 1 : 0},
-                            {ext[0] - reach, dims > 1 ? ext[1] - 1 : 1, dims > 2 ? ext[2] - 1 : 1}};
-    auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
-        return static_cast<std::size_t>(x + ext[0] * (y + ext[1] * z));
-    };
-    auto sweep = [&](const std::vector<T>& from, std::vector<T>& to) {
-        for (std::int64_t z = space.begin[2]; z < space.end[2]; ++z)
-            for (std::int64_t y = space.begin[1]; y < space.end[1]; ++y)
-                for (std::int64_t x = space.begin[0]; x < space.end[0]; ++x) {
-                    if (dims == 1)
-                        to[at(x, 0, 0)] = five<T>(from[at(x, 0, 0)], from[at(x - 2, 0, 0)], from[at(x - 1, 0, 0)],
-                                                  from[at(x + 1, 0, 0)], from[at(x + 2, 0, 0)]);
-                    else if (dims == 2)
-                        to[at(x, y, 0)] = five<T>(from[at(x, y, 0)], from[at(x - 1, y, 0)], from[at(x + 1, y, 0)],
-                                                  from[at(x, y - 1, 0)], from[at(x, y + 1, 0)]);
-                    else
-                        to[at(x, y, z)] = (from[at(x, y, z)] + from[at(x - 1, y, z)] + from[at(x + 1, y, z)] +
-                                           from[at(x, y - 1, z)] + from[at(x, y + 1, z)] + from[at(x, y, z - 1)] +
-                                           from[at(x, y, z + 1)]) /
-                                          static_cast<T>(7);
-                }
-    };
+    const recipe::Box space = interior(dims, ext);
     for (int t = 0; t < c.steps; ++t) {
-        sweep(ra, rb);
-        sweep(rb, ra);
+        sweep(dims, ext, space, ra, rb);
+        sweep(dims, ext, space, rb, ra);
     }
     recipe::Config rc;
     rc.extents = ext;
@@ -142,26 +88,13 @@ void mirrored(const Case& c) {
     const std::int64_t ghost = 2 * c.per_pass * reach;
     rc.device_memory = tile < rows ? 2 * (tile + 2 * ghost) * row_bytes + (4 << 20) : 0;
     rc.name = what;
-    recipe::Halo h;
-    for (int d = 0; d < dims; ++d) h.lo[d] = h.hi[d] = d == 0 ? reach : 1;
     try {
         recipe::Region region(rc, recipe::resident(A.data()), recipe::resident(B.data()));
         recipe::Config nest;
         nest.extents = ext;
         nest.space = space;
         nest.block = dims == 1 ? dim3(256, 1, 1) : dims == 2 ? dim3(64, 4, 1) : dim3(32, 4, 2);
-        for (int t = 0; t < c.steps; ++t) {
-            if (dims == 1) {
-                region.run(nest, jacobi1d<T>, recipe::inputs(recipe::input(A.data(), h)), recipe::outputs(recipe::output(B.data())));
-                region.run(nest, jacobi1d<T>, recipe::inputs(recipe::input(B.data(), h)), recipe::outputs(recipe::output(A.data())));
-            } else if (dims == 2) {
-                region.run(nest, jacobi2d<T>, recipe::inputs(recipe::input(A.data(), h)), recipe::outputs(recipe::output(B.data())));
-                region.run(nest, jacobi2d<T>, recipe::inputs(recipe::input(B.data(), h)), recipe::outputs(recipe::output(A.data())));
-            } else {
-                region.run(nest, heat3d<T>, recipe::inputs(recipe::input(A.data(), h)), recipe::outputs(recipe::output(B.data())));
-                region.run(nest, heat3d<T>, recipe::inputs(recipe::input(B.data(), h)), recipe::outputs(recipe::output(A.data())));
-            }
-        }
+        for (int t = 0; t < c.steps; ++t) region_step(region, dims, nest, A.data(), B.data());
         const recipe::Measured m = region.finish();
         TEST_CHECK(m.total >= 0, "%s: no total measured", what.c_str());
     } catch (const recipe::Error& e) {

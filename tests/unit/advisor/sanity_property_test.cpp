@@ -30,6 +30,17 @@ namespace {
 
 bool sane(double v) { return std::isfinite(v) && v >= 0; }
 
+// Every stored profile that loads.
+std::vector<Platform> stored_platforms() {
+    std::vector<Platform> platforms;
+    for (const auto& e : list_platforms()) {
+        Platform p;
+        std::string error;
+        if (e.error.empty() && find_platform(e.name, &p, &error)) platforms.push_back(p);
+    }
+    return platforms;
+}
+
 std::string describe(const Problem& p, const Config& c, const std::string& platform) {
     std::ostringstream s;
     s << platform << " " << to_string(c.scheme) << " tile " << c.tile[0] << "x" << c.tile[1] << "x" << c.tile[2] << " streams "
@@ -41,12 +52,7 @@ std::string describe(const Problem& p, const Config& c, const std::string& platf
 }  // namespace
 
 TEST_CASE("every prediction is finite, not negative and not below an engine's busy time", "[advisor]") {
-    std::vector<Platform> platforms;
-    for (const auto& e : list_platforms()) {
-        Platform p;
-        std::string error;
-        if (e.error.empty() && find_platform(e.name, &p, &error)) platforms.push_back(p);
-    }
+    const std::vector<Platform> platforms = stored_platforms();
     REQUIRE_FALSE(platforms.empty());
     std::mt19937_64 rng(20261125);
     auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
@@ -139,11 +145,8 @@ TEST_CASE("every prediction is finite, not negative and not below an engine's bu
 // negative or not finite.
 TEST_CASE("every prediction over several GPUs is finite and not negative", "[advisor]") {
     std::vector<Platform> platforms = {recipe::test::unit_multi_gpu_platform()};
-    for (const auto& e : list_platforms()) {
-        Platform p;
-        std::string error;
-        if (e.error.empty() && find_platform(e.name, &p, &error) && p.multi_gpu.gpus >= 4) platforms.push_back(p);
-    }
+    for (const Platform& p : stored_platforms())
+        if (p.multi_gpu.gpus >= 4) platforms.push_back(p);
     std::mt19937_64 rng(20261127);
     auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
     auto log_extent = [&](double max_log2) {
@@ -246,12 +249,7 @@ TEST_CASE("every prediction over several GPUs is finite and not negative", "[adv
 // run one after another), keeps within the budget, has tiles at least as
 // tall as their ghost zone below (or one tile), and is the fastest k priced.
 TEST_CASE("every ghost-zone plan is finite, within its budget and the fastest of its curve", "[advisor]") {
-    std::vector<Platform> platforms;
-    for (const auto& e : list_platforms()) {
-        Platform p;
-        std::string error;
-        if (e.error.empty() && find_platform(e.name, &p, &error)) platforms.push_back(p);
-    }
+    const std::vector<Platform> platforms = stored_platforms();
     REQUIRE_FALSE(platforms.empty());
     std::mt19937_64 rng(20261128);
     auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
