@@ -24,7 +24,7 @@ if [ -z "$profile" ]; then
   "$root/bench/device/profile.sh" "$profile" --name "$name" >"$work/profile.log" 2>&1 || { cat "$work/profile.log"; exit 1; }
   head -3 "$work/profile.log"
 fi
-"$root/bench/e2e/generate.sh" "$work/e2e" "$profile" >"$work/generate.log" 2>&1 || { tail -20 "$work/generate.log"; exit 1; }
+SAMPLES_ONLY=$([ "$which" = sample ] && echo 1 || echo 0) "$root/bench/e2e/generate.sh" "$work/e2e" "$profile" >"$work/generate.log" 2>&1 || { tail -20 "$work/generate.log"; exit 1; }
 mv "$work"/*.log "$work/e2e/"
 # Programs with no nest the generator can convert (no forced .cu, column 7)
 # run only as C programs: with CANDIDATES_ONLY=1 they are left out.
@@ -35,7 +35,7 @@ if [ -n "${PROGRAMS:-}" ]; then
 fi
 # Everything but the corpus, the pictures and the built programs (logs kept).
 pack() {
-  (cd "$work/e2e" && find . -type f ! -path '*/corpus/*' ! -name '*.svg' \( ! -path './e2e-build/*' -o -name '*.log' \) -print0 |
+  (cd "$work/e2e" && find . -type f ! -path '*/corpus/*' ! -name '*.svg' \( ! -path './e2e-build/*' -o -name '*.log' -o -name 'c-timed.stderr' \) -print0 |
     tar -czf "$out/plans-$which${TAG:-}.tgz" --null -T -)
 }
 status=0

@@ -28,7 +28,8 @@
 # each .cu from the first directory of its path.
 # usage: bench/e2e/generate.sh OUTDIR [PLATFORM]     PLATFORM: a name or a .json profile (default h200)
 # Environment: RECIPE_BINARY (default build/recipe), ADVISE_EXTRA (further
-# advise options for the samples, e.g. --measure-host), and those of
+# advise options for the samples, e.g. --measure-host), SAMPLES_ONLY (1: the
+# samples alone), and those of
 # bench/polybench/generate.sh (POLYBENCH, DATASET).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -131,37 +132,40 @@ for src in "$root"/samples/*.c; do
             "${cflags[*]}${cflags[*]:+ }-I samples/$name/src" "")")
 done
 
-# PolyBench, twice: its generate.sh writes paths relative to OUTDIR/polybench
-# (OUTDIR/polybench-forced), each with its own copy of the corpus.
-PLATFORM=$platform RECIPE_BINARY=$recipe "$root/bench/polybench/generate.sh" "$out/polybench" || exit 1
-PLATFORM=$platform RECIPE_BINARY=$recipe ADVISE_FLAGS=--convert-all \
-  "$root/bench/polybench/generate.sh" "$out/polybench-forced" || exit 1
-while IFS=$'\t' read -r name c cu pflags; do
-  plan=polybench/$name/$name.plan.json
-  fplan=polybench-forced/$name/$name.plan.json
-  [ -f "$out/$plan" ] || { echo "generate.sh: no $plan" >&2; failed=1; continue; }
-  [ -f "$out/$fplan" ] || { echo "generate.sh: no $fplan" >&2; failed=1; continue; }
-  [ "$cu" != - ] && cu=polybench/$cu
-  fcu=-
-  [ -f "$out/polybench-forced/$name/$name.cu" ] && fcu=polybench-forced/$name/$name.cu
-  c=polybench/$c
-  # -I paths relative to OUTDIR/polybench become relative to OUTDIR.
-  read -r -a pf <<<"$pflags"
-  cflags=()
-  for ((i = 0; i < ${#pf[@]}; i++)); do
-    case ${pf[i]} in
-      -I) p=${pf[i + 1]:-}; ((i++)); [[ $p = /* ]] || p=polybench/$p; cflags+=(-I "$p") ;;
-      -I*) p=${pf[i]#-I}; [[ $p = /* ]] || p=polybench/$p; cflags+=("-I$p") ;;
-      *) cflags+=("${pf[i]}") ;;
-    esac
-  done
-  cflags+=(-I "$(dirname "$c")")
-  check_sides "$name" "$plan" "$cu" "$fplan" "$fcu" || { failed=1; continue; }
-  # The forced plan's lines are the same file's: both sides advised a copy of the same corpus.
-  timed=$(timed_copy "$fplan" "$c" "polybench/$name/$name.timed.c") || { failed=1; continue; }
-  rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" polybench "$c" "$timed" "$cu" "$plan" "$fcu" "$fplan" \
-            "${cflags[*]}" polybench/corpus/utilities/polybench.c)")
-done < "$out/polybench/kernels.tsv"
+# SAMPLES_ONLY=1: the samples alone (no corpus needed).
+if [ "${SAMPLES_ONLY:-0}" != 1 ]; then
+  # PolyBench, twice: its generate.sh writes paths relative to OUTDIR/polybench
+  # (OUTDIR/polybench-forced), each with its own copy of the corpus.
+  PLATFORM=$platform RECIPE_BINARY=$recipe "$root/bench/polybench/generate.sh" "$out/polybench" || exit 1
+  PLATFORM=$platform RECIPE_BINARY=$recipe ADVISE_FLAGS=--convert-all \
+    "$root/bench/polybench/generate.sh" "$out/polybench-forced" || exit 1
+  while IFS=$'\t' read -r name c cu pflags; do
+    plan=polybench/$name/$name.plan.json
+    fplan=polybench-forced/$name/$name.plan.json
+    [ -f "$out/$plan" ] || { echo "generate.sh: no $plan" >&2; failed=1; continue; }
+    [ -f "$out/$fplan" ] || { echo "generate.sh: no $fplan" >&2; failed=1; continue; }
+    [ "$cu" != - ] && cu=polybench/$cu
+    fcu=-
+    [ -f "$out/polybench-forced/$name/$name.cu" ] && fcu=polybench-forced/$name/$name.cu
+    c=polybench/$c
+    # -I paths relative to OUTDIR/polybench become relative to OUTDIR.
+    read -r -a pf <<<"$pflags"
+    cflags=()
+    for ((i = 0; i < ${#pf[@]}; i++)); do
+      case ${pf[i]} in
+        -I) p=${pf[i + 1]:-}; ((i++)); [[ $p = /* ]] || p=polybench/$p; cflags+=(-I "$p") ;;
+        -I*) p=${pf[i]#-I}; [[ $p = /* ]] || p=polybench/$p; cflags+=("-I$p") ;;
+        *) cflags+=("${pf[i]}") ;;
+      esac
+    done
+    cflags+=(-I "$(dirname "$c")")
+    check_sides "$name" "$plan" "$cu" "$fplan" "$fcu" || { failed=1; continue; }
+    # The forced plan's lines are the same file's: both sides advised a copy of the same corpus.
+    timed=$(timed_copy "$fplan" "$c" "polybench/$name/$name.timed.c") || { failed=1; continue; }
+    rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" polybench "$c" "$timed" "$cu" "$plan" "$fcu" "$fplan" \
+              "${cflags[*]}" polybench/corpus/utilities/polybench.c)")
+  done < "$out/polybench/kernels.tsv"
+fi
 
 printf '%s\n' "${rows[@]}" > "$out/programs.tsv"
 echo "generate.sh: of $(wc -l < "$out/programs.tsv") programs, $(awk -F'\t' '$7 != "-"' "$out/programs.tsv" | wc -l)" \
