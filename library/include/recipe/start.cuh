@@ -75,6 +75,9 @@ struct Reserved {
             threads = std::make_unique<CopyThreads>(staging_thread_count(size.host_threads));
             pinned.allocate(static_cast<std::size_t>(size.pinned_bytes), where,
                             [this](char* block, std::size_t bytes) { touch_pages(block, bytes, *threads); });
+            // Asleep until the first run: spinning, they would take a core
+            // each from the program's work before it (detail/host_copy.cuh).
+            threads->park();
         }
         if (size.streams > 0) {
             streams.create(size.streams, where);

@@ -4,7 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <ctime>
+#include <thread>
 #include <vector>
 
 using recipe::detail::CopyThreads;
@@ -65,4 +69,23 @@ TEST_CASE("a tile's rows are copied exactly by several threads, small and large 
             CHECK(stage.back() == 'x');
         }
     }
+}
+
+TEST_CASE("staging threads use no CPU before their first run and once parked", "[library]") {
+    // The process's CPU time over a pause: spinning workers would add
+    // about the pause per worker (3 x 150 ms); asleep, next to nothing.
+    auto cpu_ms_over_pause = [] {
+        const std::clock_t c0 = std::clock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        return 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    };
+    CopyThreads threads(4);
+    CHECK(cpu_ms_over_pause() < 60.0);  // born parked: start.cuh makes them long before the first run
+    std::atomic<int> ran{0};
+    threads.run([&](int, int) { ran.fetch_add(1); });
+    CHECK(ran.load() == 4);
+    threads.park();
+    CHECK(cpu_ms_over_pause() < 60.0);
+    threads.run([&](int, int) { ran.fetch_add(1); });  // woken again
+    CHECK(ran.load() == 8);
 }
