@@ -112,6 +112,12 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def spread(values):
+    """max / min of the positive values (the runs' spread), None with fewer than two."""
+    v = [x for x in values if x is not None and x > 0]
+    return max(v) / min(v) if len(v) >= 2 else None
+
+
 def error(pred, meas):
     if pred is None or meas is None or meas == 0:
         return None
@@ -157,6 +163,20 @@ def same_file(outdir, a, b):
             return fa.read() == fb.read()
     except OSError:
         return False
+
+
+def spread_line(rows):
+    """One sentence: how far each measurement's runs lie apart, median and largest over the programs."""
+    parts = []
+    for key, what in (("c", "the C program (whole)"), ("c_region", "its C region"),
+                      ("gpu_region", "the all-on-GPU region")):
+        got = sorted((r["spreads"][key], r["name"]) for r in rows if r["spreads"].get(key) is not None)
+        if got:
+            mid = got[len(got) // 2][0] if len(got) % 2 else (got[len(got) // 2 - 1][0] + got[len(got) // 2][0]) / 2
+            parts.append(f"{what} {mid:.2f}× (median), up to {got[-1][0]:.2f}× ({got[-1][1]})")
+    if not parts:
+        return []
+    return ["", "How far the runs of one program lie apart, slowest ÷ fastest: " + "; ".join(parts) + "."]
 
 
 def main():
@@ -235,6 +255,14 @@ def main():
         # start-up wait and teardown.
         all_whole_pred = (c_whole - c_region / 1e3 + (pred["gpu_region"] + pred["overhead"]) / 1e3
                           if candidate and c_whole is not None and c_region is not None else None)
+        # How far the runs of one measurement lie apart (max / min): a
+        # prediction cannot be held closer than the host repeats itself.
+        ok = lambda variant: [r for r in by.get((name, variant), []) if r["status"] == "0"]
+        spreads = {"c": spread(num(r["wall_s"]) for r in ok("c")),
+                   "c_region": spread(num(r["region_ms"]) for r in ok("c-timed")),
+                   "gpu_region": spread(num(r["region_ms"]) - num(r["startup_ms"]) for r in ok(forced)
+                                        if num(r["region_ms"]) is not None and num(r["startup_ms"]) is not None)
+                   if has_fcu else None}
         c_err = error(pred["c_region"], c_region) if candidate else None
         gpu_err = error(pred["gpu_region"], gpu_region) if candidate else None
         if not candidate:
@@ -254,6 +282,7 @@ def main():
         rows[p["kind"]].append({
             "name": name, "candidate": candidate, "has_cu": has_cu, "right": right,
             "c_whole": c_whole, "dec_whole": dec_whole if has_cu else None, "c_err": c_err, "gpu_err": gpu_err,
+            "spreads": spreads,
             "cells": [name, f(c_whole, 3), f(dec_whole, 3) if has_cu else "= C", f(all_whole, 3), f(all_whole_pred, 3),
                       f(c_region), f(pred["c_region"] if pred else None), f(c_err, 1, True),
                       f(gpu_region), f(pred["gpu_region"] if pred else None), f(gpu_err, 1, True),
@@ -323,6 +352,7 @@ def main():
                     f"{sum(r['right'] == 'yes' for r in decided)} of {len(decided)}; all-on-GPU region predicted "
                     f"within 10% for {sum(abs(e) <= 10 for e in gpu_err)} of {len(gpu_err)}; C region predicted "
                     f"within 25% for {sum(abs(e) <= 25 for e in c_err)} of {len(c_err)}."]
+        out += spread_line(cands)
     if calls_rows:
         out += ["", "## Second call against first call", "",
                 "Programs whose all-on-GPU .cu makes more than one library call: the measured time of the first "
