@@ -457,8 +457,8 @@ int main(int argc, char** argv) {
                                      }) /
                                      inner);
     }
-    // The library's staging threads (min(8, cores)) against one thread, 256 MiB.
-    const int threads = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+    // The library's default staging threads against one thread, 256 MiB.
+    const int threads = recipe::detail::staging_thread_count(0);
     const double one = host_ns(3, [&] { parallel_memcpy(buf.pinned_b, buf.pageable, 256u << 20, 1); });
     const double many = host_ns(3, [&] { parallel_memcpy(buf.pinned_b, buf.pageable, 256u << 20, threads); });
     const double speedup = std::max(1.0, one / many);

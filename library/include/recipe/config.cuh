@@ -49,7 +49,7 @@ struct Config {
     int streams = 3;             // CUDA streams = tile buffer sets in flight
     dim3 block = dim3(256, 1, 1);  // thread block; the grid covers one tile
     HostMemory host = HostMemory::Pinned;
-    int host_threads = 0;        // staging threads (Staged, Buffered); 0: up to 8 by the core count
+    int host_threads = 0;        // staging threads (Staged, Buffered); 0: up to 8, one fewer than the cores
     // Device memory the run may allocate, bytes (0: as much as it needs). A
     // plan made for a shared GPU (recipe advise --gpu-memory) carries it; a
     // run that would need more throws recipe::Error instead of allocating.

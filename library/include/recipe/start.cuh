@@ -53,11 +53,14 @@ struct PoolSize {
 
 namespace detail {
 
-// The threads a run stages with: its Config's host_threads, else up to 8 by
-// the core count.
+// The threads a run stages with: its Config's host_threads, else up to 8,
+// one fewer than the cores (the calling thread is one of them, and CUDA's
+// own threads need a core: with every core of a 16-core host staging, a
+// run stalled whenever a worker lost its core).
 inline int staging_thread_count(int host_threads) {
     if (host_threads > 0) return host_threads;
-    return static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::min(8, std::max(1, cores - 1));
 }
 
 // What the start-up thread allocated for the pool, until the first run takes it.
