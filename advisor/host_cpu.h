@@ -63,63 +63,66 @@ __attribute__((noinline, optimize("O2"))) inline void stencil_2d(const double* a
     keep(b);
 }
 
+// One pass of the triad a[i] = b[i] + s * c[i] over three arrays of n
+// doubles, the best of `passes`, in s.
+inline double triad_seconds(std::size_t n, int passes) {
+    std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
+    double best = 1e30;
+    for (int pass = 0; pass < passes; ++pass) {
+        const double s = 1.0 + pass * 1e-9;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+        keep(a.data());
+        best = std::min(best, seconds_of(t0));
+    }
+    return best;
+}
+
+// The stencil's rate in GFLOP/s: `reps` sweeps, the best of `passes`. Its
+// two arrays sit in one block, the second 2 KiB + 64 B past a page boundary
+// from the first: where the heap put them at the same offset in their
+// pages, each load of a[k - 1] waited on the store to b[k - 1] just before
+// it (the core's memory disambiguation compares address bits 0-11 only),
+// and the loop ran at 0.55-0.6 of this rate (3.4 against 6.1 GFLOP/s on one
+// host), in whichever processes the heap happened to do so. The C nests the
+// model prices, vectorised by gcc -O2, sustained 4.6-7 GFLOP/s on that
+// host: the free layout's rate is their measure.
+inline double stencil_gflops(int reps, int passes) {
+    const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache
+    constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;
+    const std::size_t a_bytes = (n * n * sizeof(double) + kPage - 1) / kPage * kPage;
+    std::vector<double> block((a_bytes + kSkew + n * n * sizeof(double) + kPage) / sizeof(double), 0.0);
+    // The first page boundary in the block: a starts there.
+    const auto base = reinterpret_cast<std::uintptr_t>(block.data());
+    double* a = reinterpret_cast<double*>((base + kPage - 1) / kPage * kPage);
+    double* b = reinterpret_cast<double*>(reinterpret_cast<char*>(a) + a_bytes + kSkew);
+    std::fill(a, a + n * n, 1.0);
+    double best = 1e30;
+    for (int pass = 0; pass < passes; ++pass) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < reps; ++r) stencil_2d(a, b, 0.2 + r * 1e-12);
+        best = std::min(best, seconds_of(t0));
+    }
+    return 5.0 * static_cast<double>((n - 2) * (n - 2)) * reps / best / 1e9;
+}
+
 }  // namespace detail
 
 inline HostCpu measure_host_cpu(bool quick) {
     HostCpu h;
-    // One pass of the triad over three arrays of n doubles, the best of `passes`, in s.
-    auto triad = [](std::size_t n, int passes) {
-        std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
-        double best = 1e30;
-        for (int pass = 0; pass < passes; ++pass) {
-            const double s = 1.0 + pass * 1e-9;
-            const auto t0 = std::chrono::steady_clock::now();
-            for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
-            detail::keep(a.data());
-            best = std::min(best, detail::seconds_of(t0));
-        }
-        return best;
-    };
     for (std::size_t bytes : {std::size_t(3) << 20, std::size_t(12) << 20, std::size_t(48) << 20, std::size_t(192) << 20,
                               std::size_t(768) << 20}) {
         if (quick && bytes > (std::size_t(192) << 20)) break;
         const std::size_t n = bytes / 3 / sizeof(double);
-        const double s = triad(n, bytes < (std::size_t(100) << 20) ? 20 : 5);
+        const double s = detail::triad_seconds(n, bytes < (std::size_t(100) << 20) ? 20 : 5);
         h.stream_bytes.push_back(static_cast<double>(3 * n * sizeof(double)));
         h.stream_ns.push_back(s * 1e9);
         h.stream_gbs = h.stream_bytes.back() / s / 1e9;  // the largest: main memory
     }
-    // The stencil's rate, best of 7 passes. Its two arrays sit in one
-    // block, the second 2 KiB + 64 B past a page boundary from the first:
-    // where the heap put them at the same offset in their pages, each load
-    // of a[k - 1] waited on the store to b[k - 1] just before it (the
-    // core's memory disambiguation compares address bits 0-11 only), and the
-    // loop ran at 0.55-0.6 of this rate (3.4 against 6.1 GFLOP/s on one
-    // host), in whichever processes the heap happened to do so. The C
-    // nests the model prices, vectorised by gcc -O2, sustained 4.6-7
-    // GFLOP/s on that host: the free layout's rate is their measure.
-    // Taken twice, around the first-touch and math-call measurements, and
-    // the faster kept.
-    auto stencil_gflops = [quick] {
-        const std::size_t n = detail::kStencilN;  // 253 KiB per array, in the second-level cache
-        constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;
-        const std::size_t a_bytes = (n * n * sizeof(double) + kPage - 1) / kPage * kPage;
-        std::vector<double> block((a_bytes + kSkew + n * n * sizeof(double) + kPage) / sizeof(double), 0.0);
-        // The first page boundary in the block: a starts there.
-        const auto base = reinterpret_cast<std::uintptr_t>(block.data());
-        double* a = reinterpret_cast<double*>((base + kPage - 1) / kPage * kPage);
-        double* b = reinterpret_cast<double*>(reinterpret_cast<char*>(a) + a_bytes + kSkew);
-        std::fill(a, a + n * n, 1.0);
-        const int reps = quick ? 200 : 2000;
-        double best = 1e30;
-        for (int pass = 0; pass < 7; ++pass) {
-            const auto t0 = std::chrono::steady_clock::now();
-            for (int r = 0; r < reps; ++r) detail::stencil_2d(a, b, 0.2 + r * 1e-12);
-            best = std::min(best, detail::seconds_of(t0));
-        }
-        return 5.0 * static_cast<double>((n - 2) * (n - 2)) * reps / best / 1e9;
-    };
-    h.gflops = stencil_gflops();
+    // The stencil's rate (detail::stencil_gflops), taken twice, around the
+    // first-touch and math-call measurements, and the faster kept.
+    const int reps = quick ? 200 : 2000;
+    h.gflops = detail::stencil_gflops(reps, 7);
     {
         const std::size_t n = std::size_t(quick ? 8 : 32) << 20;  // 256 MiB of doubles, fresh each pass
         double best = 1e30;
@@ -139,16 +142,16 @@ inline HostCpu measure_host_cpu(bool quick) {
         std::vector<float> x(n);
         std::vector<double> y(n);
         for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 97) * 0.01f;
-        const int reps = quick ? 50 : 500;
+        const int math_reps = quick ? 50 : 500;
         double best = 1e30;
         for (int pass = 0; pass < 5; ++pass) {
             const auto t0 = std::chrono::steady_clock::now();
-            for (int r = 0; r < reps; ++r) detail::math_calls(x.data(), y.data(), n);
+            for (int r = 0; r < math_reps; ++r) detail::math_calls(x.data(), y.data(), n);
             best = std::min(best, detail::seconds_of(t0));
         }
-        h.math_call_ns = best * 1e9 / (6.0 * static_cast<double>(n) * reps);
+        h.math_call_ns = best * 1e9 / (6.0 * static_cast<double>(n) * math_reps);
     }
-    h.gflops = std::max(h.gflops, stencil_gflops());
+    h.gflops = std::max(h.gflops, detail::stencil_gflops(reps, 7));
     return h;
 }
 
