@@ -84,9 +84,9 @@ inline double triad_seconds(std::size_t n, int passes) {
 // pages, each load of a[k - 1] waited on the store to b[k - 1] just before
 // it (the core's memory disambiguation compares address bits 0-11 only),
 // and the loop ran at 0.55-0.6 of this rate (3.4 against 6.1 GFLOP/s on one
-// host), in whichever processes the heap happened to do so. The C nests the
-// model prices, vectorised by gcc -O2, sustained 4.6-7 GFLOP/s on that
-// host: the free layout's rate is their measure.
+// host), in whichever processes the heap happened to do so. The samples'
+// and PolyBench's C nests, timed in their programs, sustained 4.6-7
+// GFLOP/s on that host: the free layout's rate is their measure.
 inline double stencil_gflops(int reps, int passes) {
     const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache
     constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;

@@ -158,14 +158,12 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
     // pack slower (the host's memory is shared with the engines; on one
     // H100 host 16 threads packed at 1 GB/s where 12 reached 24 GB/s).
     {
-        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         const std::int64_t tile = std::int64_t(1) << 20;  // 4 MiB of floats
-        // At most one fewer than the cores: the calling thread is one of
-        // them, and CUDA's own threads and the program need a core too (all
-        // 16 cores of an H100 host staging measured fastest here, and then
-        // stalled real runs whenever one worker lost its core).
+        // Up to the library's limit, one fewer than the cores (all 16 cores
+        // of an H100 host staging measured fastest here, and then stalled
+        // real runs whenever one worker lost its core).
         for (int n : {1, 2, 4, 6, 8, 12, 16}) {
-            if (n > std::max(1, cores - 1)) break;
+            if (n > recipe::detail::staging_thread_limit()) break;
             lc.thread_counts.push_back(n);
             lc.thread_tile_ns.push_back(detail::steady_tile_ns(quick ? 1 : 3, tile, 64, 2, recipe::HostMemory::Staged, in, out, n));
         }

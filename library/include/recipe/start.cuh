@@ -53,14 +53,19 @@ struct PoolSize {
 
 namespace detail {
 
-// The threads a run stages with: its Config's host_threads, else up to 8,
-// one fewer than the cores (the calling thread is one of them, and CUDA's
-// own threads need a core: with every core of a 16-core host staging, a
-// run stalled whenever a worker lost its core).
+// The most staging threads worth running: one fewer than the cores (the
+// calling thread is one of them, and CUDA's own threads and the program
+// need a core: with every core of a 16-core host staging, a run stalled
+// whenever a worker lost its core). recipe-profile tries no more.
+inline int staging_thread_limit() {
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+}
+
+// The threads a run stages with: its Config's host_threads, else up to 8
+// within staging_thread_limit().
 inline int staging_thread_count(int host_threads) {
     if (host_threads > 0) return host_threads;
-    const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    return std::min(8, std::max(1, cores - 1));
+    return std::min(8, staging_thread_limit());
 }
 
 // What the start-up thread allocated for the pool, until the first run takes it.

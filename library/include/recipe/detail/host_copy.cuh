@@ -31,8 +31,8 @@ namespace recipe::detail {
 // a later run does not create them again. They are born parked: the
 // start-up thread (recipe/start.cuh) makes them long before the first run,
 // and spinning meanwhile took a core each from the program's own work (on a
-// 16-core H100 host, 15 spinning workers left the first run's staging
-// stalled for ~20 ms in half the processes).
+// 16-core H100 host, 15 spinning workers stalled the first run's staging by
+// 14-40 ms).
 class CopyThreads {
 public:
     explicit CopyThreads(int threads) {
