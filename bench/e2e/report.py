@@ -239,17 +239,21 @@ def main():
         if not candidate:
             notes.append("no nest the generator can convert: C program only")
 
+        def each_run(variant, field):
+            return [num(r[field]) for r in by.get((name, variant), []) if r["status"] == "0"]
+
         def med(variant, field):
-            return median(num(r[field]) for r in by.get((name, variant), []) if r["status"] == "0")
+            return median(each_run(variant, field))
 
         c_whole = med("c", "wall_s")
         dec_whole = med("gpu", "wall_s") if has_cu else c_whole
         all_whole = med(forced, "wall_s") if has_fcu else None
         c_region, startup = med("c-timed", "region_ms"), med(forced, "startup_ms")
         # The region's own time: its library calls less their wait for CUDA's start-up.
-        gpu_region = median(num(r["region_ms"]) - num(r["startup_ms"]) for r in by.get((name, forced), [])
-                            if r["status"] == "0" and num(r["region_ms"]) is not None
-                            and num(r["startup_ms"]) is not None) if has_fcu else None
+        gpu_region_runs = [num(r["region_ms"]) - num(r["startup_ms"]) for r in by.get((name, forced), [])
+                           if r["status"] == "0" and num(r["region_ms"]) is not None
+                           and num(r["startup_ms"]) is not None] if has_fcu else []
+        gpu_region = median(gpu_region_runs) if has_fcu else None
         # The all-on-GPU program as the model sees it: the C program's measured
         # time with its measured region replaced by the predicted GPU region,
         # start-up wait and teardown.
@@ -257,12 +261,8 @@ def main():
                           if candidate and c_whole is not None and c_region is not None else None)
         # How far the runs of one measurement lie apart (max / min): a
         # prediction cannot be held closer than the host repeats itself.
-        ok = lambda variant: [r for r in by.get((name, variant), []) if r["status"] == "0"]
-        spreads = {"c": spread(num(r["wall_s"]) for r in ok("c")),
-                   "c_region": spread(num(r["region_ms"]) for r in ok("c-timed")),
-                   "gpu_region": spread(num(r["region_ms"]) - num(r["startup_ms"]) for r in ok(forced)
-                                        if num(r["region_ms"]) is not None and num(r["startup_ms"]) is not None)
-                   if has_fcu else None}
+        spreads = {"c": spread(each_run("c", "wall_s")), "c_region": spread(each_run("c-timed", "region_ms")),
+                   "gpu_region": spread(gpu_region_runs)}
         c_err = error(pred["c_region"], c_region) if candidate else None
         gpu_err = error(pred["gpu_region"], gpu_region) if candidate else None
         if not candidate:

@@ -1,6 +1,6 @@
 // jacobi_cases.cuh — the Jacobi time loops (`B = f(A); A = f(B)` on the
 // interior, PolyBench's jacobi form) that devices_test and ghost_test run
-// through recipe::Region: the kernels in 1-D (reach 2), 2-D and 3-D (reach
+// through recipe::Region (region_test takes its 2-D kernel): the kernels in 1-D (reach 2), 2-D and 3-D (reach
 // 1), their extents and spaces, and one sequential sweep to compare with.
 #pragma once
 

@@ -12,20 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "jacobi_cases.cuh"
 #include "test_support.cuh"
 
-// B(x,y) = (A(x,y) + A(x-1,y) + A(x+1,y) + A(x,y-1) + A(x,y+1)) / 5 on the interior.
-template <class T>
-__host__ __device__ inline T five(T c, T w, T e, T s, T n) {
-    return (c + w + e + s + n) / static_cast<T>(5);
-}
-
-template <class T>
-__global__ void jacobi(recipe::Tile t, recipe::InView<T> a, recipe::OutView<T> b) {
-    const std::int64_t x = t.x(), y = t.y();
-    if (!t.contains(x, y)) return;
-    b(x, y) = five<T>(a(x, y), a(x - 1, y), a(x + 1, y), a(x, y - 1), a(x, y + 1));
-}
+// B(x,y) = (A(x,y) + A(x-1,y) + A(x+1,y) + A(x,y-1) + A(x,y+1)) / 5 on the
+// interior: jacobi_cases' 2-D kernel and its five-point mean.
+using jacobi_cases::five;
+using jacobi_cases::jacobi2d;
 
 // fdtd-like: ey(x,y) -= hz(x,y) - hz(x,y-1) (y >= 1); ex(x,y) -= hz(x,y) - hz(x-1,y) (x >= 1);
 // hz(x,y) -= ex(x+1,y) - ex(x,y) + ey(x,y+1) - ey(x,y) (interior below the last row and column).
@@ -139,13 +132,13 @@ void mirrored(const Setup& s, std::int64_t steps, bool swap_pointers) {
         T *cur = a.data(), *next = b.data();
         for (std::int64_t t = 0; t < steps; ++t) {
             if (swap_pointers) {
-                region.run(c1, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(cur))),
+                region.run(c1, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(cur))),
                            recipe::outputs(recipe::output(next)));
                 std::swap(cur, next);
             } else {
-                region.run(c1, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(a.data()))),
+                region.run(c1, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(a.data()))),
                            recipe::outputs(recipe::output(b.data())));
-                region.run(c2, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(b.data()))),
+                region.run(c2, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(b.data()))),
                            recipe::outputs(recipe::output(a.data())));
             }
         }
@@ -169,7 +162,7 @@ void sweep_call(T* in, T* out, const recipe::Index3& ext) {
     c.scheme = recipe::Scheme::Basic;
     c.tile = {ext[0], 3, 1};
     c.host = recipe::HostMemory::Pageable;  // any mode: the arrays given are valid for each
-    recipe::run(c, jacobi<T>, recipe::inputs(recipe::input(static_cast<const T*>(in))), recipe::outputs(recipe::inout(out)));
+    recipe::run(c, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(in))), recipe::outputs(recipe::inout(out)));
 }
 
 template <class T>
@@ -338,7 +331,7 @@ void misuse() {
     TEST_CHECK(throws([&] {
                    recipe::Region r(region_config<float>(ext, s, "misuse"), recipe::resident(a.data()),
                                     recipe::resident(b.data()));
-                   r.run(nest_config(ext, {{1, 1, 0}, {7, 7, 1}}, "stranger"), jacobi<float>,
+                   r.run(nest_config(ext, {{1, 1, 0}, {7, 7, 1}}, "stranger"), jacobi2d<float>,
                          recipe::inputs(recipe::input(static_cast<const float*>(other.data()))),
                          recipe::outputs(recipe::output(b.data())));
                }),
@@ -346,7 +339,7 @@ void misuse() {
     TEST_CHECK(throws([&] {
                    recipe::Region r(region_config<float>(ext, s, "misuse"), recipe::resident(a.data()),
                                     recipe::resident(b.data()));
-                   r.run(nest_config({8, 9, 1}, {{1, 1, 0}, {7, 7, 1}}, "other extents"), jacobi<float>,
+                   r.run(nest_config({8, 9, 1}, {{1, 1, 0}, {7, 7, 1}}, "other extents"), jacobi2d<float>,
                          recipe::inputs(recipe::input(static_cast<const float*>(a.data()))),
                          recipe::outputs(recipe::output(b.data())));
                }),
