@@ -6,6 +6,8 @@
 # first and second call), a one-GPU run of the whole device-test suite
 # unless SKIP_ONE_GPU=1.
 # usage: bench/multi/device.sh OUTDIR
+# PARTS: which parts run, default "tests memcheck profile scaling" (a part of
+# a 10-minute call: e.g. PARTS=tests, then the whole programs).
 # BASELINE_INCLUDE=DIR: the regions of the scaling run again with the
 # library headers in DIR (an earlier tree's library/include), into
 # OUTDIR/scaling-baseline.txt, to measure a change of the library.
@@ -39,11 +41,15 @@ nvcc -O3 -std=c++17 -arch="$arch" -I"$root/library/include" "$root/tools/profile
   -o "$work/recipe-profile" >> "$out/build.log" 2>&1 &
 wait
 status=0
+parts=" ${PARTS:-tests memcheck profile scaling} "
 start=$(date +%s)
+if [[ $parts == *" tests "* ]]; then
 if timeout 400 "$work/devices_test" > "$out/devices_test.log" 2>&1; then echo "PASS devices_test: $(tail -1 "$out/devices_test.log")"; else
   status=1; echo "FAIL devices_test"; grep -m 20 FAIL "$out/devices_test.log"; tail -3 "$out/devices_test.log"; fi
 echo "devices_test: $(( $(date +%s) - start )) s"
+fi
 start=$(date +%s)
+if [[ $parts == *" memcheck "* ]]; then
 # NCCL's own start-up asks for kernels of other architectures, an API error
 # memcheck would report: API errors are left out, memory errors are not.
 if CUDA_VISIBLE_DEVICES=0,1 RECIPE_TEST_QUICK=1 timeout 300 compute-sanitizer --tool memcheck --error-exitcode 99 \
@@ -52,10 +58,14 @@ if CUDA_VISIBLE_DEVICES=0,1 RECIPE_TEST_QUICK=1 timeout 300 compute-sanitizer --
   echo "PASS memcheck devices_test (2 GPUs): $(grep -m1 'ERROR SUMMARY' "$out/devices_test.memcheck.log")"; else
   status=1; echo "FAIL memcheck devices_test"; grep -m 10 "=========" "$out/devices_test.memcheck.log"; fi
 echo "memcheck: $(( $(date +%s) - start )) s"
+fi
 start=$(date +%s)
+if [[ $parts == *" profile "* ]]; then
 "$work/recipe-profile" --multi-gpu-only -o "$out/multi-gpu.json" 2>&1 | tail -2
 cat "$out/multi-gpu.json"
 echo "profile: $(( $(date +%s) - start )) s"
+fi
+if [[ $parts == *" scaling "* ]]; then
 # Scaling: fresh processes, RUNS each, every device count.
 start=$(date +%s)
 {
@@ -79,6 +89,7 @@ if [ -x "$work/scaling-baseline" ]; then
   echo "baseline:"; cat "$out/scaling-baseline.txt"
 fi
 echo "scaling: $(( $(date +%s) - start )) s"
+fi
 if [ "${SKIP_ONE_GPU:-0}" != 1 ]; then
   start=$(date +%s)
   CUDA_VISIBLE_DEVICES=0 bash "$root/tests/gpu/run_gpu_tests.sh" > "$out/gpu-tests.log" 2>&1 || status=1

@@ -16,7 +16,8 @@
 # (converted_ms: the calls' and regions' own times less their wait for CUDA's start-up, startup_wait_ms)
 # (variant: 0 the C program, N --gpus N, Na --gpus N --all-gpus)
 # and OUTDIR/<program>-gN.plan.json, OUTDIR/<program>-gN.calls.log (every run's
-# `recipe: time` lines, each after its run's number); bench/multi/report.py renders the page.
+# `recipe: time` lines, each after its run's number), OUTDIR/<program>-gN.phases.log
+# (one further run's RECIPE_REPORT=1 phases and start-up timeline); bench/multi/report.py renders the page.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 platform=${1:?usage: e2e.sh PLATFORM OUTDIR}
@@ -94,6 +95,9 @@ for spec in "${programs[@]}"; do
       grep '^recipe: time ' "$dir/run$r.log" | sed "s/^/$r /" >> "$out/$name-g$v.calls.log"
       printf "%s\t%s\t%d\t%d\t%.3f\t%s\t%s\t%s\t%s\n" "$name" "$v" "$chosen" "$r" "$(awk "BEGIN{print $t1 - $t0}")" "$conv" "$pred" "$same" "$wait_ms" >> "$out/e2e.tsv"
     done
+    # One more run for its phases beside the predicted ones and the start-up
+    # thread's timeline (RECIPE_REPORT=1 times with events: not a timed run).
+    RECIPE_REPORT=1 "$dir/gpu" "$dir/gpu.bin" > /dev/null 2> "$out/$name-g$v.phases.log"
   done
 done
 cat "$out/e2e.tsv"

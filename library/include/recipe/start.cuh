@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,7 @@
 #include "recipe/detail/host_copy.cuh"
 #include "recipe/detail/nccl.cuh"
 #include "recipe/detail/pool.cuh"
+#include "recipe/detail/report_level.cuh"
 #include "recipe/detail/resources.cuh"
 #include "recipe/error.cuh"
 
@@ -75,10 +77,18 @@ struct Reserved {
     Streams streams;
     Events in_ready, done, join;
     std::unique_ptr<CopyThreads> threads;
+    double device_ms = 0, pinned_ms = 0;  // how long each block took (RECIPE_REPORT=1's start-up line)
 
     void fill(const PoolSize& size) {
         const auto where = [] { return std::string("recipe::EarlyStart"); };
+        using Clock = std::chrono::steady_clock;
+        const auto since = [](Clock::time_point t) {
+            return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+        };
+        auto t = Clock::now();
         if (size.device_bytes > 0) device.allocate(static_cast<std::size_t>(size.device_bytes), where);
+        device_ms = since(t);
+        t = Clock::now();
         if (size.pinned_bytes > 0) {
             threads = std::make_unique<CopyThreads>(staging_thread_count(size.host_threads));
             pinned.allocate(static_cast<std::size_t>(size.pinned_bytes), where,
@@ -87,6 +97,7 @@ struct Reserved {
             // each from the program's work before it (detail/host_copy.cuh).
             threads->park();
         }
+        pinned_ms = since(t);
         if (size.streams > 0) {
             streams.create(size.streams, where);
             for (Events* e : {&in_ready, &done, &join}) e->create(static_cast<std::size_t>(size.streams), false, where);
@@ -114,6 +125,7 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         if (started_) return;
         started_ = true;
+        began_ = Clock::now();
         thread_ = std::thread([this, size] {
             // Every GPU a call uses: its context started and its pool's blocks
             // allocated at once, each GPU on a thread of its own (GPU 0 on
@@ -121,21 +133,30 @@ public:
             // uses it.
             const int gpus = std::max(1, size.devices);
             reserved_.resize(static_cast<std::size_t>(gpus));
+            context_ms_.assign(static_cast<std::size_t>(gpus), -1);
             std::vector<std::thread> others;
             for (int d = 1; d < gpus; ++d)
                 others.emplace_back([this, d, size] {
-                    if (cudaSetDevice(d) == cudaSuccess && cudaFree(nullptr) == cudaSuccess)
+                    if (cudaSetDevice(d) == cudaSuccess && cudaFree(nullptr) == cudaSuccess) {
+                        context_ms_[static_cast<std::size_t>(d)] = ms_since_begin();
                         reserve(d, size);
+                    }
                 });
             result_ = cudaFree(nullptr);
-            if (result_ == cudaSuccess) reserve(0, size);
+            if (result_ == cudaSuccess) {
+                context_ms_[0] = ms_since_begin();
+                reserve(0, size);
+            }
             for (std::thread& t : others) t.join();
             if (result_ != cudaSuccess) return;
             if (size.devices > 1 && size.halo_exchange) try {
+                    const double t0 = ms_since_begin();
                     Nccl::get().comms(size.devices);
+                    nccl_ms_ = ms_since_begin() - t0;
                 } catch (const std::exception&) {
                     // No NCCL, or it failed: the region that needs it says so.
                 }
+            done_ms_ = ms_since_begin();
         });
     }
 
@@ -153,7 +174,9 @@ public:
             started_ = true;
             result_ = cudaFree(nullptr);
         } else if (thread_.joinable()) {
+            const double asked = ms_since_begin();
             thread_.join();
+            if (report_requested() == ReportLevel::Full) print_timeline(asked);
             for (std::size_t d = 0; d < reserved_.size(); ++d)
                 if (reserved_[d]) reserved_[d]->give_to(Pool::get(static_cast<int>(d)));
             reserved_.clear();
@@ -171,6 +194,26 @@ public:
 
 private:
     Startup() = default;
+    using Clock = std::chrono::steady_clock;
+
+    double ms_since_begin() const {
+        return std::chrono::duration<double, std::milli>(Clock::now() - began_).count();
+    }
+
+    // RECIPE_REPORT=1: what the start-up thread did and when, from its
+    // beginning (the EarlyStart's constructor, before main): each GPU's
+    // context up, its blocks' allocation, NCCL's communicators, and when the
+    // program's first call began to wait for it.
+    void print_timeline(double asked_ms) const {
+        std::fprintf(stderr, "recipe: start-up: first call waited from %.1f ms to %.1f ms after it began\n", asked_ms,
+                     done_ms_);
+        for (std::size_t d = 0; d < context_ms_.size(); ++d) {
+            const Reserved* r = d < reserved_.size() ? reserved_[d].get() : nullptr;
+            std::fprintf(stderr, "recipe:   GPU %zu: context at %.1f ms; device block %.1f ms, staging block %.1f ms\n", d,
+                         context_ms_[d], r ? r->device_ms : 0.0, r ? r->pinned_ms : 0.0);
+        }
+        if (nccl_ms_ > 0) std::fprintf(stderr, "recipe:   NCCL communicators %.1f ms\n", nccl_ms_);
+    }
 
     // GPU d's blocks (its context current on this thread).
     void reserve(int d, const PoolSize& size) {
@@ -189,6 +232,9 @@ private:
     bool started_ = false;
     std::thread thread_;
     cudaError_t result_ = cudaSuccess;
+    Clock::time_point began_;
+    std::vector<double> context_ms_;  // per GPU, from began_; -1: not started
+    double nccl_ms_ = 0, done_ms_ = 0;
     std::vector<std::unique_ptr<Reserved>> reserved_;  // per GPU; freed here when no run ever took it
 };
 

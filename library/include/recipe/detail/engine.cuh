@@ -21,6 +21,7 @@
 #include "recipe/config.cuh"
 #include "recipe/detail/host_copy.cuh"
 #include "recipe/detail/pool.cuh"
+#include "recipe/detail/report_level.cuh"
 #include "recipe/detail/resources.cuh"
 #include "recipe/start.cuh"
 #include "recipe/error.cuh"
@@ -41,16 +42,6 @@ inline std::string box_text(const Box& b) {
 
 inline std::string shape_text(const Index3& e) {
     return std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]);
-}
-
-// RECIPE_REPORT: unset or 0, nothing; "time", one line per run with its
-// host-clock total (no events, so the run is timed as it runs for users);
-// anything else, the table of measured phases beside the predicted ones.
-enum class ReportLevel { None, Time, Full };
-inline ReportLevel report_requested() {
-    const char* v = std::getenv("RECIPE_REPORT");
-    if (!v || !*v || std::string(v) == "0") return ReportLevel::None;
-    return std::string(v) == "time" ? ReportLevel::Time : ReportLevel::Full;
 }
 
 // A call over several GPUs runs one engine per GPU and reports once for
