@@ -8,6 +8,8 @@
 //                                      a Region time loop, B = f(A); A = f(B) for STEPS steps
 //   scaling fill   NX NY DEVICES HOST   one recipe::run writing two arrays the host never touched
 //                                      (an initialisation: the output's pages fresh, as in heat2d's main)
+//   scaling fresh  NX NY DEVICES HOST   as run, its output malloc'd and never touched before the first
+//                                      call (a stencil's first call writing fresh pages, as emboss's)
 //
 // HOST: pinned (cudaMallocHost arrays) or staged (malloc'd). Prints one line:
 // `kind nx ny devices host steps first_ms second_ms h2d_MB d2h_MB check`
@@ -38,7 +40,7 @@ __global__ void jacobi(recipe::Tile t, recipe::InView<float> a, recipe::OutView<
 
 int main(int argc, char** argv) {
     if (argc < 6) {
-        std::fprintf(stderr, "usage: scaling run|region NX NY DEVICES pinned|staged [STEPS]\n");
+        std::fprintf(stderr, "usage: scaling run|fresh|fill|region NX NY DEVICES pinned|staged [STEPS]\n");
         return 2;
     }
     const std::string kind = argv[1];
@@ -60,10 +62,9 @@ int main(int argc, char** argv) {
         b = static_cast<float*>(std::malloc(bytes));
     }
     if (kind != "fill")
-        for (std::int64_t i = 0; i < nx * ny; ++i) {
-            a[i] = static_cast<float>((i * 7) % 23);
-            b[i] = 0;
-        }
+        for (std::int64_t i = 0; i < nx * ny; ++i) a[i] = static_cast<float>((i * 7) % 23);
+    if (kind != "fill" && kind != "fresh")
+        for (std::int64_t i = 0; i < nx * ny; ++i) b[i] = 0;
     const recipe::Halo h{{1, 1, 0}, {1, 1, 0}};
     double ms[2] = {0, 0};
     recipe::Measured last{};
@@ -83,7 +84,7 @@ int main(int argc, char** argv) {
                 last = recipe::run(c, fill, recipe::inputs(), recipe::outputs(recipe::output(a), recipe::output(b)));
                 std::fprintf(stderr, "fill call %d: total %.1f startup %.1f alloc %.1f h2d %.1f kernel %.1f d2h %.1f staging %.1f\n",
                              call, last.total, last.startup, last.alloc, last.h2d, last.kernel, last.d2h, last.staging);
-            } else if (kind == "run") {
+            } else if (kind == "run" || kind == "fresh") {
                 recipe::Config c;
                 c.scheme = recipe::Scheme::Scalable;
                 c.extents = {nx, ny, 1};
