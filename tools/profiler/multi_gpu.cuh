@@ -88,8 +88,16 @@ inline int nccl_child_main(const char* n_text) {
     return 0;
 }
 
+// How long the GPUs sit idle before each cold start measured: a user runs
+// a program seconds or minutes after the last one. On a host of 4 H200s
+// (bench/multi/probe.sh), fresh processes one right after another started
+// one GPU in 0.69 s, the emitted programs in 0.97-1.13 s, and the same
+// program 3 s after the previous one exited 0.08-0.12 s later than at once.
+constexpr int idle_seconds_before_cold_start = 3;
+
 // Runs the profiler again as `--MODE-child N` and reads the ms it prints.
 inline double child_ms(const char* self, const char* mode, int n) {
+    if (std::string(mode) == "context") std::this_thread::sleep_for(std::chrono::seconds(idle_seconds_before_cold_start));
     const std::string command = std::string("'") + self + "' --" + mode + "-child " + std::to_string(n);
     FILE* p = popen(command.c_str(), "r");
     if (!p) return -1;
@@ -160,8 +168,10 @@ inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
         m.staging_gbs.push_back(best);
         // The same threads unpacking into fresh pages (a first call's output:
         // malloc'd and never touched), each time new pages.
+        // Best of 5: with 3, the 4-GPU figure of one profile came out below
+        // the 3-GPU one (20.1 against 21.6 GB/s).
         best = 0;
-        for (int r = 0; r < 3; ++r) {
+        for (int r = 0; r < 5; ++r) {
             std::vector<char*> fresh(static_cast<std::size_t>(n), nullptr);
             for (auto& f : fresh) f = static_cast<char*>(std::malloc(bytes));
             const auto t0 = std::chrono::steady_clock::now();
@@ -295,9 +305,10 @@ inline std::string multi_gpu_json(const MultiGpu& m, const std::string& how) {
            ", \"exchangeNs\": " + json_numbers(m.exchange_ns) + ", \"measured\": \"" + how +
            "; entry i: i+1 GPUs at once; h2d/d2h: aggregate of a 256 MiB page-locked cudaMemcpy per GPU, best of 3; "
            "staging: aggregate of each GPU's staging threads packing 256 MiB pageable into pinned, best of 3; "
-           "fresh: the same threads unpacking 256 MiB pinned into fresh malloc'd pages, best of 3; "
+           "fresh: the same threads unpacking 256 MiB pinned into fresh malloc'd pages, best of 5; "
            "contextStart: cudaFree(0) on every GPU at once as a fresh process's first CUDA call, the host's GPUs visible and "
-           "none held by another process of the profiler's, median of 3; "
+           "none held by another process of the profiler's, each after " + std::to_string(idle_seconds_before_cold_start) +
+           " s with no CUDA process running, median of 3; "
            "ncclInit: ncclCommInitAll in a fresh process once its contexts are up, median of 3; exchange: NCCL send+recv between every neighbour pair both ways at once, "
            "4 KiB..16 MiB, least squares\"}";
 }
