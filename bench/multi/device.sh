@@ -25,6 +25,7 @@ if [ -z "${RECIPE_NCCL:-}" ]; then
   done
 fi
 echo "NCCL: ${RECIPE_NCCL:-not found}" | tee "$out/device.txt"
+echo "measured $(date -u '+%Y-%m-%d %H:%M UTC')" >> "$out/device.txt"
 nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id --format=csv,noheader | tee -a "$out/device.txt"
 nvidia-smi topo -m >> "$out/device.txt" 2>&1
 gpus=$(nvidia-smi -L | wc -l)

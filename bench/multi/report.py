@@ -10,6 +10,7 @@ import json
 import os
 import statistics
 import sys
+import time
 from collections import defaultdict
 
 
@@ -71,6 +72,12 @@ def main():
     if os.path.isdir(os.path.join(out, "platforms")):
         print("The programs were advised with the stored profile whose `multiGpu` figures are the ones measured in", end=" ")
         print("the same run (below; `bench/multi/session.sh`).", end=" ")
+    # When: device.sh's "measured" line, else when e2e.sh finished.
+    when = [l.split(" ", 1)[1] for l in device if l.startswith("measured ")]
+    if not when and os.path.exists(os.path.join(out, "e2e.tsv")):
+        when = [time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(os.path.join(out, "e2e.tsv"))))]
+    if when:
+        print(f"Measured {when[0]}.", end=" ")
     print("Device:\n")
     for l in gpus:
         print(f"- GPU {l}")
