@@ -63,10 +63,10 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
 }
 
 double cuda_startup_ms(const Platform& platform, int host_gpus) {
-    // On a host of several GPUs the driver sets every visible GPU up when a
-    // program starts CUDA (measured on 4 H200s: 0.70 s for one context,
-    // against 0.2 s on a host of one): that host's own figure, when the
-    // profile has it.
+    // On a host of several GPUs one context takes that host's own time
+    // (measured with its GPUs idle 3 s before: 1.17 s on a host of 4 H200s,
+    // whose programs waited 1.00-1.05 s; 0.54 s on a host of 2; 0.2 s on a
+    // host of one H200): that host's figure, when the profile has it.
     const std::vector<double>& several = platform.multi_gpu.context_start_ms;
     if (host_gpus > 1 && !several.empty()) return several[0];
     return platform.cuda_startup_ns * 1e-6;
