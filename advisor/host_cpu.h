@@ -80,13 +80,17 @@ inline double triad_seconds(std::size_t n, int passes) {
 
 // The stencil's rate in GFLOP/s: `reps` sweeps, the best of `passes`. Its
 // two arrays sit in one block, the second 2 KiB + 64 B past a page boundary
-// from the first: where the heap put them at the same offset in their
-// pages, each load of a[k - 1] waited on the store to b[k - 1] just before
-// it (the core's memory disambiguation compares address bits 0-11 only),
-// and the loop ran at 0.55-0.6 of this rate (3.4 against 6.1 GFLOP/s on one
-// host), in whichever processes the heap happened to do so. The samples'
-// and PolyBench's C nests, timed in their programs, sustained 4.6-7
-// GFLOP/s on that host: the free layout's rate is their measure.
+// from the first, so that the layout is the same in every process (at one
+// page offset a load of a[k - 1] can wait on the store to b[k - 1]: 4K
+// aliasing). What that layout is worth was measured later on a 2-core build
+// host, 200 alternating windows of each: 5-7% (medians 5.38-5.73 against
+// 5.78-6.00 GFLOP/s). The drops to 0.55-0.6 of the rate (3.4-3.7 against
+// 6.1-6.3) that whole measurements sometimes read are not the layout: with
+// it fixed, one process's rate flips between the two in 5 ms windows and
+// stays low for up to a second at a time (another tenant's work on the
+// core, presumably); the best of `passes` spans under a second and does not
+// always escape them. The samples' and PolyBench's C nests, timed in their
+// programs, sustained 4.6-7 GFLOP/s on an H100 host.
 inline double stencil_gflops(int reps, int passes) {
     const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache
     constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;
