@@ -83,8 +83,9 @@ inline double triad_seconds(std::size_t n, int passes) {
 // from the first, so that the layout is the same in every process (at one
 // page offset a load of a[k - 1] can wait on the store to b[k - 1]: 4K
 // aliasing). What that layout is worth was measured later on a 2-core build
-// host, 200 alternating windows of each: 5-7% (medians 5.38-5.73 against
-// 5.78-6.00 GFLOP/s). The drops to 0.55-0.6 of the rate (3.4-3.7 against
+// host (bench/device/stencil_windows.cpp layout, 200 alternating windows of
+// each, three runs): 2-7% (medians 3.04-5.73 against 3.10-6.00 GFLOP/s; a
+// whole run of the host read ~3 at one time). The drops to 0.55-0.6 of the rate (3.4-3.7 against
 // 6.1-6.3) that whole measurements sometimes read are not the layout: with
 // it fixed, one process's rate flips between the two in 5 ms windows and
 // stays low for up to a second at a time (another tenant's work on the
