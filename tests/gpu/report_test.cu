@@ -18,30 +18,6 @@ __global__ void scale_kernel(recipe::Tile t, recipe::InView<double> in, recipe::
     out(x) = in(x) * f;
 }
 
-// Runs f with stderr sent to a file and returns what it wrote.
-template <class F>
-std::string captured_stderr(F&& f) {
-    std::fflush(stderr);
-    char path[] = "/tmp/recipe_report_XXXXXX";
-    const int fd = mkstemp(path);
-    const int saved = dup(2);
-    dup2(fd, 2);
-    f();
-    std::fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    std::string text;
-    if (FILE* in = std::fopen(path, "r")) {
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
-        std::fclose(in);
-    }
-    close(fd);
-    unlink(path);
-    return text;
-}
-
 int main() {
     const std::int64_t n = 1 << 20;
     test::HostArray<double> in(n, recipe::HostMemory::Pinned), out(n, recipe::HostMemory::Pinned);
@@ -58,12 +34,12 @@ int main() {
     };
 
     unsetenv("RECIPE_REPORT");
-    std::string text = captured_stderr(go);
+    std::string text = test::captured_stderr(go);
     TEST_CHECK(text.empty(), "printed without RECIPE_REPORT: %s", text.c_str());
     TEST_CHECK(m.h2d < 0 && m.kernel < 0 && m.d2h < 0 && m.total > 0, "measured phases without RECIPE_REPORT");
 
     setenv("RECIPE_REPORT", "1", 1);
-    text = captured_stderr(go);
+    text = test::captured_stderr(go);
     std::fputs(text.c_str(), stdout);
     auto has = [&](const char* s) { return text.find(s) != std::string::npos; };
     TEST_CHECK(has("recipe: scale (scale.c:7): scalable, tile 131072x1x1, 8 tiles, 3 streams, strided, pinned"),
@@ -79,7 +55,7 @@ int main() {
     // RECIPE_REPORT=time: `recipe: time NAME MEASURED STARTUP PREDICTED`, the
     // name's blanks made underscores; no events, so no phases measured.
     setenv("RECIPE_REPORT", "time", 1);
-    text = captured_stderr(go);
+    text = test::captured_stderr(go);
     std::fputs(text.c_str(), stdout);
     char name[64] = "";
     double measured = -1, startup = -1, predicted = -1;

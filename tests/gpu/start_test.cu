@@ -2,7 +2,9 @@
 // plan's largest needs (recipe::PoolSize) starts CUDA and allocates them on
 // its own thread; the first run takes them into the pool and allocates
 // nothing of its own (the pool's blocks are still the reserved ones after
-// it), and its results are right. A second run reuses them too.
+// it), and its results are right. A second run reuses them too. With
+// RECIPE_REPORT=1 the first run prints the start-up thread's timeline: GPU
+// 0's context and the blocks it reserved.
 #include <cstdio>
 
 #include "test_support.cuh"
@@ -47,7 +49,17 @@ bool run_once(std::int64_t n, const char* what) {
 int main() {
     const std::int64_t n = 1 << 22;  // tiles of 1 MiB: well inside the reservation
     for (const char* what : {"first run", "second run"}) {
-        run_once(n, what);
+        if (what[0] == 'f') {
+            setenv("RECIPE_REPORT", "1", 1);
+            const std::string text = test::captured_stderr([&] { run_once(n, what); });
+            unsetenv("RECIPE_REPORT");
+            TEST_CHECK(text.find("recipe: start-up: first call waited from") != std::string::npos &&
+                           text.find("recipe:   GPU 0: context at") != std::string::npos &&
+                           text.find("staging block") != std::string::npos,
+                       "first run with RECIPE_REPORT=1: no start-up timeline in:\n%s", text.c_str());
+        } else {
+            run_once(n, what);
+        }
         // Only now: the pool must come into being after CUDA's runtime, as
         // the library makes it, to be freed before the runtime is at exit.
         auto& pool = recipe::detail::Pool::get();

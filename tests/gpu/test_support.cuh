@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <recipe/recipe.cuh>
 
 namespace test {
@@ -126,6 +128,30 @@ inline std::string describe(const recipe::Config& c) {
            recipe::to_string(c.host) + "/s" + std::to_string(c.streams) + " extents " +
            std::to_string(c.extents[0]) + "x" + std::to_string(c.extents[1]) + "x" + std::to_string(c.extents[2]) +
            " tile " + std::to_string(c.tile[0]) + "x" + std::to_string(c.tile[1]) + "x" + std::to_string(c.tile[2]);
+}
+
+// Runs f with stderr sent to a file and returns what it wrote.
+template <class F>
+inline std::string captured_stderr(F&& f) {
+    std::fflush(stderr);
+    char path[] = "/tmp/recipe_report_XXXXXX";
+    const int fd = mkstemp(path);
+    const int saved = dup(2);
+    dup2(fd, 2);
+    f();
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::string text;
+    if (FILE* in = std::fopen(path, "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
+        std::fclose(in);
+    }
+    close(fd);
+    unlink(path);
+    return text;
 }
 
 inline std::int64_t clampi(std::int64_t v, std::int64_t lo, std::int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
