@@ -118,21 +118,23 @@ def main():
         print("(RECIPE_REPORT=time) less their wait for the start-up thread (CUDA's contexts, NCCL's communicators:")
         print("`wait`), `predicted`: the recipe's prediction of each")
         print("for the process's first call, summed; `speed-up`: the converted time against the same program")
-        print("on one GPU, measured and predicted. `outputs`: the output file against the C program's.\n")
-        print("| program | advised with | GPUs | whole program s | wait ms | converted ms | predicted ms | error | speed-up measured | speed-up predicted | outputs |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        print("on one GPU, measured and predicted. `runs`: the converted time's fastest and slowest run. `outputs`: the")
+        print("output file against the C program's.\n")
+        print("| program | advised with | GPUs | whole program s | wait ms | converted ms | runs | predicted ms | error | speed-up measured | speed-up predicted | outputs |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         one = {}
         for key in sorted(rows, key=lambda k: (k[0], order.get(k[1], 9))):
             fs = rows[key]
             name, v = key
             if v == "0":
-                print(f"| {name} | C program | – | {median([float(f[4]) for f in fs]):.3f} | – | – | – | – | – | – | reference |")
+                print(f"| {name} | C program | – | {median([float(f[4]) for f in fs]):.3f} | – | – | – | – | – | – | – | reference |")
                 continue
             if fs[0][4] == "-":
-                print(f"| {name} | {label.get(v, v)} | 1 | – | – | – | – | – | – | – | the `--gpus 1` program: the advisor chose one GPU |")
+                print(f"| {name} | {label.get(v, v)} | 1 | – | – | – | – | – | – | – | – | the `--gpus 1` program: the advisor chose one GPU |")
                 continue
             wall = median([float(f[4]) for f in fs])
             conv = median([float(f[5]) for f in fs])
+            runs = f"{min(float(f[5]) for f in fs):.1f}–{max(float(f[5]) for f in fs):.1f}"
             pred = median([float(f[6]) for f in fs])
             chosen = fs[0][2]
             wait = median([float(f[8]) for f in fs if len(f) > 8])
@@ -143,7 +145,7 @@ def main():
             err = f"{(pred - conv) / conv * 100:+.0f}%" if conv > 0 else "–"
             sm = f"{o[0] / conv:.2f}×" if o and conv > 0 else "–"
             sp = f"{o[1] / pred:.2f}×" if o and pred > 0 else "–"
-            print(f"| {name} | {label.get(v, v)} | {chosen} | {wall:.3f} | {wait:.1f} | {conv:.1f} | {pred:.1f} | {err} | {sm} | {sp} | {same} |")
+            print(f"| {name} | {label.get(v, v)} | {chosen} | {wall:.3f} | {wait:.1f} | {conv:.1f} | {runs} | {pred:.1f} | {err} | {sm} | {sp} | {same} |")
         print()
         calls_section(out)
 
