@@ -12,7 +12,9 @@
 #  - the emitted programs' start-up timelines (RECIPE_REPORT=1): heat2d and
 #    emboss as advised for one GPU, also with CUDA_MODULE_LOADING=EAGER;
 #  - first calls writing fresh pages over 1..N GPUs (bench/multi/scaling.cu
-#    `fresh`, its output never touched, against `run`, its output filled).
+#    `fresh`, its output never touched, against `run`, its output filled;
+#    the last field of each line is the first call's start-up wait, which
+#    its first_ms includes: subtract it).
 # usage: bench/multi/probe.sh OUTDIR   (RUNS, default 3; RECIPE_BINARY, default build/recipe;
 #        PARTS, default "contexts bisect timelines fresh")
 set -uo pipefail
