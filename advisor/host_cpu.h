@@ -84,13 +84,13 @@ inline double triad_seconds(std::size_t n, int passes) {
 // page offset a load of a[k - 1] can wait on the store to b[k - 1]: 4K
 // aliasing). What that layout is worth was measured later on a 2-core build
 // host (bench/device/stencil_windows.cpp layout, 200 alternating windows of
-// each, three runs): 2-7% (medians 3.04-5.73 against 3.10-6.00 GFLOP/s; a
-// whole run of the host read ~3 at one time). The drops to 0.55-0.6 of the rate (3.4-3.7 against
-// 6.1-6.3) that whole measurements sometimes read are not the layout: with
-// it fixed, one process's rate flips between the two in 5 ms windows and
-// stays low for up to a second at a time (another tenant's work on the
-// core, presumably); the best of `passes` spans under a second and does not
-// always escape them. The samples' and PolyBench's C nests, timed in their
+// each, three runs): 2-7% (medians 3.04-5.73 against 3.10-6.00 GFLOP/s; in
+// one run the whole host read ~3). The drops to 0.55-0.6 of the rate
+// (3.4-3.7 against 6.1-6.3) that whole measurements sometimes read are not
+// the layout: with it fixed, one process's rate flips between the two in
+// 5 ms windows and stays low for up to a second at a time (another
+// tenant's work on the core, presumably); the best of `passes` spans under
+// a second and does not always escape them. The samples' and PolyBench's C nests, timed in their
 // programs, sustained 4.6-7 GFLOP/s on an H100 host.
 inline double stencil_gflops(int reps, int passes) {
     const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache

@@ -176,7 +176,8 @@ public:
         } else if (thread_.joinable()) {
             const double asked = ms_since_begin();
             thread_.join();
-            if (report_requested() == ReportLevel::Full) print_timeline(asked);
+            // (A failed start-up has no timeline: the run says why it failed.)
+            if (result_ == cudaSuccess && report_requested() == ReportLevel::Full) print_timeline(asked);
             for (std::size_t d = 0; d < reserved_.size(); ++d)
                 if (reserved_[d]) reserved_[d]->give_to(Pool::get(static_cast<int>(d)));
             reserved_.clear();
