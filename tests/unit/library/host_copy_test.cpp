@@ -89,3 +89,61 @@ TEST_CASE("staging threads use no CPU before their first run and once parked", "
     threads.run([&](int, int) { ran.fetch_add(1); });  // woken again
     CHECK(ran.load() == 8);
 }
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace {
+
+// Pages of [p, p + bytes) resident in memory (mincore), p page-aligned.
+std::size_t resident_pages(char* p, std::size_t bytes) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> v((bytes + page - 1) / page);
+    if (mincore(p, bytes, v.data()) != 0) return 0;
+    std::size_t n = 0;
+    for (unsigned char c : v) n += c & 1;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("pages made writable before a run are present and keep every byte", "[library]") {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t pages = 64, bytes = pages * page;
+    char* p = static_cast<char*>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    REQUIRE(p != MAP_FAILED);
+    // Some points written (a nest initialised on part of a calloc'd grid), the rest never touched.
+    for (std::size_t i = 0; i < bytes; i += 3 * page + 17) p[i] = static_cast<char>(1 + i % 101);
+    const std::size_t before = resident_pages(p, bytes);
+    CHECK(before < pages);
+    CopyThreads threads(3);
+    // An unaligned range: its first and last pages are rounded out.
+    const bool supported = recipe::detail::prefault_writable(p + 100, bytes - 200, threads);
+    if (supported) CHECK(resident_pages(p, bytes) == pages);
+    else WARN("this kernel cannot populate pages (MADV_POPULATE_WRITE): the run's copies fault them as before");
+    for (std::size_t i = 0; i < bytes; ++i) {
+        const char want = i % (3 * page + 17) == 0 ? static_cast<char>(1 + i % 101) : 0;
+        if (p[i] != want) FAIL("byte " << i << " changed: " << int(p[i]) << " for " << int(want));
+    }
+    munmap(p, bytes);
+}
+#endif
+
+TEST_CASE("a range made writable once is not walked again by later runs", "[library]") {
+    recipe::detail::WritableSpans spans;
+    std::vector<char> a(1 << 16);
+    CHECK_FALSE(spans.contains(a.data(), a.size()));
+    spans.add(a.data(), a.size());
+    CHECK(spans.contains(a.data(), a.size()));
+    CHECK(spans.contains(a.data() + 100, 1000));         // a slab of it
+    CHECK_FALSE(spans.contains(a.data() + 100, a.size()));  // reaching past it
+    spans.add(a.data() + 10, 10);                          // inside: nothing new
+    CHECK(spans.size() == 1);
+    // Bounded: the oldest ranges are forgotten first.
+    std::vector<char> b(200 * 16);
+    for (int i = 0; i < 200; ++i) spans.add(b.data() + 16 * i, 16);
+    CHECK(spans.size() == 64);
+    CHECK_FALSE(spans.contains(a.data(), a.size()));
+    CHECK(spans.contains(b.data() + 16 * 199, 16));
+}
