@@ -7,6 +7,11 @@
 #     (this host's CPU), into OUTDIR/e2e;
 #  3. with TESTS=1, first the device tests (tests/gpu/run_gpu_tests.sh) into
 #     OUTDIR/gpu-tests.log.
+#  4. with AB_OLD_INCLUDE (a copy of an earlier library/include), before the
+#     e2e: every sample's --convert-all .cu (advised here for platform NAME)
+#     built against that library and this one and run in alternation
+#     (bench/device/ab_first_call.sh, RUNS processes each) into OUTDIR/ab;
+#     with SKIP_E2E=1 steps 1-2 are left out.
 # Everything again in OUTDIR/all.tgz (a runner may bring back few files).
 # usage: bench/device/model_session.sh NAME OUTDIR
 # Environment: RECIPE_BINARY (default build/recipe), RECIPE_BENCH_PLAN
@@ -27,6 +32,24 @@ if [ "${TESTS:-0}" = 1 ]; then
   bash "$root/tests/gpu/run_gpu_tests.sh" > "$out/gpu-tests.log" 2>&1 || status=1
   echo "gpu tests: exit $status in $(( $(date +%s) - start )) s" | tee -a "$out/device.txt"
   tail -3 "$out/gpu-tests.log"
+fi
+if [ -n "${AB_OLD_INCLUDE:-}" ]; then
+  start=$(date +%s)
+  mkdir -p "$out/ab-cu"
+  cus=()
+  for c in "$root"/samples/*.c; do
+    p=$(basename "$c" .c)
+    [ -z "${PROGRAMS:-}" ] || grep -qw -- "$p" <<<"$PROGRAMS" || continue
+    "$RECIPE_BINARY" advise "$c" --platform "$name" --convert-all -o "$out/ab-cu/$p" > "$out/ab-cu/$p.advise.log" 2>&1 &&
+      [ -f "$out/ab-cu/$p/$p.cu" ] && cus+=("$out/ab-cu/$p/$p.cu")
+  done
+  RUNS=${RUNS:-5} bash "$root/bench/device/ab_first_call.sh" "$out/ab" "$AB_OLD_INCLUDE" "${cus[@]}" > "$out/ab.log" 2>&1 || status=1
+  echo "ab: ${#cus[@]} programs in $(( $(date +%s) - start )) s" | tee -a "$out/device.txt"
+  rm -f "$out"/ab/*.old "$out"/ab/*.new
+fi
+if [ "${SKIP_E2E:-0}" = 1 ]; then
+  tar -czf "$out.tgz" -C "$out" . && mv "$out.tgz" "$out/all.tgz"
+  exit $status
 fi
 profile=$out/gpu/profile.json
 if [ "${SKIP_BENCH:-0}" != 1 ]; then

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Medians of every library call's measured phases in the logs of
+bench/device/ab_first_call.sh (RECIPE_REPORT=1 phase tables), old library
+against new, one row per program, call and phase that either measured.
+usage: ab_summary.py OUTDIR"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+HEADER = re.compile(r"^recipe: (\S.*) \((\S+:\d+)\): ")
+PHASE = re.compile(r"^recipe:\s+(startup|alloc|h2d|kernel|d2h|staging|total)\s+([-\d.]+)\s+(\S+)")
+
+
+def calls(path):
+    """[(call label, {phase: (measured, predicted)})] of one run's log."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            m = HEADER.match(line)
+            if m:
+                out.append((f"{m.group(1)} ({m.group(2)})", {}))
+                continue
+            m = PHASE.match(line)
+            if m and out:
+                out[-1][1][m.group(1)] = (float(m.group(2)), m.group(3))
+    return out
+
+
+def main(outdir):
+    runs = {}  # (program, variant) -> [calls per run]
+    for path in sorted(glob.glob(os.path.join(outdir, "*.run*.log"))):
+        m = re.match(r"(.+)\.(old|new)\.run\d+\.log$", os.path.basename(path))
+        if m:
+            runs.setdefault((m.group(1), m.group(2)), []).append(calls(path))
+    print("| program | call | phase | old ms | new ms | new / old | predicted ms | runs |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    for program in sorted({p for p, _ in runs}):
+        old, new = runs.get((program, "old"), []), runs.get((program, "new"), [])
+        ncalls = max([len(r) for r in old + new] or [0])
+        for c in range(ncalls):
+            label = next((r[c][0] for r in old + new if len(r) > c), "")
+            for phase in ("startup", "alloc", "h2d", "kernel", "d2h", "staging", "total"):
+                def med(rs):
+                    v = [r[c][1][phase][0] for r in rs if len(r) > c and phase in r[c][1]]
+                    return statistics.median(v) if v else None
+                a, b = med(old), med(new)
+                if a is None and b is None:
+                    continue
+                pred = next((r[c][1][phase][1] for r in new + old if len(r) > c and phase in r[c][1]), "-")
+                ratio = f"{b / a:.2f}" if a and b is not None and a > 0 else "–"
+                fmt = lambda v: "–" if v is None else f"{v:.3f}"
+                print(f"| {program} | {c + 1}: {label} | {phase} | {fmt(a)} | {fmt(b)} | {ratio} | {pred} | {len(old)}/{len(new)} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")
