@@ -33,6 +33,7 @@ struct ColdStart {
     double startup_ns = 0;                          // cudaFree(0) as a process's first CUDA call, median
     double teardown_ns = 0;                         // exit() of a process with a CUDA context, until reaped, median
     std::vector<double> first_run_bytes, first_run_ns;  // bytes out of the run; extra of the first run
+    int first_run_threads = 0;                          // the staging threads of those runs (0: the library's default)
     int processes = 0;
     std::string error;  // non-empty when a child failed
 };
@@ -51,8 +52,9 @@ inline std::int64_t now_ns() {
 }
 
 // In a fresh process: CUDA's start-up, then the same staged run (the
-// emitted programs' usual host mode: the user's malloc'd arrays) twice.
-inline ChildResult cold_child(std::int64_t n) {
+// emitted programs' usual host mode: the user's malloc'd arrays) twice, on
+// `threads` staging threads (0: the library's default).
+inline ChildResult cold_child(std::int64_t n, int threads) {
     ChildResult r;
     const auto t0 = std::chrono::steady_clock::now();
     if (cudaFree(nullptr) != cudaSuccess) return r;
@@ -74,6 +76,7 @@ inline ChildResult cold_child(std::int64_t n) {
     c.block = dim3(256, 1, 1);
     c.host = recipe::HostMemory::Staged;
     c.name = "recipe-profile cold";
+    c.host_threads = threads;
     try {
         auto once = [&] {
             return recipe::run(c, samples::moving_average, recipe::inputs(recipe::input(static_cast<const float*>(in))),
@@ -92,15 +95,16 @@ inline ChildResult cold_child(std::int64_t n) {
 // Runs cold_child(n) in a fresh process: this program again (exec), with
 // `--cold-child N FD` (cold_child_main), so that the child starts cold
 // whatever this process has done with CUDA.
-inline bool run_child(std::int64_t n, ChildResult* result) {
+inline bool run_child(std::int64_t n, int threads, ChildResult* result) {
     int fds[2];
     if (pipe(fds) != 0) return false;
     const pid_t pid = fork();
     if (pid < 0) return false;
     if (pid == 0) {
         close(fds[0]);
-        const std::string count = std::to_string(n), fd = std::to_string(fds[1]);
-        execl("/proc/self/exe", "recipe-profile", "--cold-child", count.c_str(), fd.c_str(), static_cast<char*>(nullptr));
+        const std::string count = std::to_string(n), fd = std::to_string(fds[1]), t = std::to_string(threads);
+        execl("/proc/self/exe", "recipe-profile", "--cold-child", count.c_str(), fd.c_str(), t.c_str(),
+              static_cast<char*>(nullptr));
         _exit(127);
     }
     close(fds[1]);
@@ -162,8 +166,8 @@ inline bool count_devices_in_child(int* devices, std::string* why) {
 // The child's side: `recipe-profile --cold-child N FD`. Writes its
 // ChildResult to FD and exits normally, so that CUDA tears its context down
 // as a user's program does (the parent times that exit).
-inline int cold_child_main(const char* count, const char* fd) {
-    detail::ChildResult r = detail::cold_child(std::atoll(count));
+inline int cold_child_main(const char* count, const char* fd, const char* threads) {
+    detail::ChildResult r = detail::cold_child(std::atoll(count), std::atoi(threads));
     r.exit_at_ns = detail::now_ns();
     const int out = std::atoi(fd);
     const ssize_t w = write(out, &r, sizeof r);
@@ -171,14 +175,15 @@ inline int cold_child_main(const char* count, const char* fd) {
     return w == static_cast<ssize_t>(sizeof r) ? 0 : 1;
 }
 
-// Fresh processes: CUDA's start-up, the first run's extra, the exit.
-inline ColdStart measure_cold_start(bool quick) {
+// Fresh processes: CUDA's start-up, the first run's extra (on `threads`
+// staging threads, 0: the library's default), the exit.
+inline ColdStart measure_cold_start(bool quick, int threads = 0) {
     ColdStart cs;
     const int reps = quick ? 1 : 5;
     std::vector<double> startups, teardowns;
     {
         detail::ChildResult discarded;
-        if (!detail::run_child(std::int64_t(1) << 20, &discarded)) {
+        if (!detail::run_child(std::int64_t(1) << 20, threads, &discarded)) {
             cs.error = "a child process measuring a cold run failed";
             return cs;
         }
@@ -188,7 +193,7 @@ inline ColdStart measure_cold_start(bool quick) {
         for (int r = 0; r < reps; ++r) {
             detail::ChildResult c;
             ++cs.processes;
-            if (!detail::run_child(n, &c)) {
+            if (!detail::run_child(n, threads, &c)) {
                 cs.error = "a child process measuring a cold run of " + std::to_string(n) + " floats failed";
                 return cs;
             }
