@@ -4,6 +4,9 @@
 # commit's library/include) and run in alternation, one fresh process at a
 # time, RUNS times each (5), with RECIPE_REPORT=1: what a library change did
 # to each call, phase by phase, measured against itself on the same machine.
+# With OLD_EDIT (a sed script), the old variant is built from a copy of each
+# .cu edited by it (e.g. 's/^ *cfg.host_threads = .*//': the library's
+# default staging threads against the plan's), against OLD_INCLUDE still.
 # Logs go to OUTDIR/<program>.<old|new>.runN.log, the medians of every call's
 # phases to OUTDIR/summary.md (bench/device/ab_summary.py).
 # usage: bench/device/ab_first_call.sh OUTDIR OLD_INCLUDE FILE.cu...
@@ -24,7 +27,14 @@ for cu in "$@"; do
   dir=$(cd "$(dirname "$cu")" && pwd)
   name=$(basename "$cu" .cu)
   build "$dir" "$name" "$root/library/include" new &
-  build "$dir" "$name" "$old" old &
+  if [ -n "${OLD_EDIT:-}" ]; then
+    mkdir -p "$out/old-src/$name"
+    sed "$OLD_EDIT" "$cu" > "$out/old-src/$name/$name.cu"
+    cp "$dir/$name.plan.json" "$out/old-src/$name/"
+    build "$out/old-src/$name" "$name" "$old" old &
+  else
+    build "$dir" "$name" "$old" old &
+  fi
 done
 wait
 for ((run = 1; run <= ${RUNS:-5}; run++)); do

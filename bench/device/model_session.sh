@@ -10,7 +10,8 @@
 #  4. with AB_OLD_INCLUDE (a copy of an earlier library/include), before the
 #     e2e: every sample's --convert-all .cu (advised here for platform NAME)
 #     built against that library and this one and run in alternation
-#     (bench/device/ab_first_call.sh, RUNS processes each) into OUTDIR/ab;
+#     (bench/device/ab_first_call.sh, RUNS processes each; AB_PROGRAMS: only
+#     these samples) into OUTDIR/ab;
 #     with SKIP_E2E=1 steps 1-2 are left out.
 # Everything again in OUTDIR/all.tgz (a runner may bring back few files).
 # usage: bench/device/model_session.sh NAME OUTDIR
@@ -39,7 +40,7 @@ if [ -n "${AB_OLD_INCLUDE:-}" ]; then
   cus=()
   for c in "$root"/samples/*.c; do
     p=$(basename "$c" .c)
-    [ -z "${PROGRAMS:-}" ] || grep -qw -- "$p" <<<"$PROGRAMS" || continue
+    [ -z "${AB_PROGRAMS:-}" ] || grep -qw -- "$p" <<<"$AB_PROGRAMS" || continue
     "$RECIPE_BINARY" advise "$c" --platform "$name" --convert-all -o "$out/ab-cu/$p" > "$out/ab-cu/$p.advise.log" 2>&1 &&
       [ -f "$out/ab-cu/$p/$p.cu" ] && cus+=("$out/ab-cu/$p/$p.cu")
   done
