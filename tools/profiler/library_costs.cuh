@@ -167,15 +167,15 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
             lc.thread_counts.push_back(n);
             lc.thread_tile_ns.push_back(detail::steady_tile_ns(quick ? 1 : 3, tile, 64, 2, recipe::HostMemory::Staged, in, out, n));
         }
-        // The most threads within 3% of the fastest. Warm runs cannot tell
-        // them apart (on an H200 6 and 8 threads differed by 0.5%), but a
-        // program's first run unpacks into fresh pages, and faulting them in
-        // goes faster on more threads: four samples' first calls took
-        // 21-33% longer on 6 threads than on 8 on that H200. Counts past
-        // 3% are left out: they fight over the memory and the copy engines
-        // (12 threads there ran 15% slower than 6).
+        // The fewest threads within 3% of the fastest: more threads than
+        // that buy nothing measurable and take cores from the program (on
+        // an H100 host 8 and 16 threads differed by 0.3%). Nor do they pay
+        // on a first run, whose unpacking faults fresh pages in: the same
+        // eight samples' first calls on an H200 whose profile chose 6, run
+        // on 6 and on 8 threads (medians of 5 processes each), were faster
+        // on 6 for four and on 8 for the other four.
         const double best = *std::min_element(lc.thread_tile_ns.begin(), lc.thread_tile_ns.end());
-        for (std::size_t i = 0; i < lc.thread_counts.size(); ++i)
+        for (std::size_t i = 0; i < lc.thread_counts.size() && lc.staging_threads == 0; ++i)
             if (lc.thread_tile_ns[i] <= 1.03 * best) lc.staging_threads = lc.thread_counts[i];
     }
     for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22,
