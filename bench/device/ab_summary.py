@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Medians of every library call's measured phases in the logs of
 bench/device/ab_first_call.sh (RECIPE_REPORT=1 phase tables), old library
-against new, one row per program, call and phase that either measured.
+against new, one row per program, call and phase that either measured;
+"call" is the total less the start-up wait, where the call had one.
 usage: ab_summary.py OUTDIR"""
 import glob
 import os
@@ -25,6 +26,11 @@ def calls(path):
             m = PHASE.match(line)
             if m and out:
                 out[-1][1][m.group(1)] = (float(m.group(2)), m.group(3))
+    # The call less its wait for CUDA's start-up (which depends on the
+    # program's work before the call, not on the library).
+    for _, phases in out:
+        if "total" in phases and "startup" in phases:
+            phases["call"] = (phases["total"][0] - phases["startup"][0], "-")
     return out
 
 
@@ -41,7 +47,7 @@ def main(outdir):
         ncalls = max([len(r) for r in old + new] or [0])
         for c in range(ncalls):
             label = next((r[c][0] for r in old + new if len(r) > c), "")
-            for phase in ("startup", "alloc", "h2d", "kernel", "d2h", "staging", "total"):
+            for phase in ("startup", "alloc", "h2d", "kernel", "d2h", "staging", "total", "call"):
                 def med(rs):
                     v = [r[c][1][phase][0] for r in rs if len(r) > c and phase in r[c][1]]
                     return statistics.median(v) if v else None
