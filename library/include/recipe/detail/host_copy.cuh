@@ -246,8 +246,9 @@ inline void touch_pages(char* block, std::size_t bytes, CopyThreads& threads) {
 // entry while the staging threads run on a dozen cores. Populating first
 // faults the pages in once, as fresh pages, with no mapping to replace:
 // poisson2d's first call (25 MB staged) staged for 17.0 ms on an H200
-// without it and 2.1 ms with it, medians of 5 processes each. Returns false where the kernel cannot (older than
-// 5.14, not Linux, memory it refuses): the copies then fault as before.
+// without it and 2.1 ms with it, medians of 5 processes each. Returns false
+// where the kernel cannot (older than 5.14, not Linux, memory it refuses):
+// the copies then fault as before.
 inline bool prefault_writable(char* begin, std::size_t bytes, CopyThreads& threads) {
 #if defined(__linux__)
     constexpr std::size_t kPage = 4096;
