@@ -69,7 +69,10 @@ def main():
     print("Made by `bench/multi/device.sh OUT` (library tests, the host's figures, the library's scaling) and")
     print("`bench/multi/e2e.sh PLATFORM OUT` (whole programs through `recipe advise --gpus N`), rendered by")
     print("`bench/multi/report.py OUT`.", end=" ")
-    if os.path.isdir(os.path.join(out, "platforms")):
+    if os.path.isfile(os.path.join(out, "one-gpu.json")):
+        print("The programs were advised with a profile measured in the same run: the one-GPU figures on GPU 0", end=" ")
+        print("(`bench/device/profile.sh`), the `multiGpu` figures below (`bench/multi/session.sh`, ONE_GPU_PROFILE=1).", end=" ")
+    elif os.path.isdir(os.path.join(out, "platforms")):
         print("The programs were advised with the stored profile whose `multiGpu` figures are the ones measured in", end=" ")
         print("the same run (below; `bench/multi/session.sh`).", end=" ")
     # When: device.sh's "measured" line, else when e2e.sh finished.

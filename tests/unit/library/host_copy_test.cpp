@@ -128,6 +128,34 @@ TEST_CASE("pages made writable before a run are present and keep every byte", "[
     }
     munmap(p, bytes);
 }
+
+TEST_CASE("an output's fresh pages made writable, then unpacked, hold exactly the tile's rows", "[library]") {
+    // A first call's malloc'd output whose pages the program never touched:
+    // the run makes the range writable, then unpacks a strided tile's rows
+    // into it. Every row lands, the gaps between rows keep their (zero)
+    // bytes, and every page of the range is present, those no row writes too.
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t pitch = 3 * page + 40, row = 2 * page + 8, rows = 300, bytes = rows * pitch + page;
+    char* p = static_cast<char*>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    REQUIRE(p != MAP_FAILED);
+    const std::vector<char> stage = pattern(rows * row, 5);
+    std::vector<Segment> segments;
+    for (std::size_t r = 0; r < rows; ++r) segments.push_back(Segment{p + 7 + r * pitch, stage.data() + r * row, row});
+    CopyThreads threads(3);
+    const std::size_t span = 7 + (rows - 1) * pitch + row;
+    const bool supported = recipe::detail::prefault_writable(p + 7, span - 7, threads);
+    recipe::detail::copy_segments(segments, threads);
+    for (std::size_t i = 0; i < bytes; ++i) {
+        const std::size_t at = i < 7 ? pitch : (i - 7) % pitch, r = i < 7 ? rows : (i - 7) / pitch;
+        const char want = r < rows && at < row ? stage[r * row + at] : 0;
+        if (p[i] != want) FAIL("byte " << i << ": " << int(p[i]) << " for " << int(want));
+    }
+    // Each gap holds a whole page no row writes: present only if made writable.
+    const std::size_t span_pages = (span + page - 1) / page;
+    if (supported) CHECK(resident_pages(p, span_pages * page) == span_pages);
+    else WARN("this kernel cannot populate pages (MADV_POPULATE_WRITE): the unpacking faults them as before");
+    munmap(p, bytes);
+}
 #endif
 
 TEST_CASE("a range made writable once is not walked again by later runs", "[library]") {

@@ -100,7 +100,7 @@ struct ArrayDesc {
     const char* kind = "input";  // for messages
     int index = 0;               // among the inputs / outputs, for messages
 
-    bool read_then_written = false;     // staged: its host pages are read (copied in), then written back
+    bool written_back = false;          // copied out to the host (an output, a region's array copied out)
     bool mapped = false;                // mapped, hybrid: the kernel uses host memory directly
     char* device_full = nullptr;        // naive, basic, iterate; the mapped pointer when mapped
     std::vector<char*> device_tile;     // scalable, buffered: one per stream
@@ -293,7 +293,7 @@ public:
         check(cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, device_id), "cudaDeviceGetAttribute", where());
         if (max_pitch_ <= 0) max_pitch_ = INT_MAX;
         setup_ms_ = ms_since(t0);
-        prefault_read_then_written(pool);
+        prepare_written_back_pages(pool);
         // Timing events are not part of a normal run; keep their creation out
         // of the measured times.
         if (measure_) {
@@ -303,11 +303,11 @@ public:
         }
     }
 
-    // Staging: the host pages of the arrays copied in and later written back
-    // are made present and writable before the first copy reads them
-    // (detail/host_copy.cuh, prefault_writable), once per process and range.
+    // Staging: the host pages of the arrays written back are made present
+    // and writable before the first tile (detail/host_copy.cuh,
+    // prefault_writable), in their first run in the process (by range).
     // Host work of the staging, timed as such.
-    void prefault_read_then_written(Pool& pool) {
+    void prepare_written_back_pages(Pool& pool) {
         if (!staging_ || !threads_) return;
         const auto t0 = Clock::now();
         const Index3& e = cfg_.extents;
@@ -315,7 +315,7 @@ public:
         const std::int64_t first = offset(space_.begin);
         const std::int64_t last = offset({space_.end[0] - 1, space_.end[1] - 1, space_.end[2] - 1});
         for (const ArrayDesc& a : arrays_) {
-            if (!a.read_then_written || a.mapped || space_.empty()) continue;
+            if (!a.written_back || a.mapped || space_.empty()) continue;
             char* begin = a.host + first * a.elem;
             const auto bytes = static_cast<std::size_t>((last - first + 1) * a.elem);
             if (pool.writable.contains(begin, bytes)) continue;

@@ -180,6 +180,29 @@ inline void stream_fence() {
 #endif
 }
 
+// Makes the pages of [begin, end) present and writable without changing a
+// byte (Linux 5.14's MADV_POPULATE_WRITE), on the calling thread; the range
+// is rounded out to whole pages. False where the kernel cannot (older than
+// 5.14, not Linux, memory it refuses): the writes then fault as before.
+inline bool populate_write(const char* begin, const char* end) {
+#if defined(__linux__)
+    constexpr std::uintptr_t kPage = 4096;
+#if defined(MADV_POPULATE_WRITE)
+    constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+    constexpr int kPopulateWrite = 23;  // <linux/mman.h> since 5.14
+#endif
+    if (begin >= end) return true;
+    const std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(begin) / kPage * kPage;
+    const std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(end) + kPage - 1) / kPage * kPage;
+    return madvise(reinterpret_cast<void*>(lo), hi - lo, kPopulateWrite) == 0;
+#else
+    (void)begin;
+    (void)end;
+    return false;
+#endif
+}
+
 // Copies the segments, splitting the bytes evenly over the threads (a single
 // large row is split too). Small jobs stay on the calling thread. Jobs of a
 // MiB or more stream their rows of 4 KiB and more: they would only push the
@@ -237,44 +260,34 @@ inline void touch_pages(char* block, std::size_t bytes, CopyThreads& threads) {
 }
 
 // Makes the pages of [begin, begin + bytes) present and writable without
-// changing a byte (Linux 5.14's MADV_POPULATE_WRITE), the pages split over
-// the threads. For an array the run reads from the host and later writes
-// back (an inout output, a region's array copied in and out) whose pages the
-// program never touched (calloc'd, initialised on some points only): reading
-// them maps the shared zero page, and each later write then replaces that
-// mapping, a copy-on-write fault that must flush every other core's TLB
-// entry while the staging threads run on a dozen cores. Populating first
-// faults the pages in once, as fresh pages, with no mapping to replace:
-// poisson2d's first call (25 MB staged) staged for 17.0 ms on an H200
-// without it and 2.1 ms with it, medians of 5 processes each. Returns false
-// where the kernel cannot (older than 5.14, not Linux, memory it refuses):
-// the copies then fault as before.
+// changing a byte (populate_write), the pages split over the threads. For
+// the arrays a staged run writes back, before its first tile:
+// - pages the program never touched (a malloc'd output) are otherwise
+//   faulted in by the unpacking, one write at a time: on an H200's host, 6
+//   threads filled 1 GiB of fresh pages tile by tile at 7.4 GB/s, and at 14.9
+//   populating them first, pages present 98 (bench/device/fresh_pages.cpp,
+//   4 MiB tiles; populating each tile's share just before copying it gained
+//   nothing: 7.8);
+// - pages read before they are written (an inout output, a region's array
+//   copied in and out, calloc'd or initialised on some points only) map the
+//   shared zero page when read, and each later write then replaces that
+//   mapping, a copy-on-write fault that must flush every other core's TLB
+//   entry while the staging threads run on a dozen cores: poisson2d's first
+//   call (25 MB staged) staged for 17.0 ms on an H200 without this and 2.1
+//   ms with it, medians of 5 processes each.
+// Returns false where the kernel cannot (older than 5.14, not Linux, memory
+// it refuses): the copies then fault as before.
 inline bool prefault_writable(char* begin, std::size_t bytes, CopyThreads& threads) {
-#if defined(__linux__)
     constexpr std::size_t kPage = 4096;
-#if defined(MADV_POPULATE_WRITE)
-    constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-    constexpr int kPopulateWrite = 23;  // <linux/mman.h> since 5.14
-#endif
     if (bytes == 0) return true;
-    const std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(begin) / kPage * kPage;
-    const std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(begin) + bytes + kPage - 1) / kPage * kPage;
-    const std::size_t pages = (hi - lo) / kPage;
+    const std::size_t pages = (bytes + kPage - 1) / kPage;
     std::atomic<bool> ok{true};
     threads.run([&](int i, int n) {
-        const std::size_t from = pages * static_cast<std::size_t>(i) / static_cast<std::size_t>(n);
-        const std::size_t to = pages * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(n);
-        if (from < to && madvise(reinterpret_cast<void*>(lo + from * kPage), (to - from) * kPage, kPopulateWrite) != 0)
-            ok.store(false, std::memory_order_relaxed);
+        const std::size_t from = pages * static_cast<std::size_t>(i) / static_cast<std::size_t>(n) * kPage;
+        const std::size_t to = std::min(bytes, pages * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(n) * kPage);
+        if (from < to && !populate_write(begin + from, begin + to)) ok.store(false, std::memory_order_relaxed);
     });
     return ok.load();
-#else
-    (void)begin;
-    (void)bytes;
-    (void)threads;
-    return false;
-#endif
 }
 
 // The host byte ranges a process's runs have already made writable

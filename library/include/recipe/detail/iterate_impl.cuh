@@ -40,6 +40,7 @@ T* run_iterations(const Config& cfg, std::int64_t steps, void (*kernel)(KP...), 
     arrays[1].halo = pair.halo;
     arrays[1].role = Role::Out;
     arrays[1].kind = "array b";
+    arrays[0].written_back = arrays[1].written_back = true;  // the result is copied out into one of them
     arrays[0].elem = arrays[1].elem = static_cast<std::int64_t>(sizeof(T));
     describe_inputs(more, std::index_sequence_for<I...>{}, &arrays);
 

@@ -42,7 +42,7 @@ void describe_outputs(const Outputs<O...>& outs, std::index_sequence<OI...>, std
         a.host = reinterpret_cast<char*>(o.host);
         a.elem = static_cast<std::int64_t>(sizeof(O));
         a.role = o.copy_in ? Role::InOut : Role::Out;
-        a.read_then_written = o.copy_in;
+        a.written_back = true;
         a.kind = "output";
         a.index = static_cast<int>(OI);
         return a;

@@ -129,7 +129,7 @@ public:
         a.host = host;
         a.elem = elem;
         a.role = Role::InOut;  // staging buffers of one chunk, no halo
-        a.read_then_written = copy_in && copy_out;
+        a.written_back = copy_out;
         a.kind = "resident array";
         a.index = static_cast<int>(descs_.size());
         descs_.push_back(a);
