@@ -164,14 +164,35 @@ TEST_CASE("a range made writable once is not walked again by later runs", "[libr
     CHECK_FALSE(spans.contains(a.data(), a.size()));
     spans.add(a.data(), a.size());
     CHECK(spans.contains(a.data(), a.size()));
-    CHECK(spans.contains(a.data() + 100, 1000));         // a slab of it
+    CHECK(spans.contains(a.data() + 100, 1000));            // a slab of it
     CHECK_FALSE(spans.contains(a.data() + 100, a.size()));  // reaching past it
-    spans.add(a.data() + 10, 10);                          // inside: nothing new
+    spans.add(a.data() + 10, 10);                           // inside: nothing new
     CHECK(spans.size() == 1);
-    // Bounded: the oldest ranges are forgotten first.
-    std::vector<char> b(200 * 16);
-    for (int i = 0; i < 200; ++i) spans.add(b.data() + 16 * i, 16);
-    CHECK(spans.size() == 64);
-    CHECK_FALSE(spans.contains(a.data(), a.size()));
-    CHECK(spans.contains(b.data() + 16 * 199, 16));
+}
+
+TEST_CASE("slabs made writable by several GPUs' runs cover a range across them", "[library]") {
+    // A nest over 4 GPUs leaves 4 slabs, in any order; a later run's range
+    // that crosses slab edges (a GPU's slab plus its neighbours' halo rows)
+    // is covered by them together, a range reaching past them is not.
+    recipe::detail::WritableSpans spans;
+    std::vector<char> a(4000);
+    for (int g : {2, 0, 3, 1}) spans.add(a.data() + 1000 * g, 1000);
+    CHECK(spans.size() == 1);
+    CHECK(spans.contains(a.data() + 900, 1200));
+    CHECK(spans.contains(a.data(), a.size()));
+    CHECK_FALSE(spans.contains(a.data() + 3900, 200));
+    // Overlapping ranges merge too; disjoint ones stay apart.
+    std::vector<char> b(1000);
+    spans.add(b.data() + 100, 300);
+    spans.add(b.data() + 350, 100);
+    spans.add(b.data() + 600, 100);
+    CHECK(spans.contains(b.data() + 100, 350));
+    CHECK_FALSE(spans.contains(b.data() + 100, 600));
+    // Bounded: at most 64 disjoint ranges kept, the last one added among them.
+    recipe::detail::WritableSpans many;
+    std::vector<char> c(200 * 32);
+    for (int i = 0; i < 200; ++i) many.add(c.data() + 32 * i, 16);
+    CHECK(many.size() == 64);
+    CHECK(many.contains(c.data() + 32 * 199, 16));
+    CHECK_FALSE(many.contains(c.data(), 16));
 }

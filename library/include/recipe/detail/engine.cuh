@@ -293,7 +293,7 @@ public:
         check(cudaDeviceGetAttribute(&max_pitch_, cudaDevAttrMaxPitch, device_id), "cudaDeviceGetAttribute", where());
         if (max_pitch_ <= 0) max_pitch_ = INT_MAX;
         setup_ms_ = ms_since(t0);
-        prepare_written_back_pages(pool);
+        prepare_written_back_pages();
         // Timing events are not part of a normal run; keep their creation out
         // of the measured times.
         if (measure_) {
@@ -305,9 +305,10 @@ public:
 
     // Staging: the host pages of the arrays written back are made present
     // and writable before the first tile (detail/host_copy.cuh,
-    // prefault_writable), in their first run in the process (by range).
+    // prefault_writable), in their first run in the process (by range,
+    // whichever GPU ran it: writable_spans()).
     // Host work of the staging, timed as such.
-    void prepare_written_back_pages(Pool& pool) {
+    void prepare_written_back_pages() {
         if (!staging_ || !threads_) return;
         const auto t0 = Clock::now();
         const Index3& e = cfg_.extents;
@@ -318,9 +319,10 @@ public:
             if (!a.written_back || a.mapped || space_.empty()) continue;
             char* begin = a.host + first * a.elem;
             const auto bytes = static_cast<std::size_t>((last - first + 1) * a.elem);
-            if (pool.writable.contains(begin, bytes)) continue;
+            WritableSpans& done = writable_spans();
+            if (done.contains(begin, bytes)) continue;
             prefault_writable(begin, bytes, *threads_);
-            pool.writable.add(begin, bytes);
+            done.add(begin, bytes);
         }
         measured_staging_ += ms_since(t0);
     }

@@ -30,7 +30,6 @@ struct Pool {
     std::unique_ptr<CopyThreads> threads;  // staging threads, parked between runs
     long runs = 0;  // runs begun in this process
     std::set<std::string> names;  // Config::name of every named run begun (each nest's first call)
-    WritableSpans writable;       // host ranges already made writable (prefault_writable)
 
     // Trades the pooled blocks, streams and events for a run's (or the
     // start-up thread's, recipe/start.cuh); the caller holds `mutex`.
