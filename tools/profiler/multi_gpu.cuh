@@ -306,7 +306,7 @@ inline std::string multi_gpu_json(const MultiGpu& m, const std::string& how) {
            ", \"exchangeNs\": " + json_numbers(m.exchange_ns) + ", \"measured\": \"" + how +
            "; entry i: i+1 GPUs at once; h2d/d2h: aggregate of a 256 MiB page-locked cudaMemcpy per GPU, best of 3; "
            "staging: aggregate of each GPU's staging threads packing 256 MiB pageable into pinned, best of 3; "
-           "fresh: the same threads unpacking 256 MiB pinned into fresh malloc'd pages, best of 5; "
+           "fresh: the same threads making 256 MiB of fresh malloc'd pages writable and unpacking into them, as a first run does, best of 5; "
            "contextStart: cudaFree(0) on every GPU at once as a fresh process's first CUDA call, the host's GPUs visible and "
            "none held by another process of the profiler's, each after " + std::to_string(idle_seconds_before_cold_start) +
            " s with no CUDA process running, median of 3; "
