@@ -62,6 +62,10 @@ struct ArrayUse {
     // ArrayProperties::zero_pages): the first call's writes fault them in,
     // as an output's not copied in.
     bool zero_pages = false;
+    // An output another nest of the program writes before this one first
+    // runs (ArrayProperties::written_before_by): its pages are present, not
+    // fresh, at the first call.
+    bool written_before = false;
 };
 struct Problem {
     std::string kernel_name;  // key into Platform::kernels (default: the nest's function)

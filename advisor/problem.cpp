@@ -193,12 +193,14 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     p.kernel_name = nest.function;
     if (!read_arrays(nest, &p, error) || !read_time_loop(nest, &p, error)) return false;
     for (const auto& a : nest.output_arrays)
-        if (a.needs_old_values)
-            for (auto& o : p.outputs)
-                if (o.name == a.name) {
+        for (auto& o : p.outputs)
+            if (o.name == a.name) {
+                o.written_before = !a.written_before_by.empty();
+                if (a.needs_old_values) {
                     o.copy_in = true;
                     o.zero_pages = a.zero_pages;
                 }
+            }
 
     p.flops_per_point = nest.ops.flops();
     p.math_calls_per_point = nest.ops.math_calls;

@@ -22,6 +22,10 @@ Box reach(const Box& space, const Halo& halo, const Index3& extents) {
     return r;
 }
 
+// An output's pages are fresh at the nest's first call: not read first
+// (copied in) and written by no nest before it, or still zero pages.
+bool fresh(const ArrayUse& a) { return (!a.copy_in && !a.written_before) || a.zero_pages; }
+
 }  // namespace
 
 bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std::string* error) {
@@ -39,8 +43,9 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
         bytes += static_cast<double>(a.extents[0] * a.extents[1] * a.extents[2]) * a.elem_bytes;
     for (const auto& a : p.outputs) {
         bytes += points(p.space) * a.elem_bytes * (a.copy_in ? 2 : 1);
-        // A read-modify-write output is not fresh, unless its pages still are zero pages.
-        if (!a.copy_in || a.zero_pages) written += points(p.space) * a.elem_bytes;
+        // Fresh: an output not read first and written by no nest before, or
+        // one whose pages still are zero pages.
+        if (fresh(a)) written += points(p.space) * a.elem_bytes;
     }
     e.bytes = bytes * steps;
     e.flops = static_cast<double>(p.flops_per_point) * points(p.space) * steps;
@@ -84,7 +89,7 @@ double hidden_startup_ms(const Problem& p, const Platform& platform) {
 double fresh_output_bytes(const Problem& p) {
     double written = 0;
     for (const auto& a : p.outputs)
-        if (!a.copy_in || a.zero_pages) written += points(p.space) * a.elem_bytes;
+        if (fresh(a)) written += points(p.space) * a.elem_bytes;
     return written;
 }
 

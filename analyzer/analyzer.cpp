@@ -1,6 +1,10 @@
 #include "analyzer/analyzer.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/aliasing.h"
@@ -45,6 +49,69 @@ void keep_zero_pages_unwritten(AnalysisContext& ctx, const NestSearch& search, s
                 }
             }
         }
+}
+
+// Where a nest has surely run once: past its end in its function, and past
+// the end of every call of that function (a few calls up), as
+// (function, byte) pairs. Straight-line order: a call inside a branch that
+// is not taken, or a jump back, is not seen.
+using DonePoints = std::vector<std::pair<const FunctionInfo*, std::uint32_t>>;
+constexpr int kMaxCallDepth = 4;
+
+void add_done_points(AnalysisContext& ctx, const FunctionInfo* f, std::uint32_t at, int depth, DonePoints* out) {
+    if (!f) return;
+    out->emplace_back(f, at);
+    if (depth >= kMaxCallDepth) return;
+    for (TSNode call : ctx.defs().calls_to(f->name)) {
+        const std::uint32_t end = ts_node_end_byte(call);
+        add_done_points(ctx, ctx.defs().function_at(ts_node_start_byte(call)), end, depth + 1, out);
+    }
+}
+
+// Whether code at byte `at` of `f` runs only past one of `done`: directly,
+// or because every call of `f` in the file does.
+bool runs_after(AnalysisContext& ctx, const DonePoints& done, const FunctionInfo* f, std::uint32_t at, int depth) {
+    if (!f) return false;
+    for (const auto& [g, past] : done)
+        if (g == f && at >= past) return true;
+    if (depth >= kMaxCallDepth) return false;
+    const auto& calls = ctx.defs().calls_to(f->name);
+    if (calls.empty()) return false;
+    for (TSNode call : calls) {
+        const std::uint32_t where = ts_node_start_byte(call);
+        if (!runs_after(ctx, done, ctx.defs().function_at(where), where, depth + 1)) return false;
+    }
+    return true;
+}
+
+// ArrayProperties::written_before_by: for every output, the nests that write
+// the same memory (as far as the file tells) and run before it.
+void find_outputs_written_before(AnalysisContext& ctx, const NestSearch& search, std::vector<LoopNest>& nests) {
+    using Objects = std::optional<std::set<std::string>>;
+    std::vector<std::vector<Objects>> written(nests.size());  // each nest's outputs' memory objects
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        const NestCandidate& c = search.nests[i];
+        for (const ArrayProperties& a : nests[i].output_arrays)
+            written[i].push_back(
+                memory_objects(ctx, c.function, a.name.substr(0, a.name.find('[')), ts_node_start_byte(c.chain.front())));
+    }
+    std::vector<DonePoints> done(nests.size());
+    for (std::size_t j = 0; j < nests.size(); ++j)
+        add_done_points(ctx, search.nests[j].function, ts_node_end_byte(search.nests[j].chain.front()), 0, &done[j]);
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        const NestCandidate& here = search.nests[i];
+        for (std::size_t k = 0; k < nests[i].output_arrays.size(); ++k) {
+            const Objects& mine = written[i][k];
+            if (!mine) continue;
+            for (std::size_t j = 0; j < nests.size(); ++j) {
+                const bool shared = std::any_of(written[j].begin(), written[j].end(), [&](const Objects& theirs) {
+                    return theirs && std::any_of(mine->begin(), mine->end(), [&](const std::string& o) { return theirs->count(o) > 0; });
+                });
+                if (j != i && shared && runs_after(ctx, done[j], here.function, ts_node_start_byte(here.chain.front()), 0))
+                    nests[i].output_arrays[k].written_before_by.push_back(nests[j].id);
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -100,6 +167,7 @@ Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const A
     }
     if (!nests.empty()) finish(search.nests.back().function, nests.size());
     keep_zero_pages_unwritten(ctx, search, nests);
+    find_outputs_written_before(ctx, search, nests);
     return program;
 }
 

@@ -125,6 +125,12 @@ struct ArrayProperties {
     // its pages are still unmapped zero pages when the nest first writes
     // them, as an output not copied in is (docs/model.md, "The program's run").
     bool zero_pages = false;
+    // Outputs: the nests of the file (ids) that write the same memory and run
+    // before this nest first does (earlier in its function, or in a function
+    // that calls this one only after them): its pages are present when this
+    // nest first writes them, not fresh. Left empty where the file does not
+    // tell (docs/model.md, "The program's run").
+    std::vector<int> written_before_by;
 
     // The reach of the stencil: the one halo the model prices, the generator
     // pads and the recipe shows (none for an output, whose stencil is

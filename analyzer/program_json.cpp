@@ -83,6 +83,7 @@ json array_json(const ArrayProperties& a) {
             {"partial_write", a.partial_write},
             {"pinned_host", a.pinned_host},
             {"zero_pages", a.zero_pages},
+            {"written_before_by", a.written_before_by},
             {"accesses", accesses}};
 }
 ArrayProperties array_from(const json& j) {
@@ -101,6 +102,7 @@ ArrayProperties array_from(const json& j) {
     a.partial_write = j.at("partial_write").get<int>();
     a.pinned_host = j.at("pinned_host").get<bool>();
     a.zero_pages = j.value("zero_pages", false);
+    a.written_before_by = j.value("written_before_by", std::vector<int>{});
     for (const auto& x : j.at("accesses")) {
         ArrayAccess acc;
         acc.span = span_from(x.at("span"));

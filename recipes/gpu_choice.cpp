@@ -8,7 +8,8 @@ namespace recipe::recipes {
 double region_fresh_bytes(const RegionOutcome& region) {
     double fresh = 0;
     for (std::size_t k = 0; k < region.arrays.size(); ++k)
-        if (region.arrays[k].copy_out && (!region.arrays[k].copy_in || region.arrays[k].zero_pages))
+        if (region.arrays[k].copy_out &&
+            ((!region.arrays[k].copy_in && !region.arrays[k].written_before) || region.arrays[k].zero_pages))
             fresh += static_cast<double>(region.arrays[k].bytes);
     return fresh;
 }

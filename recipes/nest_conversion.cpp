@@ -313,6 +313,7 @@ ArrayRole make_role(const Converting& conv, const ArrayProperties& a) {
     r.layout = a.layout;
     r.pinned = a.pinned_host;
     r.zero_pages = a.zero_pages;
+    r.written_before_by = a.written_before_by;
     const std::string name = written_name(conv, a);
     if (const auto bracket = a.name.find('['); bracket != std::string::npos) r.part_of = a.name.substr(0, bracket);
     switch (a.layout) {

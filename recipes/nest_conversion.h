@@ -50,6 +50,7 @@ struct ArrayRole {
     std::string inout_reason;
     bool pinned = false;       // the analyzer saw it allocated page-locked
     bool zero_pages = false;   // an output copied in whose pages still are zero pages (ArrayProperties::zero_pages)
+    std::vector<int> written_before_by;  // outputs: nests that write it before this one runs (ArrayProperties::written_before_by)
     bool flatten = false;      // rows reached through pointers: gathered into one block
     bool vla_parameter = false;  // a variable-length array parameter: the .cu passes a pointer to its first element
     std::string flat_name;     // the block holding the rows

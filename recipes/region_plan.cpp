@@ -157,6 +157,13 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
         std::string array;  // the whole array's name where the region opens
     };
     std::vector<Part> parts;
+    std::set<int> member_ids;  // the region's nests (ids)
+    for (const Launch& launch : launches) member_ids.insert(nests[launch.nest].nest->id);
+    // Written before the region by a nest outside it: its pages are present.
+    auto outside_writer = [&member_ids](const ArrayRole& role) {
+        return std::any_of(role.written_before_by.begin(), role.written_before_by.end(),
+                           [&member_ids](int id) { return member_ids.count(id) == 0; });
+    };
     for (const Launch& launch : launches) {
         const NestOutcome& n = nests[launch.nest];
         const NestConversion& c = n.conversion;
@@ -191,6 +198,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
                 a.bytes = r.problem.extents[0] * r.problem.extents[1] * r.problem.extents[2] * use->elem_bytes;
                 a.pinned = role.pinned;
                 a.zero_pages = role.zero_pages;
+                a.written_before = outside_writer(role);
                 // Written whole before anything reads it: nothing to copy in.
                 a.copy_in = !(output && !role.inout && covers_arrays(c, r.extents_code, launch.rename));
                 r.arrays.push_back(a);
@@ -200,6 +208,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
                 throw Refusal{"`" + role.name + "` is used with two element types"};
             }
             if (output) {
+                it->written_before = it->written_before || outside_writer(role);
                 it->copy_out = true;
                 r.problem.arrays[static_cast<std::size_t>(it - r.arrays.begin())].copy_out = true;
             }

@@ -35,6 +35,7 @@ struct RegionHostArray {
     bool dead_after = false;  // written, but the host never reads it after the region (host_uses.h)
     bool pinned = false;
     bool zero_pages = false;  // copied in, but its pages still are zero pages (ArrayRole::zero_pages)
+    bool written_before = false;  // a nest outside the region writes it before the region runs: its pages are not fresh
 };
 
 enum class RegionKind {

@@ -86,10 +86,28 @@ TEST_CASE("the program's first call pays the first run's extra; later calls are 
     CHECK(t.saving_ms() == Approx(90 - 30));
     CHECK(cuda_startup_ms(pf) == Approx(200));
     CHECK(cuda_teardown_ms(pf) == Approx(100));
+    // An output another nest wrote before this one runs: its pages are not fresh.
+    CHECK(fresh_output_bytes(best.problem) == Approx(10e6));
+    for (auto& a : best.problem.outputs) a.written_before = true;
+    CHECK(fresh_output_bytes(best.problem) == 0);
+    for (auto& a : best.problem.outputs) a.written_before = false;
     // An output the nest reads too was written by the host before: its pages are not fresh.
     for (auto& a : best.problem.outputs) a.copy_in = true;
     CHECK(fresh_output_bytes(best.problem) == 0);
     CHECK(program_time(best, cpu, pf, 4).gpu_first_ms < 15);
+}
+
+TEST_CASE("the C loop's first call faults in only the output pages no nest wrote before", "[advisor]") {
+    const Platform pf = host_platform();
+    Problem p = test::unit_problem({2500000, 1, 1}, 1);  // 10 MB of output
+    CpuEstimate fresh, written;
+    std::string error;
+    REQUIRE(cpu_time(p, pf, &fresh, &error));
+    for (auto& a : p.outputs) a.written_before = true;
+    REQUIRE(cpu_time(p, pf, &written, &error));
+    CHECK(fresh.first_ms > fresh.ms);
+    CHECK(written.first_ms == Approx(written.ms));
+    CHECK(written.ms == Approx(fresh.ms));
 }
 
 TEST_CASE("the program's filling of a nest's inputs hides that much of CUDA's start-up", "[advisor]") {

@@ -101,3 +101,45 @@ TEST_CASE("an output copied in whose memory is zero-filled and written by no oth
                                    "void relax(void)\n{\n    for (int i = 1; i < 3; i++)\n        if (f[i] > 0) u[i] = f[i];\n}\n");
     CHECK_FALSE(output(nest_in(h, "relax"), "u").zero_pages);
 }
+
+TEST_CASE("an output another nest writes before the nest first runs is marked written before", "[analyzer]") {
+    // heat2d's form: main fills both grids, then calls the time loop's
+    // function; a kernel called before the filling, or a nest earlier in the
+    // same function than its writer, finds the pages fresh.
+    const std::string kernel = "static void step(float *out, const float *in, int n)\n"
+                               "{\n"
+                               "    for (int i = 1; i < n - 1; i++)\n"
+                               "        out[i] = 0.5f * (in[i - 1] + in[i + 1]);\n"
+                               "}\n";
+    auto writers = [&](const std::string& main_body) {
+        const Program p = analyze_text("#include <stdlib.h>\n" + kernel + "int main(void)\n{\n" + main_body + "\n    return 0;\n}\n");
+        const LoopNest& n = nest_in(p, "step");
+        REQUIRE(n.accepted);
+        return output(n, "out").written_before_by;
+    };
+    const std::string arrays = "    float *a = malloc(100 * sizeof *a), *b = malloc(100 * sizeof *b);\n";
+    const std::string fill = "    for (int i = 0; i < 100; i++) { a[i] = i; b[i] = 0; }\n";
+    // Filled, then called: written before by main's nest (nest 2, after step's).
+    CHECK(writers(arrays + fill + "    step(b, a, 100);") == std::vector<int>{2});
+    // Called before the filling: fresh.
+    CHECK(writers(arrays + "    for (int i = 0; i < 100; i++) a[i] = i;\n    step(b, a, 100);\n" +
+                  "    for (int i = 0; i < 100; i++) b[i] = 0;")
+              .empty());
+    // Another array filled: fresh.
+    CHECK(writers(arrays + "    for (int i = 0; i < 100; i++) a[i] = i;\n    step(b, a, 100);").empty());
+    // In one function: the nest after its writer, not the one before.
+    const Program q = analyze_text("#include <stdlib.h>\nint main(void) {\n" + arrays +
+                                   "    for (int i = 0; i < 100; i++) b[i] = 2 * a[i];\n"
+                                   "    for (int i = 0; i < 100; i++) a[i] = 1;\n"
+                                   "    for (int i = 0; i < 100; i++) b[i] = a[i];\n    return 0;\n}\n");
+    REQUIRE(q.nests.size() == 3);
+    CHECK(output(q.nests[0], "b").written_before_by.empty());
+    CHECK(output(q.nests[1], "a").written_before_by.empty());
+    CHECK(output(q.nests[2], "b").written_before_by == std::vector<int>{1});
+    // A pointer parameter of a function called from nowhere: the file does not tell.
+    const Program r = analyze_text("void g(float *restrict a, float *restrict b, int n) {\n"
+                                   "    for (int i = 0; i < n; i++) a[i] = 1;\n"
+                                   "    for (int i = 0; i < n; i++) b[i] = a[i];\n    for (int i = 0; i < n; i++) b[i] = 2;\n}\n");
+    REQUIRE(r.nests.size() == 3);
+    CHECK(output(r.nests[2], "b").written_before_by.empty());
+}
