@@ -1,6 +1,7 @@
 #include "analyzer/analyzer.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -51,37 +52,59 @@ void keep_zero_pages_unwritten(AnalysisContext& ctx, const NestSearch& search, s
         }
 }
 
-// Where a nest has surely run once: past its end in its function, and past
-// the end of every call of that function (a few calls up), as
-// (function, byte) pairs. Straight-line order: a call inside a branch that
-// is not taken, or a jump back, is not seen.
-using DonePoints = std::vector<std::pair<const FunctionInfo*, std::uint32_t>>;
+// Where a nest has surely run once, by function: past its end in its own,
+// and past the earliest call of a function where it has (a few calls up).
+// Straight-line order: a call inside a branch that is not taken, or a jump
+// back, is not seen.
+using DonePoints = std::map<const FunctionInfo*, std::uint32_t>;
 constexpr int kMaxCallDepth = 4;
 
-void add_done_points(AnalysisContext& ctx, const FunctionInfo* f, std::uint32_t at, int depth, DonePoints* out) {
-    if (!f) return;
-    out->emplace_back(f, at);
-    if (depth >= kMaxCallDepth) return;
-    for (TSNode call : ctx.defs().calls_to(f->name)) {
-        const std::uint32_t end = ts_node_end_byte(call);
-        add_done_points(ctx, ctx.defs().function_at(ts_node_start_byte(call)), end, depth + 1, out);
+DonePoints done_points(AnalysisContext& ctx, const FunctionInfo* f, std::uint32_t end) {
+    DonePoints done;
+    if (!f) return done;
+    done[f] = end;
+    std::vector<const FunctionInfo*> level{f};
+    for (int depth = 0; depth < kMaxCallDepth && !level.empty(); ++depth) {
+        std::vector<const FunctionInfo*> next;
+        for (const FunctionInfo* g : level)
+            for (TSNode call : ctx.defs().calls_to(g->name)) {
+                const FunctionInfo* caller = ctx.defs().function_at(ts_node_start_byte(call));
+                if (!caller) continue;
+                const std::uint32_t past = ts_node_end_byte(call);
+                auto it = done.find(caller);
+                if (it == done.end()) {
+                    done[caller] = past;
+                    next.push_back(caller);
+                } else if (past < it->second) {
+                    it->second = past;
+                }
+            }
+        level = std::move(next);
     }
+    return done;
 }
 
 // Whether code at byte `at` of `f` runs only past one of `done`: directly,
-// or because every call of `f` in the file does.
-bool runs_after(AnalysisContext& ctx, const DonePoints& done, const FunctionInfo* f, std::uint32_t at, int depth) {
+// or because every call of `f` in the file does. `every_call`: what is known
+// of the latter, by function.
+bool runs_after(AnalysisContext& ctx, const DonePoints& done, const FunctionInfo* f, std::uint32_t at, int depth,
+                std::map<const FunctionInfo*, bool>* every_call) {
     if (!f) return false;
-    for (const auto& [g, past] : done)
-        if (g == f && at >= past) return true;
+    if (const auto it = done.find(f); it != done.end() && at >= it->second) return true;
     if (depth >= kMaxCallDepth) return false;
+    if (const auto known = every_call->find(f); known != every_call->end()) return known->second;
+    (*every_call)[f] = false;  // while it is being worked out (a recursive call)
     const auto& calls = ctx.defs().calls_to(f->name);
-    if (calls.empty()) return false;
+    bool all = !calls.empty();
     for (TSNode call : calls) {
         const std::uint32_t where = ts_node_start_byte(call);
-        if (!runs_after(ctx, done, ctx.defs().function_at(where), where, depth + 1)) return false;
+        if (!runs_after(ctx, done, ctx.defs().function_at(where), where, depth + 1, every_call)) {
+            all = false;
+            break;
+        }
     }
-    return true;
+    (*every_call)[f] = all;
+    return all;
 }
 
 // ArrayProperties::written_before_by: for every output, the nests that write
@@ -96,8 +119,9 @@ void find_outputs_written_before(AnalysisContext& ctx, const NestSearch& search,
                 memory_objects(ctx, c.function, a.name.substr(0, a.name.find('[')), ts_node_start_byte(c.chain.front())));
     }
     std::vector<DonePoints> done(nests.size());
+    std::vector<std::map<const FunctionInfo*, bool>> every_call(nests.size());
     for (std::size_t j = 0; j < nests.size(); ++j)
-        add_done_points(ctx, search.nests[j].function, ts_node_end_byte(search.nests[j].chain.front()), 0, &done[j]);
+        done[j] = done_points(ctx, search.nests[j].function, ts_node_end_byte(search.nests[j].chain.front()));
     for (std::size_t i = 0; i < nests.size(); ++i) {
         const NestCandidate& here = search.nests[i];
         for (std::size_t k = 0; k < nests[i].output_arrays.size(); ++k) {
@@ -107,7 +131,7 @@ void find_outputs_written_before(AnalysisContext& ctx, const NestSearch& search,
                 const bool shared = std::any_of(written[j].begin(), written[j].end(), [&](const Objects& theirs) {
                     return theirs && std::any_of(mine->begin(), mine->end(), [&](const std::string& o) { return theirs->count(o) > 0; });
                 });
-                if (j != i && shared && runs_after(ctx, done[j], here.function, ts_node_start_byte(here.chain.front()), 0))
+                if (j != i && shared && runs_after(ctx, done[j], here.function, ts_node_start_byte(here.chain.front()), 0, &every_call[j]))
                     nests[i].output_arrays[k].written_before_by.push_back(nests[j].id);
             }
         }
