@@ -9,6 +9,7 @@
 #include "../advisor/unit_platform.h"
 #include "tests/support/memory_file_system.h"
 #include "recipes/advise.h"
+#include "recipes/gpu_choice.h"
 
 using namespace recipe;
 using namespace recipe::recipes;
@@ -183,6 +184,31 @@ TEST_CASE("an array the step writes whole before it reads it is not copied in", 
     CHECK_FALSE(find("tmp").copy_in);  // written whole by the first nest
     CHECK(find("tmp").copy_out);      // the host sees its last values, as in the C program
     CHECK_THAT(cu_of(r), Catch::Contains("recipe::resident(tmp, false, true)") && Catch::Contains("recipe::resident(f, true, false)"));
+}
+
+TEST_CASE("a region's array a nest before it wrote is not priced as fresh pages", "[recipes]") {
+    // kFillThenCopy's step called from main, `tmp` filled by main first or not:
+    // the step writes `tmp` whole before reading it, so it is not copied in,
+    // but only a never-written `tmp` has fresh pages for the first call.
+    auto region_of = [](const std::string& fill) {
+        return advise_text(std::string(kFillThenCopy) + "#include <stdlib.h>\nint main(void)\n{\n"
+                           "    float *f = malloc(N * sizeof *f), *u = malloc(N * sizeof *u), *tmp = malloc(N * sizeof *tmp);\n"
+                           "    int i;\n" + fill + "    step(f, u, tmp);\n    return (int)u[5];\n}\n");
+    };
+    const AdviseResult fresh = region_of("    for (i = 0; i < N; i++) { f[i] = i; u[i] = 1; }\n");
+    const AdviseResult filled = region_of("    for (i = 0; i < N; i++) { f[i] = i; u[i] = 1; tmp[i] = 0; }\n");
+    REQUIRE(fresh.regions.size() == 1);
+    REQUIRE(filled.regions.size() == 1);
+    auto tmp_of = [](const AdviseResult& r) -> const RegionHostArray& {
+        for (const auto& a : r.regions[0].arrays)
+            if (a.name == "tmp") return a;
+        FAIL("no array tmp");
+        throw;
+    };
+    CHECK_FALSE(tmp_of(fresh).copy_in);
+    CHECK_FALSE(tmp_of(fresh).written_before);
+    CHECK(tmp_of(filled).written_before);
+    CHECK(region_fresh_bytes(filled.regions[0]) == Approx(region_fresh_bytes(fresh.regions[0]) - 4000000.0 * 4));
 }
 
 TEST_CASE("a time loop that does more than run its nests stays step by step, and the recipe says why", "[recipes]") {
