@@ -10,7 +10,10 @@ of a loop it vectorized inside the nest's lines (`-fopt-info-vec-optimized`;
 0: none). The model prices every nest's arithmetic at one rate, measured on
 a stencil on doubles that gcc vectorizes 2 wide; this shows where that holds.
 
-usage: bench/e2e/cpu_nests.py OUTDIR      (RUNS, default 3; run cpu_check.py first)"""
+usage: bench/e2e/cpu_nests.py OUTDIR      (RUNS, default 3; run cpu_check.py first)
+       bench/e2e/cpu_nests.py --logs DIR  (DIR: a GPU machine's plans-*.tgz unpacked, bench/e2e/device.sh:
+                                           its last run of each timed C program, e2e-build/NAME/c-timed.stderr,
+                                           and that host's gcc report, e2e-build/NAME/vectorized.log)"""
 import json
 import os
 import re
@@ -20,12 +23,23 @@ import sys
 from collections import defaultdict
 
 
+def parse_widths(report):
+    return {int(m.group(1)): int(m.group(2))
+            for m in re.finditer(r":(\d+):\d+: optimized: loop vectorized using (\d+) byte vectors", report)}
+
+
 def vector_widths(out, source, flags):
     """{line: bytes per vector} of the loops gcc -O2 vectorizes in `source`."""
     r = subprocess.run(f"gcc -O2 {flags} -fopt-info-vec-optimized -c {source} -o /dev/null", shell=True,
                        cwd=out, capture_output=True, text=True)
-    return {int(m.group(1)): int(m.group(2))
-            for m in re.finditer(r":(\d+):\d+: optimized: loop vectorized using (\d+) byte vectors", r.stderr)}
+    return parse_widths(r.stderr)
+
+
+def read(path):
+    try:
+        return open(path).read()
+    except OSError:
+        return None
 
 
 def error(predicted, measured):
@@ -33,21 +47,33 @@ def error(predicted, measured):
 
 
 def main():
-    out = sys.argv[1]
-    runs = int(os.environ.get("RUNS", "3"))
+    logs = sys.argv[1] == "--logs"
+    out = sys.argv[2] if logs else sys.argv[1]
+    runs = 1 if logs else int(os.environ.get("RUNS", "3"))
     print(f"{'nest':24s} calls vec | first call ms: measured predicted error | later calls ms: measured predicted"
           " error | memory compute")
     for line in open(os.path.join(out, "programs.tsv")):
         f = line.rstrip("\n").split("\t")
         name, original, timed, fplan, flags = f[0], f[2], f[3], f[7], f[8]
         exe = os.path.join(out, f"{name}.cpu-check")
-        if timed == "-" or fplan == "-" or not os.path.exists(exe):
+        stderrs = []  # each run's `recipe: c-time` lines
+        if timed == "-" or fplan == "-":
             continue
-        widths = vector_widths(out, original, flags)
+        if logs:
+            stderrs = [read(os.path.join(out, "e2e-build", name, "c-timed.stderr"))]
+            report = read(os.path.join(out, "e2e-build", name, "vectorized.log"))
+            widths = parse_widths(report) if report is not None else vector_widths(out, original, flags)
+            if stderrs[0] is None:
+                continue
+        else:
+            if not os.path.exists(exe):
+                continue
+            widths = vector_widths(out, original, flags)
+            stderrs = [subprocess.run([exe, os.devnull], cwd=out, capture_output=True, text=True).stderr
+                       for _ in range(runs)]
         times = defaultdict(list)  # "a-b" -> every call's ms, run after run
-        for _ in range(runs):
-            r = subprocess.run([exe, os.devnull], cwd=out, capture_output=True, text=True)
-            for m in re.finditer(r"recipe: c-time (\S+) ([0-9.]+)", r.stderr):
+        for text in stderrs:
+            for m in re.finditer(r"recipe: c-time (\S+) ([0-9.]+)", text):
                 times[m.group(1)].append(float(m.group(2)))
         plan = json.load(open(os.path.join(out, fplan)))
         for n in plan["nests"]:

@@ -118,6 +118,9 @@ build_one() {
     # shellcheck disable=SC2086
     gcc -O2 $flags "$timed" $extra -lm -o "$b/c-timed" >"$b/c-timed.log" 2>&1
     echo "c-timed $?" >> "$b/status"
+    # What this host's gcc vectorised in the C program (bench/e2e/cpu_nests.py --logs).
+    # shellcheck disable=SC2086
+    gcc -O2 $flags -fopt-info-vec-optimized -c "$c" -o /dev/null 2>"$b/vectorized.log"
   fi
   [ "$cu" = - ] && [ "$fcu" = - ] && return
   for src in $extra; do
