@@ -24,30 +24,42 @@ namespace recipe::analyzer {
 
 namespace {
 
+// The memory objects of every nest's outputs (aliasing.h's memory_objects,
+// at the nest), in the order of its output_arrays; nullopt where the file
+// does not tell.
+using Objects = std::optional<std::set<std::string>>;
+std::vector<std::vector<Objects>> outputs_memory(AnalysisContext& ctx, const NestSearch& search,
+                                                 const std::vector<LoopNest>& nests) {
+    std::vector<std::vector<Objects>> written(nests.size());
+    for (std::size_t i = 0; i < nests.size(); ++i) {
+        const NestCandidate& c = search.nests[i];
+        for (const ArrayProperties& a : nests[i].output_arrays)
+            written[i].push_back(
+                memory_objects(ctx, c.function, a.name.substr(0, a.name.find('[')), ts_node_start_byte(c.chain.front())));
+    }
+    return written;
+}
+
+bool share(const std::set<std::string>& a, const std::set<std::string>& b) {
+    return std::any_of(a.begin(), a.end(), [&b](const std::string& o) { return b.count(o) > 0; });
+}
+
 // An output left zero-filled (ArrayProperties::zero_pages) stays so only
 // where no other accepted nest of the file writes the same memory.
-void keep_zero_pages_unwritten(AnalysisContext& ctx, const NestSearch& search, std::vector<LoopNest>& nests) {
-    auto objects = [&](std::size_t i, const std::string& name) {
-        const NestCandidate& c = search.nests[i];
-        return memory_objects(ctx, c.function, name.substr(0, name.find('[')), ts_node_start_byte(c.chain.front()));
-    };
+void keep_zero_pages_unwritten(const std::vector<std::vector<Objects>>& written, std::vector<LoopNest>& nests) {
     for (std::size_t i = 0; i < nests.size(); ++i)
-        for (ArrayProperties& a : nests[i].output_arrays) {
+        for (std::size_t k = 0; k < nests[i].output_arrays.size(); ++k) {
+            ArrayProperties& a = nests[i].output_arrays[k];
             if (!a.zero_pages) continue;
-            const auto mine = objects(i, a.name);
+            const Objects& mine = written[i][k];
             if (!mine) {
                 a.zero_pages = false;
                 continue;
             }
-            for (std::size_t j = 0; j < nests.size() && a.zero_pages; ++j) {
+            for (std::size_t j = 0; j < nests.size(); ++j) {
                 if (j == i || !nests[j].accepted) continue;
-                for (const ArrayProperties& b : nests[j].output_arrays) {
-                    const auto theirs = objects(j, b.name);
-                    if (!theirs || std::any_of(mine->begin(), mine->end(), [&](const std::string& o) { return theirs->count(o) > 0; })) {
-                        a.zero_pages = false;
-                        break;
-                    }
-                }
+                for (const Objects& theirs : written[j])
+                    if (!theirs || share(*mine, *theirs)) a.zero_pages = false;
             }
         }
 }
@@ -109,15 +121,8 @@ bool runs_after(AnalysisContext& ctx, const DonePoints& done, const FunctionInfo
 
 // ArrayProperties::written_before_by: for every output, the nests that write
 // the same memory (as far as the file tells) and run before it.
-void find_outputs_written_before(AnalysisContext& ctx, const NestSearch& search, std::vector<LoopNest>& nests) {
-    using Objects = std::optional<std::set<std::string>>;
-    std::vector<std::vector<Objects>> written(nests.size());  // each nest's outputs' memory objects
-    for (std::size_t i = 0; i < nests.size(); ++i) {
-        const NestCandidate& c = search.nests[i];
-        for (const ArrayProperties& a : nests[i].output_arrays)
-            written[i].push_back(
-                memory_objects(ctx, c.function, a.name.substr(0, a.name.find('[')), ts_node_start_byte(c.chain.front())));
-    }
+void find_outputs_written_before(AnalysisContext& ctx, const NestSearch& search,
+                                 const std::vector<std::vector<Objects>>& written, std::vector<LoopNest>& nests) {
     std::vector<DonePoints> done(nests.size());
     std::vector<std::map<const FunctionInfo*, bool>> every_call(nests.size());
     for (std::size_t j = 0; j < nests.size(); ++j)
@@ -128,9 +133,8 @@ void find_outputs_written_before(AnalysisContext& ctx, const NestSearch& search,
             const Objects& mine = written[i][k];
             if (!mine) continue;
             for (std::size_t j = 0; j < nests.size(); ++j) {
-                const bool shared = std::any_of(written[j].begin(), written[j].end(), [&](const Objects& theirs) {
-                    return theirs && std::any_of(mine->begin(), mine->end(), [&](const std::string& o) { return theirs->count(o) > 0; });
-                });
+                const bool shared = std::any_of(written[j].begin(), written[j].end(),
+                                                [&](const Objects& theirs) { return theirs && share(*mine, *theirs); });
                 if (j != i && shared && runs_after(ctx, done[j], here.function, ts_node_start_byte(here.chain.front()), 0, &every_call[j]))
                     nests[i].output_arrays[k].written_before_by.push_back(nests[j].id);
             }
@@ -190,8 +194,9 @@ Program analyze_tree(std::string_view file_name, const SyntaxTree& tree, const A
         nests[i] = analyze_nest(ctx, search.nests[i], static_cast<int>(i) + 1);
     }
     if (!nests.empty()) finish(search.nests.back().function, nests.size());
-    keep_zero_pages_unwritten(ctx, search, nests);
-    find_outputs_written_before(ctx, search, nests);
+    const auto written = outputs_memory(ctx, search, nests);
+    keep_zero_pages_unwritten(written, nests);
+    find_outputs_written_before(ctx, search, written, nests);
     return program;
 }
 

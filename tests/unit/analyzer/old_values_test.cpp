@@ -14,6 +14,16 @@ const ArrayProperties& output(const LoopNest& n, const std::string& name) {
     throw;
 }
 
+// The output `array` of the nest in `fn`, a function `main` calls: `kernel`
+// holds it, `main_body` is main's body before its return.
+ArrayProperties called_output(const std::string& kernel, const std::string& main_body, const std::string& fn,
+                              const std::string& array) {
+    const Program p = analyze_text("#include <stdlib.h>\n" + kernel + "int main(void)\n{\n" + main_body + "\n    return 0;\n}\n");
+    const LoopNest& n = nest_in(p, fn);
+    REQUIRE(n.accepted);
+    return output(n, array);
+}
+
 LoopNest nest_of(const std::string& body) {
     const Program p = analyze_text("void f(float *restrict a, float *restrict b, const float *restrict c, int n) {\n"
                                    "    for (int i = 0; i < n; i++) {\n" +
@@ -74,10 +84,7 @@ TEST_CASE("an output copied in whose memory is zero-filled and written by no oth
                                "        if (f[i] > 0) u[i] = f[i];\n"
                                "}\n";
     auto zero = [&](const std::string& main_body) {
-        const Program p = analyze_text("#include <stdlib.h>\n" + kernel + "int main(void)\n{\n" + main_body + "\n    return 0;\n}\n");
-        const LoopNest& n = nest_in(p, "relax");
-        REQUIRE(n.accepted);
-        const ArrayProperties& u = output(n, "u");
+        const ArrayProperties u = called_output(kernel, main_body, "relax", "u");
         REQUIRE(u.needs_old_values);
         return u.zero_pages;
     };
@@ -111,12 +118,7 @@ TEST_CASE("an output another nest writes before the nest first runs is marked wr
                                "    for (int i = 1; i < n - 1; i++)\n"
                                "        out[i] = 0.5f * (in[i - 1] + in[i + 1]);\n"
                                "}\n";
-    auto writers = [&](const std::string& main_body) {
-        const Program p = analyze_text("#include <stdlib.h>\n" + kernel + "int main(void)\n{\n" + main_body + "\n    return 0;\n}\n");
-        const LoopNest& n = nest_in(p, "step");
-        REQUIRE(n.accepted);
-        return output(n, "out").written_before_by;
-    };
+    auto writers = [&](const std::string& main_body) { return called_output(kernel, main_body, "step", "out").written_before_by; };
     const std::string arrays = "    float *a = malloc(100 * sizeof *a), *b = malloc(100 * sizeof *b);\n";
     const std::string fill = "    for (int i = 0; i < 100; i++) { a[i] = i; b[i] = 0; }\n";
     // Filled, then called: written before by main's nest (nest 2, after step's).
