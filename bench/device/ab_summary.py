@@ -3,6 +3,9 @@
 bench/device/ab_first_call.sh (RECIPE_REPORT=1 phase tables), old library
 against new, one row per program, call and phase that either measured;
 "call" is the total less the start-up wait, where the call had one.
+Then, each call's time (that, or its total) counted: how many calls' medians
+were faster old, new, or within 1%, and how many processes of each variant
+had a call more than 15 ms over that call's median (a stall).
 usage: ab_summary.py OUTDIR"""
 import glob
 import os
@@ -58,6 +61,38 @@ def main(outdir):
                 ratio = f"{b / a:.2f}" if a and b is not None and a > 0 else "–"
                 fmt = lambda v: "–" if v is None else f"{v:.3f}"
                 print(f"| {program} | {c + 1}: {label} | {phase} | {fmt(a)} | {fmt(b)} | {ratio} | {pred} | {len(old)}/{len(new)} |")
+    counts(runs)
+
+
+def counts(runs):
+    def time(call):
+        phases = call[1]
+        return (phases.get("call") or phases.get("total") or (None,))[0]
+    faster = {"old": 0, "new": 0, "within 1%": 0}
+    stalled = {"old": set(), "new": set()}
+    processes = {"old": 0, "new": 0}
+    for program in sorted({p for p, _ in runs}):
+        medians = {}
+        for variant in ("old", "new"):
+            rs = runs.get((program, variant), [])
+            processes[variant] += len(rs)
+            for c in range(max([len(r) for r in rs] or [0])):
+                v = [time(r[c]) for r in rs if len(r) > c and time(r[c]) is not None]
+                if not v:
+                    continue
+                medians[(variant, c)] = statistics.median(v)
+                for i, r in enumerate(rs):
+                    if len(r) > c and time(r[c]) is not None and time(r[c]) - medians[(variant, c)] > 15:
+                        stalled[variant].add((program, i))
+        for (variant, c), a in medians.items():
+            b = medians.get(("new", c)) if variant == "old" else None
+            if b is None:
+                continue
+            faster["within 1%" if abs(b - a) <= 0.01 * a else "old" if a < b else "new"] += 1
+    print()
+    print(f"calls faster: old {faster['old']}, new {faster['new']}, within 1% {faster['within 1%']}; "
+          f"processes with a call over 15 ms above its median: old {len(stalled['old'])} of {processes['old']}, "
+          f"new {len(stalled['new'])} of {processes['new']}")
 
 
 if __name__ == "__main__":
