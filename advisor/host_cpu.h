@@ -78,43 +78,95 @@ inline double triad_seconds(std::size_t n, int passes) {
     return best;
 }
 
-// The stencil's rate in GFLOP/s: `reps` sweeps, the best of `passes`. Its
-// two arrays sit in one block, the second 2 KiB + 64 B past a page boundary
-// from the first, so that the layout is the same in every process (at one
-// page offset a load of a[k - 1] can wait on the store to b[k - 1]: 4K
-// aliasing). What that layout is worth was measured later on a 2-core build
-// host (bench/device/stencil_windows.cpp layout, 200 alternating windows of
-// each, three runs): 2-7% (medians 3.04-5.73 against 3.10-6.00 GFLOP/s; in
-// one run the whole host read ~3). The drops to 0.55-0.6 of the rate
-// (3.4-3.7 against 6.1-6.3) that whole measurements sometimes read are not
-// the layout: with it fixed, one process's rate flips between the two in
-// 5 ms windows and stays low for up to a second at a time (another
-// tenant's work on the core, presumably); the best of `passes` spans under
-// a second and does not always escape them. The samples' and PolyBench's C nests, timed in their
-// programs, sustained 4.6-7 GFLOP/s on an H100 host.
-inline double stencil_gflops(int reps, int passes) {
-    const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache
-    constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;
-    const std::size_t a_bytes = (n * n * sizeof(double) + kPage - 1) / kPage * kPage;
-    std::vector<double> block((a_bytes + kSkew + n * n * sizeof(double) + kPage) / sizeof(double), 0.0);
-    // The first page boundary in the block: a starts there.
-    const auto base = reinterpret_cast<std::uintptr_t>(block.data());
-    double* a = reinterpret_cast<double*>((base + kPage - 1) / kPage * kPage);
-    double* b = reinterpret_cast<double*>(reinterpret_cast<char*>(a) + a_bytes + kSkew);
-    std::fill(a, a + n * n, 1.0);
-    double best = 1e30;
-    for (int pass = 0; pass < passes; ++pass) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int r = 0; r < reps; ++r) stencil_2d(a, b, 0.2 + r * 1e-12);
-        best = std::min(best, seconds_of(t0));
+// The stencil's two arrays sit in one block, the second 2 KiB + 64 B past a
+// page boundary from the first, so that the layout is the same in every
+// process (at one page offset a load of a[k - 1] can wait on the store to
+// b[k - 1]: 4K aliasing). What that layout is worth was measured later on a
+// 2-core build host (bench/device/stencil_windows.cpp layout, 200
+// alternating windows of each, three runs): 2-7% (medians 3.04-5.73 against
+// 3.10-6.00 GFLOP/s; in one run the whole host read ~3).
+class StencilArrays {
+public:
+    StencilArrays() {
+        const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache
+        constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;
+        const std::size_t a_bytes = (n * n * sizeof(double) + kPage - 1) / kPage * kPage;
+        block_.assign((a_bytes + kSkew + n * n * sizeof(double) + kPage) / sizeof(double), 0.0);
+        // The first page boundary in the block: a starts there.
+        const auto base = reinterpret_cast<std::uintptr_t>(block_.data());
+        a_ = reinterpret_cast<double*>((base + kPage - 1) / kPage * kPage);
+        b_ = reinterpret_cast<double*>(reinterpret_cast<char*>(a_) + a_bytes + kSkew);
+        std::fill(a_, a_ + n * n, 1.0);
     }
-    return 5.0 * static_cast<double>((n - 2) * (n - 2)) * reps / best / 1e9;
+    // GFLOP/s of `reps` sweeps, timed together.
+    double gflops(int reps) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < reps; ++r) stencil_2d(a_, b_, 0.2 + r * 1e-12);
+        return 5.0 * static_cast<double>((kStencilN - 2) * (kStencilN - 2)) * reps / seconds_of(t0) / 1e9;
+    }
+
+private:
+    std::vector<double> block_;
+    double* a_ = nullptr;
+    double* b_ = nullptr;
+};
+
+// The stencil's rate in GFLOP/s: `reps` sweeps, the best of `passes`.
+inline double stencil_gflops(int reps, int passes) {
+    StencilArrays arrays;
+    double best = 0;
+    for (int pass = 0; pass < passes; ++pass) best = std::max(best, arrays.gflops(reps));
+    return best;
 }
+
+// The arithmetic rates, sampled in short windows spread over the whole
+// measurement, the best of each kept. On shared hosts one thread's rate
+// flips between its own and 0.55-0.6 of it, in 5 ms windows, and stays low
+// for up to a second at a time (another tenant's work on the core,
+// presumably): on one H100 host, twelve `--measure-host` runs in a row,
+// each taking the best of 7 passes in two bursts under a second apart, read
+// 2.8-5.5 GFLOP/s and 3.9-7.5 ns a math call, while the C programs timed
+// between them ran as the fast reading predicts (diffuse1d's two loops
+// 1183 and 1222 ms measured in two runs; 1939 and 1203 ms predicted from
+// 3.2 and 5.4 GFLOP/s). Windows a few ms long, spread over seconds, catch
+// the core's own rate.
+class ArithmeticWindows {
+public:
+    ArithmeticWindows() : x_(kMathN), y_(kMathN) {
+        for (std::size_t i = 0; i < kMathN; ++i) x_[i] = static_cast<float>(i % 97) * 0.01f;
+    }
+    // One window of each: ~5 ms of stencil sweeps, ~2 ms of math calls.
+    void sample() {
+        gflops_ = std::max(gflops_, stencil_.gflops(kStencilReps));
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < kMathReps; ++r) math_calls(x_.data(), y_.data(), kMathN);
+        math_call_ns_ = std::min(math_call_ns_, seconds_of(t0) * 1e9 / (6.0 * static_cast<double>(kMathN) * kMathReps));
+        ++windows_;
+    }
+    double gflops() const { return gflops_; }
+    double math_call_ns() const { return math_call_ns_; }
+    int windows() const { return windows_; }
+
+private:
+    static constexpr std::size_t kMathN = 4096;
+    static constexpr int kStencilReps = 150;  // 32 us a sweep at 5 GFLOP/s
+    static constexpr int kMathReps = 15;      // 0.1 ms each at 4 ns a call
+    StencilArrays stencil_;
+    std::vector<float> x_;
+    std::vector<double> y_;
+    double gflops_ = 0, math_call_ns_ = 1e30;
+    int windows_ = 0;
+};
 
 }  // namespace detail
 
+// `quick` (recipe-profile --quick): the main-memory stream, the first
+// touches and the arithmetic windows' span shortened.
 inline HostCpu measure_host_cpu(bool quick) {
+    const auto t0 = std::chrono::steady_clock::now();
     HostCpu h;
+    detail::ArithmeticWindows windows;
+    windows.sample();
     for (std::size_t bytes : {std::size_t(3) << 20, std::size_t(12) << 20, std::size_t(48) << 20, std::size_t(192) << 20,
                               std::size_t(768) << 20}) {
         if (quick && bytes > (std::size_t(192) << 20)) break;
@@ -123,40 +175,28 @@ inline HostCpu measure_host_cpu(bool quick) {
         h.stream_bytes.push_back(static_cast<double>(3 * n * sizeof(double)));
         h.stream_ns.push_back(s * 1e9);
         h.stream_gbs = h.stream_bytes.back() / s / 1e9;  // the largest: main memory
+        windows.sample();
     }
-    // The stencil's rate (detail::stencil_gflops), taken twice, around the
-    // first-touch and math-call measurements, and the faster kept.
-    const int reps = quick ? 200 : 2000;
-    h.gflops = detail::stencil_gflops(reps, 7);
     {
         const std::size_t n = std::size_t(quick ? 8 : 32) << 20;  // 256 MiB of doubles, fresh each pass
         double best = 1e30;
         for (int pass = 0; pass < 3; ++pass) {
             double* a = static_cast<double*>(std::malloc(n * sizeof(double)));
             if (!a) break;
-            const auto t0 = std::chrono::steady_clock::now();
+            const auto t1 = std::chrono::steady_clock::now();
             for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<double>(i);
             detail::keep(a);
-            best = std::min(best, detail::seconds_of(t0));
+            best = std::min(best, detail::seconds_of(t1));
             std::free(a);
+            windows.sample();
         }
         h.first_touch_gbs = static_cast<double>(n) * sizeof(double) / best / 1e9;
     }
-    {
-        const std::size_t n = 4096;
-        std::vector<float> x(n);
-        std::vector<double> y(n);
-        for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 97) * 0.01f;
-        const int math_reps = quick ? 50 : 500;
-        double best = 1e30;
-        for (int pass = 0; pass < 5; ++pass) {
-            const auto t0 = std::chrono::steady_clock::now();
-            for (int r = 0; r < math_reps; ++r) detail::math_calls(x.data(), y.data(), n);
-            best = std::min(best, detail::seconds_of(t0));
-        }
-        h.math_call_ns = best * 1e9 / (6.0 * static_cast<double>(n) * math_reps);
-    }
-    h.gflops = std::max(h.gflops, detail::stencil_gflops(reps, 7));
+    // Windows until the measurement has spanned the time a slow phase lasts.
+    const double span_s = quick ? 0.6 : 2.0;
+    while (detail::seconds_of(t0) < span_s || windows.windows() < 20) windows.sample();
+    h.gflops = windows.gflops();
+    h.math_call_ns = windows.math_call_ns();
     return h;
 }
 
