@@ -123,13 +123,16 @@ inline double stencil_gflops(int reps, int passes) {
 // measurement, the best of each kept. On shared hosts one thread's rate
 // flips between its own and 0.55-0.6 of it, in 5 ms windows, and stays low
 // for up to a second at a time (another tenant's work on the core,
-// presumably): on one H100 host, twelve `--measure-host` runs in a row,
+// presumably): on one H100 host, twelve `--measure-host` runs (six
+// samples' advise in each of two end-to-end runs),
 // each taking the best of 7 passes in two bursts under a second apart, read
-// 2.8-5.5 GFLOP/s and 3.9-7.5 ns a math call, while the C programs timed
-// between them ran as the fast reading predicts (diffuse1d's two loops
-// 1183 and 1222 ms measured in two runs; 1939 and 1203 ms predicted from
-// 3.2 and 5.4 GFLOP/s). Windows a few ms long, spread over seconds, catch
-// the core's own rate.
+// 2.8-5.5 GFLOP/s and 3.9-7.5 ns a math call, while diffuse1d's C nests
+// (its initialisation and its time loop's two), timed between them, ran in
+// 1183 and 1222 ms in two runs: 1939 and 1203 ms predicted from 3.2 and
+// 5.4 GFLOP/s, the fast reading's right. Windows a few ms long, spread over
+// seconds, catch the core's own rate; a host slowed as a whole for longer
+// than the span still reads low (an H200 host: 2.95-4.17 GFLOP/s in 10 of
+// 28 windowed runs, 5.3-6.0 in the others).
 class ArithmeticWindows {
 public:
     ArithmeticWindows() : x_(kMathN), y_(kMathN) {
