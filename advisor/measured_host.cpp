@@ -4,7 +4,8 @@
 
 namespace recipe::advisor {
 
-void use_measured_host(const HostCpu& h, Platform* p) {
+void use_measured_host(const RememberedHost& remembered, Platform* p) {
+    const HostCpu& h = remembered.best;
     p->host_stream_gbs = h.stream_gbs;
     p->host_stream = Measurements{};
     p->host_stream.bytes = h.stream_bytes;
@@ -18,6 +19,8 @@ void use_measured_host(const HostCpu& h, Platform* p) {
     p->host_first_touch_gbs = h.first_touch_gbs;
     p->host_math_call_ns = h.math_call_ns;
     p->host_measured = true;
+    p->host_readings = remembered.readings;
+    p->host_readings_since_unix_s = remembered.since_unix_s;
 }
 
 }  // namespace recipe::advisor

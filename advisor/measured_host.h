@@ -6,11 +6,13 @@
 #pragma once
 
 #include "advisor/host_cpu.h"
+#include "advisor/host_record.h"
 #include "advisor/platform.h"
 
 namespace recipe::advisor {
 
-// Sets the platform's host figures from `h` and marks it host_measured.
-void use_measured_host(const HostCpu& h, Platform* platform);
+// Sets the platform's host figures from `h` (the best of this machine's
+// recent readings, advisor/host_record.h) and marks it host_measured.
+void use_measured_host(const RememberedHost& h, Platform* platform);
 
 }  // namespace recipe::advisor

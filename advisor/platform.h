@@ -209,6 +209,10 @@ struct Platform {
     // The host figures above are this machine's, measured when advising
     // (--measure-host, advisor/measured_host.h), not the profile's.
     bool host_measured = false;
+    // With host_measured: how many of this machine's readings the figures
+    // are the best of (advisor/host_record.h), and the oldest one's time.
+    int host_readings = 0;
+    std::int64_t host_readings_since_unix_s = 0;
     double device_bandwidth_gbs = 0;  // GB/s, read + write
     double peak_gflops = 0;           // single precision
     int sm_count = 0;

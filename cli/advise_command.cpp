@@ -164,7 +164,10 @@ int run_advise(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (format != "md" && format != "json") return fail(err, "--format " + format + ": expected md or json");
     const bool force = args.count("force") > 0;
     // Once the options are known to be good: it takes a second or two.
-    if (args.count("measure-host")) options.measured_host = recipe::advisor::measure_host_cpu(false);
+    if (args.count("measure-host")) {
+        options.measured_host = recipe::advisor::remember_host_reading(recipe::advisor::measure_host_cpu(false));
+        if (!options.measured_host->warning.empty()) err << "recipe: warning: " << options.measured_host->warning << "\n";
+    }
 
     recipe::recipes::RealFileSystem fs;
     AdviseResult result;

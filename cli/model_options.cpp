@@ -48,7 +48,11 @@ bool read_model_request(const CommandInfo& info, ParsedCommand* cmd, ModelReques
         for (auto& np : request->nests) np.problem.kernel_name = args["kernel"].as<std::string>();
     if (!apply_kernel_times(kernel_times, &request->nests, error)) return false;
     // Last, once the file and the options are known to be good: it takes a second or two.
-    if (args.count("measure-host")) advisor::use_measured_host(advisor::measure_host_cpu(false), &request->platform);
+    if (args.count("measure-host")) {
+        const advisor::RememberedHost host = advisor::remember_host_reading(advisor::measure_host_cpu(false));
+        if (!host.warning.empty()) request->warnings.push_back(host.warning);
+        advisor::use_measured_host(host, &request->platform);
+    }
     return true;
 }
 

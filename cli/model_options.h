@@ -19,6 +19,7 @@ struct ModelRequest {
     advisor::Platform platform;
     std::vector<advisor::NestProblem> nests;  // all accepted ones, or --nest's; each with its --kernel-ms and --kernel
     std::vector<std::string> skipped;         // notes on nests the model cannot take
+    std::vector<std::string> warnings;        // e.g. --measure-host's record could not be written
 };
 bool read_model_request(const CommandInfo& info, ParsedCommand* cmd, ModelRequest* request, CommandError* error);
 

@@ -15,7 +15,9 @@ const std::vector<OptionSpec>& option_table() {
     static const std::vector<OptionSpec> table = {
         {"platform", "platform profile: a stored name (recipe platforms) or a .json path (default: h200)", "NAME|PATH", kModel},
         {"measure-host", "measure this machine's CPU (one thread's streaming, arithmetic and first-touch rates, a few "
-                         "seconds) and use it instead of the profile's host figures", nullptr, kModel},
+                         "seconds) and use it instead of the profile's host figures: the best of each figure over this "
+                         "machine's readings of the last 7 days, remembered in $RECIPE_CACHE_DIR (default "
+                         "~/.cache/recipe)", nullptr, kModel},
         {"o,output-dir", "directory for the outputs, created if missing (default: the current directory)", "DIR", kAdvise},
         {"host-memory", "the host arrays are pinned or pageable (default: as the analyzer sees them)", "pinned|pageable", kModel},
         {"kernel-ms", "nest NEST's measured kernel time for its whole problem, one step, in ms (repeatable; NEST= may "

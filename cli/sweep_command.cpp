@@ -76,6 +76,7 @@ int run_sweep(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (!cli::read_count(args, "gpus", 1, 64, &gpus, &e)) return fail(err, e);
     cli::ModelRequest request;
     if (!cli::read_model_request(kSweep, &cmd, &request, &e)) return fail(err, e);
+    for (const auto& w : request.warnings) err << "recipe: warning: " << w << "\n";
     if (const std::string missing = missing_gpu_figures(request.platform, static_cast<int>(gpus)); !missing.empty())
         return fail(err, missing);
     std::string error;

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "advisor/host_cpu.h"
+#include "advisor/host_record.h"
 #include "advisor/plan.h"
 #include "advisor/platform.h"
 #include "advisor/program_time.h"
@@ -46,9 +46,10 @@ struct AdviseOptions {
     // --all-gpus: every call and region that can be cut runs on all `gpus`,
     // whatever is fastest (to measure them; the recipe still gives the prices).
     bool all_gpus = false;
-    // --measure-host: this machine's host figures, measured by the caller,
-    // in place of the profile's (advisor/measured_host.h).
-    std::optional<advisor::HostCpu> measured_host;
+    // --measure-host: this machine's host figures, measured by the caller
+    // and combined with its recent readings (advisor/host_record.h), in
+    // place of the profile's (advisor/measured_host.h).
+    std::optional<advisor::RememberedHost> measured_host;
     // Called as the per-nest stages go ("planning", "converting", "drawing"),
     // from the calling thread; the CLI shows it when a run is slow.
     std::function<void(const char* stage, std::size_t done, std::size_t total)> progress;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "advisor/host_record.h"
 #include "recipes/cu_builder.h"
 #include "recipes/tasks.h"
 
@@ -226,7 +227,9 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
         j["host_measured"] = {{"stream_gbs", r.platform.host_stream_gbs},
                               {"gflops", r.platform.host_gflops},
                               {"first_touch_gbs", r.platform.host_first_touch_gbs},
-                              {"math_call_ns", r.platform.host_math_call_ns}};
+                              {"math_call_ns", r.platform.host_math_call_ns},
+                              {"readings", r.platform.host_readings},
+                              {"since", advisor::utc_time(r.platform.host_readings_since_unix_s, "%Y-%m-%dT%H:%M:%SZ")}};
     // Nests that run with their arrays resident: time loops and consecutive nests (recipes/region_plan.h).
     j["regions"] = nlohmann::json::array();
     for (const auto& region : r.regions) j["regions"].push_back(region_json(r, region));

@@ -1,5 +1,6 @@
 #include "recipes/recipe_sections.h"
 
+#include "advisor/host_record.h"
 #include "analyzer/report.h"
 
 #include <algorithm>
@@ -497,6 +498,9 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     std::snprintf(buf, sizeof buf, "%.2f", r.platform.host_gflops);
     p.set("gflops", std::string(buf));
     p.set("host_measured", r.platform.host_measured);
+    if (r.platform.host_measured && r.platform.host_readings > 1)
+        p.set("host_readings_note", "the best of its " + std::to_string(r.platform.host_readings) + " readings since " +
+                                        advisor::utc_time(r.platform.host_readings_since_unix_s, "%Y-%m-%d %H:%M UTC"));
     km::data rows{km::data::type::list};
     for (const auto& region : r.regions) {
         if (!region.compared) continue;

@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -369,15 +370,22 @@ TEST_CASE("--measure-host: the CPU side uses this machine's figures, and the rec
     h.first_touch_gbs = 3.0;
     h.math_call_ns = 4.0;
     AdviseOptions o = converting();
-    o.measured_host = h;
+    recipe::advisor::RememberedHost remembered;
+    remembered.best = h;
+    remembered.measured = h;
+    remembered.readings = 3;
+    remembered.since_unix_s = 1795000000;  // 2026-11-18 11:06:40 UTC
+    o.measured_host = remembered;
     MemoryFileSystem fs2;
     const AdviseResult r = run(fs2, big, o);
     CHECK(r.platform.host_measured);
     CHECK(r.platform.host_stream_gbs == 46.08);
     const std::string recipe = file(r, "two.recipe.md")->content;
     CHECK(recipe.find("(46.1 GB/s, one thread) or its arithmetic at 15.90 GFLOP/s") != std::string::npos);
-    CHECK(recipe.find("measured on the machine that made this recipe (`--measure-host`)") != std::string::npos);
-    CHECK(file(r, "two.plan.json")->content.find("\"host_measured\"") != std::string::npos);
+    CHECK(recipe.find("measured on the machine that made this recipe (`--measure-host`: the best of its 3 readings since 2026-11-18 11:06 UTC)") != std::string::npos);
+    const nlohmann::json plan = nlohmann::json::parse(file(r, "two.plan.json")->content);
+    CHECK(plan["host_measured"]["readings"] == 3);
+    CHECK(plan["host_measured"]["since"] == "2026-11-18T11:06:40Z");
     // A faster CPU makes the C loop cheaper: the recipe's CPU time falls.
     REQUIRE(stock.program_summary.compared);
     REQUIRE(r.program_summary.compared);
