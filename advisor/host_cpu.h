@@ -26,6 +26,7 @@ struct HostCpu {
     double gflops = 0;      // one thread, a 2-D five-point stencil on doubles in the second-level cache, as gcc -O2 compiles it (sizes known)
     double first_touch_gbs = 0;  // one thread writing freshly malloc'd memory (its pages faulted in), a[i] = i
     double math_call_ns = 0;     // one C math library call (sinf, cosf, expf, logf, sin, exp, in turn), one thread
+    double convert_ns = 0;       // one conversion of a 64-bit integer to float in a loop, one thread (analyzer/conversions.h)
 };
 
 namespace detail {
@@ -54,6 +55,13 @@ __attribute__((noinline, optimize("O2"))) inline double math_calls(const float* 
     }
     keep(y);
     return y[n / 2];
+}
+// Two conversions of 64-bit integers to float per element, as a C loop
+// over a `long` index makes them (gcc -O2: scalar, cvtsi2ss from a 64-bit
+// register; no vector form below AVX-512).
+__attribute__((noinline, optimize("O2"))) inline void int64_to_float(float* f, long n, long k) {
+    for (long i = 0; i < n; ++i) f[i] = static_cast<float>(i + k) + static_cast<float>(i ^ k);
+    asm volatile("" : : "r"(f) : "memory");
 }
 __attribute__((noinline, optimize("O2"))) inline void stencil_2d(const double* a, double* b, double s) {
     constexpr std::size_t n = kStencilN;
@@ -135,7 +143,7 @@ inline double stencil_gflops(int reps, int passes) {
 // 28 windowed runs, 5.3-6.0 in the others).
 class ArithmeticWindows {
 public:
-    ArithmeticWindows() : x_(kMathN), y_(kMathN) {
+    ArithmeticWindows() : x_(kMathN), y_(kMathN), f_(kMathN) {
         for (std::size_t i = 0; i < kMathN; ++i) x_[i] = static_cast<float>(i % 97) * 0.01f;
     }
     // One window of each: ~5 ms of stencil sweeps, ~2 ms of math calls.
@@ -144,20 +152,26 @@ public:
         const auto t0 = std::chrono::steady_clock::now();
         for (int r = 0; r < kMathReps; ++r) math_calls(x_.data(), y_.data(), kMathN);
         math_call_ns_ = std::min(math_call_ns_, seconds_of(t0) * 1e9 / (6.0 * static_cast<double>(kMathN) * kMathReps));
+        const auto t1 = std::chrono::steady_clock::now();
+        for (int r = 0; r < kConvertReps; ++r) int64_to_float(f_.data(), static_cast<long>(kMathN), r);
+        convert_ns_ = std::min(convert_ns_, seconds_of(t1) * 1e9 / (2.0 * static_cast<double>(kMathN) * kConvertReps));
         ++windows_;
     }
     double gflops() const { return gflops_; }
     double math_call_ns() const { return math_call_ns_; }
+    double convert_ns() const { return convert_ns_; }
     int windows() const { return windows_; }
 
 private:
     static constexpr std::size_t kMathN = 4096;
     static constexpr int kStencilReps = 150;  // 32 us a sweep at 5 GFLOP/s
     static constexpr int kMathReps = 15;      // 0.1 ms each at 4 ns a call
+    static constexpr int kConvertReps = 100;  // 6 us each at 0.75 ns a conversion
     StencilArrays stencil_;
     std::vector<float> x_;
     std::vector<double> y_;
-    double gflops_ = 0, math_call_ns_ = 1e30;
+    std::vector<float> f_;
+    double gflops_ = 0, math_call_ns_ = 1e30, convert_ns_ = 1e30;
     int windows_ = 0;
 };
 
@@ -200,6 +214,7 @@ inline HostCpu measure_host_cpu(bool quick) {
     while (detail::seconds_of(t0) < span_s || windows.windows() < 20) windows.sample();
     h.gflops = windows.gflops();
     h.math_call_ns = windows.math_call_ns();
+    h.convert_ns = windows.convert_ns();
     return h;
 }
 

@@ -30,6 +30,7 @@ HostCpu best_of_readings(const std::vector<HostReading>& readings) {
         best.first_touch_gbs = std::max(best.first_touch_gbs, c.first_touch_gbs);
         if (c.math_call_ns > 0 && (best.math_call_ns <= 0 || c.math_call_ns < best.math_call_ns))
             best.math_call_ns = c.math_call_ns;
+        if (c.convert_ns > 0 && (best.convert_ns <= 0 || c.convert_ns < best.convert_ns)) best.convert_ns = c.convert_ns;
     }
     return best;
 }
@@ -54,7 +55,8 @@ std::string host_record_json(const std::string& identity, const std::vector<Host
                                  {"stream_ns", r.cpu.stream_ns},
                                  {"gflops", r.cpu.gflops},
                                  {"first_touch_gbs", r.cpu.first_touch_gbs},
-                                 {"math_call_ns", r.cpu.math_call_ns}});
+                                 {"math_call_ns", r.cpu.math_call_ns},
+                                 {"convert_ns", r.cpu.convert_ns}});
     return j.dump(1) + "\n";
 }
 
@@ -73,6 +75,7 @@ bool parse_host_record(const std::string& text, const std::string& identity, std
             r.cpu.gflops = e.at("gflops").get<double>();
             r.cpu.first_touch_gbs = e.at("first_touch_gbs").get<double>();
             r.cpu.math_call_ns = e.at("math_call_ns").get<double>();
+            r.cpu.convert_ns = e.value("convert_ns", 0.0);  // absent from records of earlier versions
             if (r.cpu.stream_bytes.size() != r.cpu.stream_ns.size() || !(r.cpu.stream_gbs > 0) || !(r.cpu.gflops > 0) ||
                 !(r.cpu.first_touch_gbs > 0) || !(r.cpu.math_call_ns > 0))
                 throw std::runtime_error("a reading with a missing or non-positive figure");

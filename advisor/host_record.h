@@ -9,7 +9,7 @@
 // runs at the host's usual speed, so the model takes the best of each
 // figure over the readings this machine gave in the last days: the
 // fastest stream (with the working-set curve of the same reading), the
-// fastest arithmetic and first touch, the cheapest math call.
+// fastest arithmetic and first touch, the cheapest math call and conversion.
 #pragma once
 
 #include <cstdint>

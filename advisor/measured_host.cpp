@@ -18,6 +18,7 @@ void use_measured_host(const RememberedHost& remembered, Platform* p) {
     p->host_gflops = h.gflops;
     p->host_first_touch_gbs = h.first_touch_gbs;
     p->host_math_call_ns = h.math_call_ns;
+    p->host_convert_ns = h.convert_ns;
     p->host_measured = true;
     p->host_readings = remembered.readings;
     p->host_readings_since_unix_s = remembered.since_unix_s;

@@ -83,6 +83,7 @@ struct Problem {
     bool reads_twice = false;     // some input element is read by two iterations
     int flops_per_point = 0;
     int math_calls_per_point = 0;  // of the flops: C math library calls (priced apart on the CPU)
+    int conversions_per_point = 0;  // 64-bit integers converted to floating (not flops; priced apart on the CPU)
     int bytes_per_point = 0;      // reads + writes, in bytes
     bool pinned_host = false;     // the analyzer saw cudaMallocHost/cudaHostAlloc
     // The user's measured kernel time for this nest's whole problem, one

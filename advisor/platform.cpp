@@ -149,7 +149,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingThreads",
-        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs", "hostMathCallNs", "multiGpu"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
 
@@ -409,6 +409,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "hostGflops", "hostGflops", false, &p->host_gflops) ||
         !r.number(root, "hostFirstTouchGBs", "hostFirstTouchGBs", false, &p->host_first_touch_gbs) ||
         !r.number(root, "hostMathCallNs", "hostMathCallNs", false, &p->host_math_call_ns) ||
+        !r.number(root, "hostConvertNs", "hostConvertNs", false, &p->host_convert_ns) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||

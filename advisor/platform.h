@@ -206,6 +206,9 @@ struct Platform {
     // One C math library call (sinf, exp, ...) on one thread, in ns; 0: not
     // measured (such calls are then priced as one flop).
     double host_math_call_ns = 0;
+    // One conversion of a 64-bit integer to a floating type in a loop (scalar
+    // on x86-64 below AVX-512), in ns; 0: not measured (not priced).
+    double host_convert_ns = 0;
     // The host figures above are this machine's, measured when advising
     // (--measure-host, advisor/measured_host.h), not the profile's.
     bool host_measured = false;

@@ -56,7 +56,11 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
     const double dram_ms = bytes / (platform.host_stream_gbs * 1e9) * 1e3;
     const double step_ms = platform.host_stream.empty() ? dram_ms : std::min(dram_ms, platform.host_stream.ms(bytes));
     e.memory_ms = step_ms * steps;
-    e.compute_ms = (e.flops - calls) / (platform.host_gflops * 1e9) * 1e3 + calls * platform.host_math_call_ns * 1e-6;
+    // A 64-bit integer converted to floating: scalar on the host (no vector
+    // form below AVX-512), priced by its own measured cost, on top.
+    const double conversions = static_cast<double>(p.conversions_per_point) * points(p.space) * steps;
+    e.compute_ms = (e.flops - calls) / (platform.host_gflops * 1e9) * 1e3 + calls * platform.host_math_call_ns * 1e-6 +
+                   conversions * platform.host_convert_ns * 1e-6;
     e.ms = std::max(e.memory_ms, e.compute_ms);
     // The first call's first step faults the fresh output pages in.
     const double fresh_ms = platform.host_first_touch_gbs > 0

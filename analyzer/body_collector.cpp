@@ -8,6 +8,7 @@
 
 #include "analyzer/body_facts.h"
 #include "analyzer/c_types.h"
+#include "analyzer/conversions.h"
 #include "analyzer/op_counter.h"
 #include "analyzer/purity.h"
 
@@ -43,6 +44,7 @@ class Collector {
 public:
     explicit Collector(const CollectorInput& in)
         : in_(in), src_(in.defs->source()), eval_(*in.defs, *in.constants) {
+        names_.defs = in_.defs;
         for (const auto& v : in.loop_vars) {
             nest_vars_.insert(v);
             eval_.loop_vars.insert(v);
@@ -79,6 +81,18 @@ private:
     TSNode clamp_if_{};  // the `if` of a clamp being visited
     bool in_index_ = false;
     std::int64_t times_ = 1;
+    // Declared types and what varies per iteration, for the conversions.
+    NameTypes names_{
+        [this](const std::string& name, bool element) -> std::optional<std::string> {
+            // Declared anywhere before the body's end: its locals too.
+            const VarDecl* d = in_.scope ? in_.scope->find(name, ts_node_end_byte(in_.body)) : nullptr;
+            if (!d || d->is_pointer_or_array() != element) return std::nullopt;
+            return d->type;
+        },
+        [this](const std::string& name) {
+            return eval_.loop_vars.count(name) > 0 || facts_.locals.count(name) > 0 || nest_vars_.count(name) > 0;
+        },
+        nullptr};
 
     struct Deeper {
         int& d;
@@ -382,6 +396,7 @@ private:
                 in_.constants->evaluate(Expr{n, c.src}, ts_node_start_byte(n)))
                 return;
             if (!in_index_) count_operator(text(field(n, "operator"), *c.src), times_, facts_.ops);
+            conversions(n, c);
             expr(field(n, "left"), c);
             expr(field(n, "right"), c);
         } else if (kind == SYM("conditional_expression")) {
@@ -390,12 +405,20 @@ private:
         } else if (kind == SYM("sizeof_expression") || kind == SYM("string_literal") || kind == SYM("comment")) {
             // no reads
         } else if (kind == SYM("cast_expression")) {
+            conversions(n, c);
             expr(field(n, "value"), c);
         } else if (kind == SYM("field_expression")) {
             expr(field(n, "argument"), c);
         } else {
             for_each_named_child(n, [&](TSNode k) { expr(k, c); });
         }
+    }
+
+    // 64-bit integers converted to floating at `n` (analyzer/conversions.h).
+    // Not inside macro bodies: their parameters' names are not the file's.
+    void conversions(TSNode n, const Context& c) {
+        if (in_index_ || c.args) return;
+        count_conversions(conversions_at(n, *c.src, names_), times_, facts_.ops);
     }
 
     bool is_access(TSNode n, const Context& c) const {
@@ -423,6 +446,7 @@ private:
         std::string op(text(field(n, "operator"), *c.src));
         TSNode right = field(n, "right");
         if (!in_index_ && op != "=") count_operator(op, times_, facts_.ops);
+        conversions(n, c);
         if (is_access(left, c)) {
             expr(right, c);
             access(left, c, op != "=", true);
@@ -520,6 +544,8 @@ private:
         const bool cast = IS(fn, "parenthesized_expression") && IS(inner, "identifier") && args.size() == 1 &&
                           in_.defs->typedef_of(std::string(text(inner, *c.src)));
         if (cast) {
+            if (!in_index_ && !c.args)
+                count_conversions(cast_conversions(std::string(text(inner, *c.src)), args[0], *c.src, names_), times_, facts_.ops);
             for (TSNode a : args) expr(a, c);
             return;
         }

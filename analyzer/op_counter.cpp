@@ -24,6 +24,9 @@ void count_operator(std::string_view op, std::int64_t times, OpCounts& ops) {
 void count_call(std::int64_t times, OpCounts& ops) { bump(ops.other, times); }
 void count_math_call(std::int64_t times, OpCounts& ops) { bump(ops.math_calls, times); }
 void count_choice(std::int64_t times, OpCounts& ops) { bump(ops.other, times); }
+void count_conversions(int n, std::int64_t times, OpCounts& ops) {
+    if (n > 0) bump(ops.conversions, times * n);
+}
 void count_reads(std::int64_t times, OpCounts& ops) { bump(ops.reads, times); }
 void count_writes(std::int64_t times, OpCounts& ops) { bump(ops.writes, times); }
 

@@ -21,6 +21,8 @@ void count_call(std::int64_t times, OpCounts& ops);
 void count_math_call(std::int64_t times, OpCounts& ops);
 // `?:` choices.
 void count_choice(std::int64_t times, OpCounts& ops);
+// Conversions of 64-bit integers to floating types (analyzer/conversions.h).
+void count_conversions(int n, std::int64_t times, OpCounts& ops);
 void count_reads(std::int64_t times, OpCounts& ops);
 void count_writes(std::int64_t times, OpCounts& ops);
 

@@ -191,6 +191,9 @@ struct OpCounts {
     int math_calls = 0;  // of `other`: calls of C math library functions
     int reads = 0;   // array element reads (each access counted)
     int writes = 0;  // array element writes
+    // Conversions of varying 64-bit integers to floating types (not among
+    // the flops: the CPU has no vector form of them; analyzer/conversions.h).
+    int conversions = 0;
     int flops() const { return adds + muls + divs + other; }
 };
 

@@ -184,7 +184,8 @@ json nest_json(const LoopNest& n) {
               {"other", n.ops.other},
               {"flops", n.ops.flops()},
               {"reads", n.ops.reads},
-              {"writes", n.ops.writes}}}};
+              {"writes", n.ops.writes},
+              {"conversions", n.ops.conversions}}}};
 }
 
 LoopNest nest_from(const json& j) {
@@ -260,6 +261,7 @@ LoopNest nest_from(const json& j) {
     n.ops.other = o.at("other").get<int>();
     n.ops.reads = o.at("reads").get<int>();
     n.ops.writes = o.at("writes").get<int>();
+    n.ops.conversions = o.value("conversions", 0);
     return n;
 }
 

@@ -289,7 +289,7 @@ int main(int argc, char** argv) {
     p.begin("host: one thread's streaming bandwidth and arithmetic");
     const recipe::advisor::HostCpu host = recipe::advisor::measure_host_cpu(quick);
     p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + ", first touch " +
-          fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns"));
+          fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns") + ", 64-bit integer to float " + fmt(host.convert_ns, "%.2f ns"));
     int dev = 0;
     CK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -767,6 +767,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"hostGflops\": %.3f,\n", host.gflops);
     std::fprintf(f, "  \"hostFirstTouchGBs\": %.2f,\n", host.first_touch_gbs);
     std::fprintf(f, "  \"hostMathCallNs\": %.2f,\n", host.math_call_ns);
+    std::fprintf(f, "  \"hostConvertNs\": %.3f,\n", host.convert_ns);
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"asyncCallNs\": %.1f,\n", async_call_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
@@ -825,6 +826,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());
     std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles, its sizes compile-time constants, compiled like gcc -O2, the best of ~5 ms windows spread over the host measurement (2 s; 0.6 s with --quick)\",\n", how.c_str());
     std::fprintf(f, "    \"hostMathCallNs\": \"%s; one thread, sinf, cosf, expf, logf, sin and exp in turn over 4096 floats, compiled like gcc -O2 (libm calls), the best of ~2 ms windows taken with the stencil's, per call\",\n", how.c_str());
+    std::fprintf(f, "    \"hostConvertNs\": \"%s; one thread, f[i] = (float)(i + k) + (float)(i ^ k) over 4096 floats with a 64-bit i, compiled like gcc -O2 (scalar conversions), the best of windows taken with the stencil's, per conversion\",\n", how.c_str());
     std::fprintf(f, "    \"hostFirstTouchGBs\": \"%s; one thread writing a[i] = i into 256 MiB freshly malloc'd (pages faulted in as written), best of 3\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
     std::fprintf(f, "    \"asyncCallNs\": \"%s; host time to issue 150 rounds of a 4 KiB copy in, an empty launch, a 4 KiB copy out and an event record over 3 streams, per call, median of 7\",\n", how.c_str());

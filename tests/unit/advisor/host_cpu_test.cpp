@@ -13,6 +13,7 @@ TEST_CASE("the arithmetic windows keep the best rate of each kind seen", "[advis
         CHECK(windows.windows() == w);
         CHECK(std::isfinite(windows.gflops()));
         CHECK(std::isfinite(windows.math_call_ns()));
+        CHECK(std::isfinite(windows.convert_ns()));
         // The best so far: never worse than the window before.
         CHECK(windows.gflops() >= gflops);
         CHECK(windows.math_call_ns() <= math_ns);
@@ -31,6 +32,8 @@ TEST_CASE("a quick host measurement gives every figure, the stream by working se
     const HostCpu h = measure_host_cpu(true);
     CHECK(h.gflops > 0);
     CHECK(h.math_call_ns > 0);
+    CHECK(h.convert_ns > 0);
+    CHECK(h.convert_ns < 1000);
     CHECK(h.stream_gbs > 0);
     CHECK(h.first_touch_gbs > 0);
     REQUIRE(h.stream_bytes.size() == 4);  // 3, 12, 48 and 192 MiB: quick stops before 768

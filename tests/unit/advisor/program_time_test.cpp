@@ -59,6 +59,21 @@ TEST_CASE("the C loop's time: bytes at the host's bandwidth or flops at its rate
     CHECK(ten.ms == Approx(10 * e.ms));
 }
 
+TEST_CASE("64-bit integers converted to floating are priced at the host's conversion cost, on top of the flops", "[advisor]") {
+    Platform pf = host_platform();
+    Problem p = test::unit_problem({1000, 1, 1}, 1);
+    p.flops_per_point = 100;  // arithmetic-bound: 1000 points x 100 flops at 1 GFLOP/s = 0.1 ms
+    p.conversions_per_point = 2;
+    CpuEstimate e;
+    std::string error;
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.compute_ms == Approx(0.1));  // no hostConvertNs: not priced
+    pf.host_convert_ns = 5;              // 2000 conversions x 5 ns = 0.01 ms
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.compute_ms == Approx(0.11));
+    CHECK(e.ms == Approx(0.11));
+}
+
 TEST_CASE("without host figures the C loop cannot be priced, and the error says what to measure", "[advisor]") {
     const Platform pf = test::unit_platform();
     CpuEstimate e;

@@ -253,3 +253,15 @@ TEST_CASE("time loops: for + swap, while + toggle, do-while mirrored, copy-back,
         CHECK(n.output_arrays.at(0).name == "buf[(t + 1) % 2]");
     }
 }
+
+TEST_CASE("conversions of varying 64-bit integers to floating types are counted, others not", "[analyzer]") {
+    const Program p = analyze_input("conversions.c");
+    CHECK(nest_in(p, "sawtooth").ops.conversions == 2);
+    CHECK(nest_in(p, "ramp_int").ops.conversions == 0);
+    CHECK(nest_in(p, "coords").ops.conversions == 2);
+    CHECK(nest_in(p, "assign").ops.conversions == 2);
+    CHECK(nest_in(p, "invariant").ops.conversions == 0);
+    CHECK(nest_in(p, "local").ops.conversions == 1);
+    // Not flops: the flop count is as before.
+    CHECK(nest_in(p, "sawtooth").ops.flops() == 6);
+}
