@@ -13,18 +13,14 @@
 //        runs every configuration in FILE (bench_plan's TSV) -> TSV on stdout
 //   --only NAME[,NAME...]   restricts either to the experiments named
 //
-// Each experiment: five warm-up runs of its first configuration, one
-// warm-up run of every configuration, then timed rounds, each running every
-// configuration once in turn (three rounds; the advisor's choices are timed
-// in seven; host clock around recipe::run: allocation, registration,
-// copies, kernels, frees), then one more run of each with the library's
-// per-phase events. In rounds, a slow phase of the host or the link (an H100
-// host's chosen plan read 5.82 and then 7.25 ms for the same work, timed
-// one configuration after another) falls on the configurations alike rather
-// than on the few that happened to run in it. Outputs are poisoned before
-// each run and compared, byte for byte, with a sequential CPU reference
-// after the last one (both sides compute in the same order without fused
-// multiply-adds, so the comparison is exact).
+// Each configuration: one warm-up run, three timed runs (seven for the
+// advisor's choices; host clock around recipe::run: allocation,
+// registration, copies, kernels, frees), one more with the library's
+// per-phase events. Before an experiment's first configuration, five more
+// warm-up runs. Outputs are poisoned before each run and compared, byte for
+// byte, with a sequential CPU reference after the last one (both sides
+// compute in the same order without fused multiply-adds, so the comparison
+// is exact).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -205,89 +201,66 @@ std::vector<Row> read_tsv(const std::string& path, std::vector<std::string>* hea
     return rows;
 }
 
-// One configuration of an experiment as it is measured.
-struct Measurement {
-    const Row* row = nullptr;
-    recipe::Config cfg;
-    int repeat = 1;
-    bool pinned = false;
-    int timed = 3;
-    std::vector<double> t;
-    recipe::Measured phases{};
-    std::string status = "yes";
-};
-
 void run_configs(const std::vector<Experiment>& all, const std::string& path) {
     std::vector<std::string> header;
     const std::vector<Row> rows = read_tsv(path, &header);
     for (const std::string& h : header) std::printf("%s\t", h.c_str());
     std::printf("measured_ms\tmeasured_min_ms\tmeasured_max_ms\tm_alloc\tm_h2d\tm_kernel\tm_d2h\tm_staging\tverified\n");
     for (const Experiment& e : all) {
-        std::vector<Measurement> ms;
+        bool any = false;
+        for (const Row& r : rows) any = any || r.get("experiment") == e.name;
+        if (!any) continue;
+        HostArrays h(e);
+        std::size_t done = 0;
         for (const Row& r : rows) {
             if (r.get("experiment") != e.name) continue;
-            Measurement m;
-            m.row = &r;
-            m.cfg.scheme = scheme_of(r.get("scheme"));
-            m.cfg.extents = e.extents;
-            m.cfg.space = e.space;
-            m.cfg.tile = {r.i("tx"), r.i("ty"), r.i("tz")};
-            m.cfg.copy = copy_of(r.get("copy"));
-            m.cfg.streams = static_cast<int>(r.i("streams"));
-            m.cfg.block = dim3(static_cast<unsigned>(r.i("bx")), static_cast<unsigned>(r.i("by")),
-                               static_cast<unsigned>(r.i("bz")));
-            m.cfg.host = host_of(r.get("host"));
-            m.cfg.host_threads = static_cast<int>(r.i("threads"));  // the profile's stagingThreads for staged runs
-            m.cfg.name = e.name;
-            m.repeat = static_cast<int>(r.i("repeat"));
-            m.pinned = r.get("memory") == "pinned";
+            recipe::Config cfg;
+            cfg.scheme = scheme_of(r.get("scheme"));
+            cfg.extents = e.extents;
+            cfg.space = e.space;
+            cfg.tile = {r.i("tx"), r.i("ty"), r.i("tz")};
+            cfg.copy = copy_of(r.get("copy"));
+            cfg.streams = static_cast<int>(r.i("streams"));
+            cfg.block = dim3(static_cast<unsigned>(r.i("bx")), static_cast<unsigned>(r.i("by")),
+                             static_cast<unsigned>(r.i("bz")));
+            cfg.host = host_of(r.get("host"));
+            cfg.host_threads = static_cast<int>(r.i("threads"));  // the profile's stagingThreads for staged runs
+            cfg.name = e.name;
+            const int repeat = static_cast<int>(r.i("repeat"));
+            const bool pinned = r.get("memory") == "pinned";
+            const bench::Pointers in = h.inputs(pinned);
+            char* out = h.output(pinned);
+            std::vector<double> t;
+            recipe::Measured phases{};
+            std::string status = "yes";
             // The advisor's choices get more timed runs: their figures are the ones reported.
-            m.timed = r.get("chosen") == "1" ? 7 : 3;
-            ms.push_back(m);
-        }
-        if (ms.empty()) continue;
-        HostArrays h(e);
-        // One run of `m` (poisoned output first); false when it failed.
-        auto run = [&](Measurement& m, bool measure, double* total) {
-            if (m.status == "error") return false;
+            const int timed = r.get("chosen") == "1" ? 7 : 3;
             try {
-                char* out = h.output(m.pinned);
-                std::memset(out, 0xff, h.bytes);
-                recipe::Config c = m.cfg;
-                c.measure = measure;
-                const recipe::Measured got = e.run(c, h.inputs(m.pinned), out, m.repeat);
-                if (measure) m.phases = got;
-                if (total) *total = got.total;
-                return true;
+                if (done == 0) {
+                    // The link and the GPU idled while the reference was
+                    // computed: bring them up to speed before the first timing.
+                    for (int k = 0; k < 5; ++k) e.run(cfg, in, out, repeat);
+                }
+                for (int k = 0; k < timed + 2; ++k) {
+                    std::memset(out, 0xff, h.bytes);
+                    recipe::Config c = cfg;
+                    c.measure = k == timed + 1;
+                    const recipe::Measured m = e.run(c, in, out, repeat);
+                    if (k >= 1 && k <= timed) t.push_back(m.total);
+                    if (k == timed + 1) phases = m;
+                }
+                if (!h.matches(out)) status = "NO";
             } catch (const recipe::Error& err) {
                 std::fprintf(stderr, "pipeline_bench: %s\n", err.what());
-                m.status = "error";
-                m.t = {-1};
-                return false;
+                status = "error";
+                t = {-1};
             }
-        };
-        // The link and the GPU idled while the reference was computed: bring
-        // them up to speed; then every configuration once (its buffers
-        // allocated, the pool grown to the experiment's largest).
-        for (int k = 0; k < 5; ++k) run(ms.front(), false, nullptr);
-        for (Measurement& m : ms) run(m, false, nullptr);
-        int rounds = 0;
-        for (const Measurement& m : ms) rounds = std::max(rounds, m.timed);
-        for (int round = 0; round < rounds; ++round) {
-            for (Measurement& m : ms) {
-                if (round >= m.timed) continue;
-                double total = 0;
-                if (run(m, false, &total)) m.t.push_back(total);
-            }
-            std::fprintf(stderr, "  %s: round %d of %d\n", e.name.c_str(), round + 1, rounds);
-        }
-        for (Measurement& m : ms) {
-            if (run(m, true, nullptr) && !h.matches(h.output(m.pinned))) m.status = "NO";
-            for (const std::string& k : header) std::printf("%s\t", m.row->get(k).c_str());
-            std::printf("%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", median(m.t),
-                        *std::min_element(m.t.begin(), m.t.end()), *std::max_element(m.t.begin(), m.t.end()),
-                        m.phases.alloc, m.phases.h2d, m.phases.kernel, m.phases.d2h, m.phases.staging, m.status.c_str());
+            for (const std::string& k : header) std::printf("%s\t", r.get(k).c_str());
+            std::printf("%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", median(t),
+                        *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()), phases.alloc,
+                        phases.h2d, phases.kernel, phases.d2h, phases.staging, status.c_str());
             std::fflush(stdout);
+            if (++done % 10 == 0) std::fprintf(stderr, "  %s: %zu configurations\n", e.name.c_str(), done);
         }
     }
 }

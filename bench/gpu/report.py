@@ -345,9 +345,8 @@ def page(run):
           f"{len(run.planned)} configurations are missing ({exps}).")
         w("")
     w("Every time is the median of three runs (seven for the chosen plans) of the whole `recipe::run` call "
-      "(host clock: allocation, registration, copies, kernels, frees), taken in rounds that run each of an "
-      "experiment's configurations once in turn, after a warm-up run of each (and five more of its first), so "
-      "that a slow phase of the host or the link falls on all of them alike. Outputs are compared byte for byte with the sequential C loop. "
+      "(host clock: allocation, registration, copies, kernels, frees), after one warm-up run (five more before "
+      "each experiment's first configuration). Outputs are compared byte for byte with the sequential C loop. "
       "Predictions come from the advisor (`advisor/`) with the profile measured at the start of the same run; "
       "the kernels the profile has no table for (the 3×3 stencil and the zip) are priced with their kernel time "
       "measured in the same run (the bounds), as `recipe advise --kernel-ms` prices a nest. The plan marked "
