@@ -220,8 +220,10 @@ std::int64_t calls_of(const NestOutcome& n, const AdviseOptions& options, bool* 
 // The CPU work the program does before its first converted nest runs, as far
 // as this file shows it: the planned nests that stay on the CPU in main()
 // before main's first call of a function that holds a converted nest (or a
-// converted nest of main itself), at their predicted first-call CPU time.
-// CUDA starts meanwhile (recipe/start.cuh). 0 when the file has no main().
+// converted nest of main itself), and those of the functions main calls
+// before it (PolyBench's init_array(), once per call), at their predicted
+// first-call CPU time. CUDA starts meanwhile (recipe/start.cuh). 0 when the
+// file has no main().
 double work_before_first_call(const CTree& tree, const AdviseResult& r, const advisor::Platform& platform) {
     TSNode main_fn{};
     bool found = false;
@@ -247,12 +249,25 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
         const TSNode fn = field(k, "function");
         if (is(fn, "identifier") && callees.count(std::string(tree.text(fn)))) first = std::min(first, ts_node_start_byte(k));
     });
+    // main's calls before `first` of the file's functions with planned nests:
+    // how many times each runs first.
+    std::map<std::string, int> called_before;
+    walk(main_fn, [&](TSNode k) {
+        if (!is(k, "call_expression") || ts_node_start_byte(k) >= first) return;
+        const TSNode fn = field(k, "function");
+        if (is(fn, "identifier")) ++called_before[std::string(tree.text(fn))];
+    });
     double ms = 0;
     for (const auto& n : r.nests) {
-        if (n.verdict == Verdict::Converted || !n.chosen() || n.nest->function != "main" || n.nest->span.end_byte > first)
-            continue;
+        if (n.verdict == Verdict::Converted || !n.chosen()) continue;
+        int times = 0;
+        if (n.nest->function == "main") times = n.nest->span.end_byte <= first ? 1 : 0;
+        else if (const auto c = called_before.find(n.nest->function); c != called_before.end() && !callees.count(c->first))
+            times = c->second;
+        if (times == 0) continue;
         advisor::CpuEstimate e;
-        if (advisor::cpu_time(n.chosen()->problem, platform, &e, nullptr)) ms += e.first_ms;
+        // The first call's time, then the later calls' (its outputs then present).
+        if (advisor::cpu_time(n.chosen()->problem, platform, &e, nullptr)) ms += e.first_ms + (times - 1) * e.ms;
     }
     return ms;
 }

@@ -126,3 +126,60 @@ TEST_CASE("without host figures every convertible nest is converted and the reci
     CHECK_FALSE(r.program_summary.compared);
     CHECK_THAT(r.program_summary.note, Catch::Contains("no host figures"));
 }
+
+TEST_CASE("the CPU work of functions main calls before the first converted call hides CUDA's start-up", "[recipes]") {
+    // fill()'s loop stays on the CPU (sinf: the GPU's differs in the last
+    // bits); called before smooth() it runs while CUDA starts, after it not.
+    const std::string before = R"(#include <math.h>
+#include <stdlib.h>
+#define N 16000000
+
+static void fill(float *a)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        a[i] = sinf(i * 0.001f);
+}
+
+static void smooth(const float *in, float *out)
+{
+    int i;
+    for (i = 1; i < N - 1; i++)
+        out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0f;
+}
+
+int main(void)
+{
+    float *in = malloc(N * sizeof *in);
+    float *out = malloc(N * sizeof *out);
+    fill(in);
+    smooth(in, out);
+    fill(in);
+    free(in);
+    free(out);
+    return 0;
+}
+)";
+    std::string after = before;
+    const std::string first_fill = "    fill(in);\n    smooth(in, out);\n";
+    after.replace(after.find(first_fill), first_fill.size(), "    smooth(in, out);\n");
+    auto run = [](const std::string& src) {
+        MemoryFileSystem fs;
+        fs.files["fill.c"] = src;
+        AdviseOptions o;
+        o.input = "fill.c";
+        o.platform = "h200";  // host figures and CUDA's start-up measured
+        o.convert_all = true;
+        AdviseResult r;
+        std::string error;
+        REQUIRE(advise(fs, o, &r, &error));
+        return r;
+    };
+    const AdviseResult early = run(before), late = run(after);
+    REQUIRE(early.program_summary.compared);
+    REQUIRE(late.program_summary.compared);
+    // Only the call before the first converted one hides anything: fill's
+    // 16 M math calls (tens of ms on one thread) before smooth() does.
+    CHECK(early.program_summary.startup_paid_ms < late.program_summary.startup_paid_ms - 20);
+    CHECK(late.program_summary.startup_paid_ms > 0);
+}
