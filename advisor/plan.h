@@ -93,6 +93,14 @@ struct Problem {
 // Fails (with `error`) when an extent or time-loop count is symbolic, the
 // nest was rejected, or its shape is outside what the model covers.
 bool problem_from(const analyzer::LoopNest& nest, Problem* problem, std::string* error);
+// The C loop's work as the CPU side prices it (program_time.h cpu_time), for
+// any nest whose loop bounds are known, also one the analyzer rejected (a
+// fill with a carried state, an impure call): its points, the bytes of its
+// arrays' elements per point (no halo) and its counted operations. What it
+// does not count (calls, work the analyzer could not read) makes it a lower
+// bound, which is what the start-up a program hides needs. False for more
+// than three loops or a bound not known.
+bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* problem);
 
 // A one-dimensional input of a 2- or 3-D nest (`mean[j]`, a coefficient
 // row): it is not tiled but copied to the GPU whole, once, and

@@ -179,6 +179,41 @@ bool read_space(const analyzer::LoopNest& nest, Problem* p, std::string* error) 
 
 }  // namespace
 
+bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* out) {
+    if (nest.accepted) return problem_from(nest, out, nullptr);
+    const std::size_t dims = nest.iteration_space.size();
+    if (dims < 1 || dims > 3) return false;
+    Problem p;
+    p.dims = static_cast<int>(dims);
+    for (std::size_t d = 0; d < dims; ++d) {
+        const auto& loop = nest.iteration_space[d];
+        if (!loop.lower.value || !loop.upper.value || loop.stride < 1 || *loop.upper.value <= *loop.lower.value)
+            return false;
+        p.extents[d] = (*loop.upper.value - *loop.lower.value + loop.stride - 1) / loop.stride;
+    }
+    p.space = Box{{0, 0, 0}, p.extents};
+    auto use = [&](const analyzer::ArrayProperties& a) {
+        ArrayUse u;
+        u.name = a.name;
+        u.elem_bytes = a.bytes_per_element > 0 ? a.bytes_per_element : 4;
+        u.extents = p.extents;
+        return u;
+    };
+    for (const auto& a : nest.input_arrays) p.inputs.push_back(use(a));
+    for (const auto& a : nest.output_arrays) {
+        ArrayUse u = use(a);
+        u.written_before = !a.written_before_by.empty();
+        u.copy_in = a.needs_old_values;
+        u.zero_pages = a.needs_old_values && a.zero_pages;
+        p.outputs.push_back(u);
+    }
+    p.flops_per_point = nest.ops.flops();
+    p.math_calls_per_point = nest.ops.math_calls;
+    p.conversions_per_point = nest.ops.conversions;
+    *out = std::move(p);
+    return true;
+}
+
 bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* error) {
     if (!nest.accepted) {
         if (error) *error = "nest " + std::to_string(nest.id) + " was not accepted by the analyzer";

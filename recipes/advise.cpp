@@ -259,7 +259,12 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
     });
     double ms = 0;
     for (const auto& n : r.nests) {
-        if (n.verdict == Verdict::Converted || !n.chosen()) continue;
+        if (n.verdict == Verdict::Converted || !n.nest) continue;
+        // A planned nest as planned; one the model could not plan (rejected,
+        // a fill with a carried state) from its loops and counted work.
+        advisor::Problem problem;
+        if (n.chosen()) problem = n.chosen()->problem;
+        else if (!advisor::cpu_problem_from(*n.nest, &problem)) continue;
         int times = 0;
         if (n.nest->function == "main") times = n.nest->span.end_byte <= first ? 1 : 0;
         else if (const auto c = called_before.find(n.nest->function); c != called_before.end() && !callees.count(c->first))
@@ -267,7 +272,7 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
         if (times == 0) continue;
         advisor::CpuEstimate e;
         // The first call's time, then the later calls' (its outputs then present).
-        if (advisor::cpu_time(n.chosen()->problem, platform, &e, nullptr)) ms += e.first_ms + (times - 1) * e.ms;
+        if (advisor::cpu_time(problem, platform, &e, nullptr)) ms += e.first_ms + (times - 1) * e.ms;
     }
     return ms;
 }
