@@ -287,6 +287,8 @@ private:
                 in_index_ = saved;
                 continue;
             }
+            // `double x = i;` with a 64-bit i converts it (analyzer/conversions.h).
+            if (!in_index_ && !c.args) count_conversions(cast_conversions(v.type, v.value, *c.src, names_), times_, facts_.ops);
             Affine a = eval_.evaluate(v.value, *c.src, c.affine_args, c.site);
             bool index_temp = integer && a.ok() && a.has_vars();
             bool saved = in_index_;

@@ -262,6 +262,7 @@ TEST_CASE("conversions of varying 64-bit integers to floating types are counted,
     CHECK(nest_in(p, "assign").ops.conversions == 2);
     CHECK(nest_in(p, "invariant").ops.conversions == 0);
     CHECK(nest_in(p, "local").ops.conversions == 1);
+    CHECK(nest_in(p, "initialised").ops.conversions == 1);
     // Not flops: the flop count is as before.
     CHECK(nest_in(p, "sawtooth").ops.flops() == 6);
 }

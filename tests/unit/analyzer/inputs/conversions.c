@@ -45,3 +45,11 @@ void local(double *a) {
         a[i] = (double)k;
     }
 }
+
+/* A floating local initialised from the long index: 1. */
+void initialised(double *a) {
+    for (long i = 0; i < N; i++) {
+        double x = i;
+        a[i] = x * 0.5;
+    }
+}
