@@ -177,6 +177,15 @@ bool read_space(const analyzer::LoopNest& nest, Problem* p, std::string* error) 
     return true;
 }
 
+// What the analyzer knows of an output's pages and old values.
+void output_state(const analyzer::ArrayProperties& a, ArrayUse* o) {
+    o->written_before = !a.written_before_by.empty();
+    if (a.needs_old_values) {
+        o->copy_in = true;
+        o->zero_pages = a.zero_pages;
+    }
+}
+
 }  // namespace
 
 bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* out) {
@@ -202,9 +211,7 @@ bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* out) {
     for (const auto& a : nest.input_arrays) p.inputs.push_back(use(a));
     for (const auto& a : nest.output_arrays) {
         ArrayUse u = use(a);
-        u.written_before = !a.written_before_by.empty();
-        u.copy_in = a.needs_old_values;
-        u.zero_pages = a.needs_old_values && a.zero_pages;
+        output_state(a, &u);
         p.outputs.push_back(u);
     }
     p.flops_per_point = nest.ops.flops();
@@ -229,13 +236,7 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     if (!read_arrays(nest, &p, error) || !read_time_loop(nest, &p, error)) return false;
     for (const auto& a : nest.output_arrays)
         for (auto& o : p.outputs)
-            if (o.name == a.name) {
-                o.written_before = !a.written_before_by.empty();
-                if (a.needs_old_values) {
-                    o.copy_in = true;
-                    o.zero_pages = a.zero_pages;
-                }
-            }
+            if (o.name == a.name) output_state(a, &o);
 
     p.flops_per_point = nest.ops.flops();
     p.math_calls_per_point = nest.ops.math_calls;

@@ -67,11 +67,14 @@ std::optional<int> bytes_of_type(const std::string& type, const FileDefinitions*
     return std::nullopt;
 }
 
+bool is_floating_type_name(const std::string& t) {
+    return t == "float" || t == "double" || t == "long double" || t == "_Float16" || t == "half" || t == "__half";
+}
+
 bool is_integer_type(const std::string& type, const FileDefinitions* defs) {
     std::string t = strip_qualifiers(type);
     for (int guard = 0; guard < 16; ++guard) {
-        if (t == "float" || t == "double" || t == "long double" || t == "_Float16" || t == "half" || t == "__half")
-            return false;
+        if (is_floating_type_name(t)) return false;
         if (t.find('*') != std::string::npos) return false;
         if (scalar_sizes().count(t)) return true;
         if (!defs) return false;

@@ -16,6 +16,10 @@ std::string strip_qualifiers(const std::string& type);
 // nullopt for what is not known (structs, unknown typedefs).
 std::optional<int> bytes_of_type(const std::string& type, const FileDefinitions* defs);
 
+// True for the floating types' names ("float", "double", "long double",
+// the half types), qualifiers already stripped; typedefs not followed.
+bool is_floating_type_name(const std::string& stripped_type);
+
 // True for integer types (what an index temporary is declared as).
 bool is_integer_type(const std::string& type, const FileDefinitions* defs);
 

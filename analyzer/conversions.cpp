@@ -7,6 +7,7 @@
 
 #include "analyzer/c_types.h"
 #include "analyzer/definitions.h"
+#include "analyzer/purity.h"
 
 namespace recipe::analyzer {
 
@@ -14,8 +15,11 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
-bool is_floating_name(const std::string& t) {
-    return t == "float" || t == "double" || t == "long double" || t == "_Float16" || t == "half" || t == "__half";
+// The C math library's integer-valued functions (abs, lround, ilogb, ...).
+bool integer_valued(const std::string& f) {
+    for (const char* p : {"abs", "labs", "llabs", "lround", "llround", "lrint", "llrint", "ilogb"})
+        if (f.rfind(p, 0) == 0) return true;
+    return false;
 }
 
 ValueKind literal_kind(std::string_view s) {
@@ -71,6 +75,8 @@ std::string accessed_name(TSNode n, const std::string& src) {
     return "";
 }
 
+// The kind of the value of expression `n` (usual arithmetic conversions,
+// LP64; literals by their suffix and size).
 ValueKind kind_at(TSNode n, const std::string& src, const NameTypes& names, int depth) {
     if (is_null(n) || depth > kMaxDepth) return ValueKind::Unknown;
     n = strip_parens(n);
@@ -103,14 +109,9 @@ ValueKind kind_at(TSNode n, const std::string& src, const NameTypes& names, int 
         return join(kind_at(field(n, "consequence"), src, names, depth + 1),
                     kind_at(field(n, "alternative"), src, names, depth + 1));
     if (IS(n, "call_expression")) {
-        // The C math library's: float for names ending in f (sinf), else double.
+        // A C math library call is floating, but for the integer-valued ones.
         const std::string f(text(field(n, "function"), src));
-        static const char* kMath[] = {"sin", "cos", "tan", "exp", "log", "sqrt", "pow", "fabs", "floor", "ceil",
-                                      "fmin", "fmax", "atan", "atan2", "tanh", "erf", "cbrt", "fma", "log2", "exp2"};
-        for (const char* m : kMath) {
-            const std::string base(m);
-            if (f == base || f == base + "f" || f == base + "l") return ValueKind::Floating;
-        }
+        if (is_pure_math_function(f) && !integer_valued(f)) return ValueKind::Floating;
     }
     return ValueKind::Unknown;
 }
@@ -140,7 +141,7 @@ ValueKind kind_of_type(const std::string& type, const FileDefinitions* defs) {
     std::string t = strip_qualifiers(type);
     for (int guard = 0; guard < 16; ++guard) {
         if (t.find('*') != std::string::npos || t.find('[') != std::string::npos) return ValueKind::Unknown;
-        if (is_floating_name(t)) return ValueKind::Floating;
+        if (is_floating_type_name(t)) return ValueKind::Floating;
         if (is_integer_type(t, defs)) {
             const auto bytes = bytes_of_type(t, defs);
             return bytes && *bytes == 8 ? ValueKind::Int64 : ValueKind::Int32;
@@ -157,8 +158,6 @@ ValueKind kind_of_type(const std::string& type, const FileDefinitions* defs) {
     }
     return ValueKind::Unknown;
 }
-
-ValueKind value_kind(TSNode n, const std::string& src, const NameTypes& names) { return kind_at(n, src, names, 0); }
 
 int cast_conversions(const std::string& type, TSNode value, const std::string& src, const NameTypes& names) {
     return kind_of_type(type, names.defs) == ValueKind::Floating && wide_varying(value, src, names) ? 1 : 0;

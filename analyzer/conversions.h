@@ -36,10 +36,6 @@ struct NameTypes {
 // following typedefs and object-like macros that name a type.
 ValueKind kind_of_type(const std::string& type, const FileDefinitions* defs);
 
-// The kind of the value of expression `n` (usual arithmetic conversions,
-// LP64; literals by their suffix and size).
-ValueKind value_kind(TSNode n, const std::string& src, const NameTypes& names);
-
 // The conversions the node `n` itself makes (its operands' own are counted
 // where the walk meets them): a cast to a floating type of a varying 64-bit
 // integer, an arithmetic operator or an assignment joining a floating

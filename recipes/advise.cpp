@@ -218,11 +218,12 @@ std::int64_t calls_of(const NestOutcome& n, const AdviseOptions& options, bool* 
 }
 
 // The CPU work the program does before its first converted nest runs, as far
-// as this file shows it: the planned nests that stay on the CPU in main()
-// before main's first call of a function that holds a converted nest (or a
+// as this file shows it: the nests that stay on the CPU in main() before
+// main's first call of a function that holds a converted nest (or a
 // converted nest of main itself), and those of the functions main calls
-// before it (PolyBench's init_array(), once per call), at their predicted
-// first-call CPU time. CUDA starts meanwhile (recipe/start.cuh). 0 when the
+// before it (an init_array(), once per call), at their predicted CPU time;
+// nests the model could not plan (rejected) from their loops and counted
+// work (advisor::cpu_problem_from), a lower bound. CUDA starts meanwhile (recipe/start.cuh). 0 when the
 // file has no main().
 double work_before_first_call(const CTree& tree, const AdviseResult& r, const advisor::Platform& platform) {
     TSNode main_fn{};
@@ -267,8 +268,8 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
         else if (!advisor::cpu_problem_from(*n.nest, &problem)) continue;
         int times = 0;
         if (n.nest->function == "main") times = n.nest->span.end_byte <= first ? 1 : 0;
-        else if (const auto c = called_before.find(n.nest->function); c != called_before.end() && !callees.count(c->first))
-            times = c->second;
+        else if (const auto c = called_before.find(n.nest->function); c != called_before.end())
+            times = c->second;  // never a function with a converted nest: its first call is `first`
         if (times == 0) continue;
         advisor::CpuEstimate e;
         // The first call's time, then the later calls' (its outputs then present).

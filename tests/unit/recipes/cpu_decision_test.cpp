@@ -72,6 +72,21 @@ AdviseResult advise_with(const std::string& profile, AdviseOptions o = {}) {
     return r;
 }
 
+// `source` advised with the stored h200 profile (host figures and CUDA's
+// start-up measured), every nest the generator can convert converted.
+AdviseResult advise_h200(const std::string& source) {
+    MemoryFileSystem fs;
+    fs.files["fill.c"] = source;
+    AdviseOptions o;
+    o.input = "fill.c";
+    o.platform = "h200";
+    o.convert_all = true;
+    AdviseResult r;
+    std::string error;
+    REQUIRE(advise(fs, o, &r, &error));
+    return r;
+}
+
 const NestOutcome& smooth_nest(const AdviseResult& r) {
     for (const auto& n : r.nests)
         if (n.nest->function == "smooth") return n;
@@ -163,19 +178,7 @@ int main(void)
     std::string after = before;
     const std::string first_fill = "    fill(in);\n    smooth(in, out);\n";
     after.replace(after.find(first_fill), first_fill.size(), "    smooth(in, out);\n");
-    auto run = [](const std::string& src) {
-        MemoryFileSystem fs;
-        fs.files["fill.c"] = src;
-        AdviseOptions o;
-        o.input = "fill.c";
-        o.platform = "h200";  // host figures and CUDA's start-up measured
-        o.convert_all = true;
-        AdviseResult r;
-        std::string error;
-        REQUIRE(advise(fs, o, &r, &error));
-        return r;
-    };
-    const AdviseResult early = run(before), late = run(after);
+    const AdviseResult early = advise_h200(before), late = advise_h200(after);
     REQUIRE(early.program_summary.compared);
     REQUIRE(late.program_summary.compared);
     // Only the call before the first converted one hides anything: fill's
@@ -220,16 +223,7 @@ int main(void)
     auto run = [&](const std::string& calls) {
         std::string src = source;
         src.replace(src.find("FILL"), 4, calls);
-        MemoryFileSystem fs;
-        fs.files["fill.c"] = src;
-        AdviseOptions o;
-        o.input = "fill.c";
-        o.platform = "h200";
-        o.convert_all = true;
-        AdviseResult r;
-        std::string error;
-        REQUIRE(advise(fs, o, &r, &error));
-        return r;
+        return advise_h200(src);
     };
     const AdviseResult early = run("fill(in, N);\n    smooth(in, out);"), late = run("smooth(in, out);\n    fill(in, N);");
     bool rejected = false;
