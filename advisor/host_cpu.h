@@ -23,7 +23,14 @@ struct HostCpu {
     // The same loop over smaller working sets (bytes of the three arrays),
     // repeated: a time loop's arrays may stay in the caches between steps.
     std::vector<double> stream_bytes, stream_ns;  // ns of one pass
-    double gflops = 0;      // one thread, a 2-D five-point stencil on doubles in the second-level cache, as gcc -O2 compiles it (sizes known)
+    // One thread, a 2-D five-point stencil in the second-level cache, as gcc
+    // -O2 compiles it (sizes known): on doubles through two pointers that may
+    // overlap (not vectorised: a C loop the compiler leaves scalar), and
+    // through restrict pointers, vectorised two doubles and four floats wide
+    // (a C loop its compiler reports vectorised, analyzer/vectorization.h).
+    double gflops = 0;
+    double gflops_vector2 = 0;
+    double gflops_vector4 = 0;
     double first_touch_gbs = 0;  // one thread writing freshly malloc'd memory (its pages faulted in), a[i] = i
     double math_call_ns = 0;     // one C math library call (sinf, cosf, expf, logf, sin, exp, in turn), one thread
     double convert_ns = 0;       // one conversion of a 64-bit integer to float in a loop, one thread (analyzer/conversions.h)
@@ -40,10 +47,14 @@ inline void keep(const double* p) { asm volatile("" : : "r"(p) : "memory"); }
 
 // A 2-D five-point stencil on 180 x 180 doubles, compiled as `gcc -O2`
 // compiles a C loop whose trip count is a compile-time constant (sizes from
-// #define, as in PolyBench and most kernels): vectorised where that needs no
-// remainder loop. Its flops per second are what such a C loop sustains on
-// one thread.
+// #define, as in PolyBench and most kernels). Through pointers that may
+// overlap gcc -O2 leaves it scalar (it would need a run-time overlap check,
+// which -O2's cost model does not allow); through restrict pointers it
+// vectorises it, two doubles wide, and on 182 x 182 floats (180 points a
+// row: no remainder loop) four floats wide. Their flops per second are what
+// such C loops sustain on one thread.
 constexpr std::size_t kStencilN = 180;
+constexpr std::size_t kStencilFloatN = 182;
 
 // C math library calls as a C loop makes them (gcc -O2, no -ffast-math: one
 // libm call each); six functions in turn over 4096 arguments.
@@ -70,6 +81,13 @@ __attribute__((noinline, optimize("O2"))) inline void stencil_2d(const double* a
             b[i * n + j] = s * (a[i * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + a[(i + 1) * n + j] + a[(i - 1) * n + j]);
     keep(b);
 }
+template <typename T, std::size_t n>
+__attribute__((noinline, optimize("O2"))) inline void stencil_2d_restrict(const T* __restrict__ a, T* __restrict__ b, T s) {
+    for (std::size_t i = 1; i < n - 1; ++i)
+        for (std::size_t j = 1; j < n - 1; ++j)
+            b[i * n + j] = s * (a[i * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + a[(i + 1) * n + j] + a[(i - 1) * n + j]);
+    asm volatile("" : : "r"(b) : "memory");
+}
 
 // One pass of the triad a[i] = b[i] + s * c[i] over three arrays of n
 // doubles, the best of `passes`, in s.
@@ -93,35 +111,40 @@ inline double triad_seconds(std::size_t n, int passes) {
 // 2-core build host (bench/device/stencil_windows.cpp layout, 200
 // alternating windows of each, three runs): 2-7% (medians 3.04-5.73 against
 // 3.10-6.00 GFLOP/s; in one run the whole host read ~3).
+template <typename T, std::size_t n, bool vectorised>
 class StencilArrays {
 public:
     StencilArrays() {
-        const std::size_t n = kStencilN;  // 253 KiB per array, in the second-level cache
         constexpr std::size_t kPage = 4096, kSkew = 2048 + 64;
-        const std::size_t a_bytes = (n * n * sizeof(double) + kPage - 1) / kPage * kPage;
-        block_.assign((a_bytes + kSkew + n * n * sizeof(double) + kPage) / sizeof(double), 0.0);
+        const std::size_t a_bytes = (n * n * sizeof(T) + kPage - 1) / kPage * kPage;
+        block_.assign((a_bytes + kSkew + n * n * sizeof(T) + kPage) / sizeof(T), T(0));
         // The first page boundary in the block: a starts there.
         const auto base = reinterpret_cast<std::uintptr_t>(block_.data());
-        a_ = reinterpret_cast<double*>((base + kPage - 1) / kPage * kPage);
-        b_ = reinterpret_cast<double*>(reinterpret_cast<char*>(a_) + a_bytes + kSkew);
-        std::fill(a_, a_ + n * n, 1.0);
+        a_ = reinterpret_cast<T*>((base + kPage - 1) / kPage * kPage);
+        b_ = reinterpret_cast<T*>(reinterpret_cast<char*>(a_) + a_bytes + kSkew);
+        std::fill(a_, a_ + n * n, T(1));
     }
     // GFLOP/s of `reps` sweeps, timed together.
     double gflops(int reps) {
         const auto t0 = std::chrono::steady_clock::now();
-        for (int r = 0; r < reps; ++r) stencil_2d(a_, b_, 0.2 + r * 1e-12);
-        return 5.0 * static_cast<double>((kStencilN - 2) * (kStencilN - 2)) * reps / seconds_of(t0) / 1e9;
+        for (int r = 0; r < reps; ++r) {
+            const T s = static_cast<T>(0.2 + r * 1e-7);
+            if constexpr (vectorised) stencil_2d_restrict<T, n>(a_, b_, s);
+            else stencil_2d(a_, b_, s);
+        }
+        return 5.0 * static_cast<double>((n - 2) * (n - 2)) * reps / seconds_of(t0) / 1e9;
     }
 
 private:
-    std::vector<double> block_;
-    double* a_ = nullptr;
-    double* b_ = nullptr;
+    std::vector<T> block_;
+    T* a_ = nullptr;
+    T* b_ = nullptr;
 };
+using ScalarStencil = StencilArrays<double, kStencilN, false>;
 
 // The stencil's rate in GFLOP/s: `reps` sweeps, the best of `passes`.
 inline double stencil_gflops(int reps, int passes) {
-    StencilArrays arrays;
+    ScalarStencil arrays;
     double best = 0;
     for (int pass = 0; pass < passes; ++pass) best = std::max(best, arrays.gflops(reps));
     return best;
@@ -149,6 +172,8 @@ public:
     // One window of each: ~5 ms of stencil sweeps, ~2 ms of math calls.
     void sample() {
         gflops_ = std::max(gflops_, stencil_.gflops(kStencilReps));
+        gflops_vector2_ = std::max(gflops_vector2_, vector2_.gflops(kStencilReps));
+        gflops_vector4_ = std::max(gflops_vector4_, vector4_.gflops(kStencilReps));
         const auto t0 = std::chrono::steady_clock::now();
         for (int r = 0; r < kMathReps; ++r) math_calls(x_.data(), y_.data(), kMathN);
         math_call_ns_ = std::min(math_call_ns_, seconds_of(t0) * 1e9 / (6.0 * static_cast<double>(kMathN) * kMathReps));
@@ -158,6 +183,8 @@ public:
         ++windows_;
     }
     double gflops() const { return gflops_; }
+    double gflops_vector2() const { return gflops_vector2_; }
+    double gflops_vector4() const { return gflops_vector4_; }
     double math_call_ns() const { return math_call_ns_; }
     double convert_ns() const { return convert_ns_; }
     int windows() const { return windows_; }
@@ -167,11 +194,13 @@ private:
     static constexpr int kStencilReps = 150;  // 32 us a sweep at 5 GFLOP/s
     static constexpr int kMathReps = 15;      // 0.1 ms each at 4 ns a call
     static constexpr int kConvertReps = 100;  // 6 us each at 0.75 ns a conversion
-    StencilArrays stencil_;
+    ScalarStencil stencil_;
+    StencilArrays<double, kStencilN, true> vector2_;
+    StencilArrays<float, kStencilFloatN, true> vector4_;
     std::vector<float> x_;
     std::vector<double> y_;
     std::vector<float> f_;
-    double gflops_ = 0, math_call_ns_ = 1e30, convert_ns_ = 1e30;
+    double gflops_ = 0, gflops_vector2_ = 0, gflops_vector4_ = 0, math_call_ns_ = 1e30, convert_ns_ = 1e30;
     int windows_ = 0;
 };
 
@@ -213,6 +242,8 @@ inline HostCpu measure_host_cpu(bool quick) {
     const double span_s = quick ? 0.6 : 2.0;
     while (detail::seconds_of(t0) < span_s || windows.windows() < 20) windows.sample();
     h.gflops = windows.gflops();
+    h.gflops_vector2 = windows.gflops_vector2();
+    h.gflops_vector4 = windows.gflops_vector4();
     h.math_call_ns = windows.math_call_ns();
     h.convert_ns = windows.convert_ns();
     return h;

@@ -27,6 +27,8 @@ HostCpu best_of_readings(const std::vector<HostReading>& readings) {
             best.stream_ns = c.stream_ns;
         }
         best.gflops = std::max(best.gflops, c.gflops);
+        best.gflops_vector2 = std::max(best.gflops_vector2, c.gflops_vector2);
+        best.gflops_vector4 = std::max(best.gflops_vector4, c.gflops_vector4);
         best.first_touch_gbs = std::max(best.first_touch_gbs, c.first_touch_gbs);
         if (c.math_call_ns > 0 && (best.math_call_ns <= 0 || c.math_call_ns < best.math_call_ns))
             best.math_call_ns = c.math_call_ns;
@@ -54,6 +56,8 @@ std::string host_record_json(const std::string& identity, const std::vector<Host
                                  {"stream_bytes", r.cpu.stream_bytes},
                                  {"stream_ns", r.cpu.stream_ns},
                                  {"gflops", r.cpu.gflops},
+                                 {"gflops_vector2", r.cpu.gflops_vector2},
+                                 {"gflops_vector4", r.cpu.gflops_vector4},
                                  {"first_touch_gbs", r.cpu.first_touch_gbs},
                                  {"math_call_ns", r.cpu.math_call_ns},
                                  {"convert_ns", r.cpu.convert_ns}});
@@ -75,7 +79,10 @@ bool parse_host_record(const std::string& text, const std::string& identity, std
             r.cpu.gflops = e.at("gflops").get<double>();
             r.cpu.first_touch_gbs = e.at("first_touch_gbs").get<double>();
             r.cpu.math_call_ns = e.at("math_call_ns").get<double>();
-            r.cpu.convert_ns = e.value("convert_ns", 0.0);  // absent from records of earlier versions
+            // Absent from records of earlier versions.
+            r.cpu.convert_ns = e.value("convert_ns", 0.0);
+            r.cpu.gflops_vector2 = e.value("gflops_vector2", 0.0);
+            r.cpu.gflops_vector4 = e.value("gflops_vector4", 0.0);
             if (r.cpu.stream_bytes.size() != r.cpu.stream_ns.size() || !(r.cpu.stream_gbs > 0) || !(r.cpu.gflops > 0) ||
                 !(r.cpu.first_touch_gbs > 0) || !(r.cpu.math_call_ns > 0))
                 throw std::runtime_error("a reading with a missing or non-positive figure");

@@ -16,6 +16,8 @@ void use_measured_host(const RememberedHost& remembered, Platform* p) {
         p->host_stream = Measurements{};  // one working set: the streaming rate alone
     }
     p->host_gflops = h.gflops;
+    p->host_gflops_vector2 = h.gflops_vector2;
+    p->host_gflops_vector4 = h.gflops_vector4;
     p->host_first_touch_gbs = h.first_touch_gbs;
     p->host_math_call_ns = h.math_call_ns;
     p->host_convert_ns = h.convert_ns;

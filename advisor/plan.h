@@ -84,6 +84,9 @@ struct Problem {
     int flops_per_point = 0;
     int math_calls_per_point = 0;  // of the flops: C math library calls (priced apart on the CPU)
     int conversions_per_point = 0;  // 64-bit integers converted to floating (not flops; priced apart on the CPU)
+    // How wide the user's C compiler vectorises the nest (LoopNest::
+    // host_vector_lanes: 0 not known, 1 scalar): the C loop's arithmetic rate.
+    int host_vector_lanes = 0;
     int bytes_per_point = 0;      // reads + writes, in bytes
     bool pinned_host = false;     // the analyzer saw cudaMallocHost/cudaHostAlloc
     // The user's measured kernel time for this nest's whole problem, one

@@ -149,7 +149,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingThreads",
-        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
 
@@ -407,6 +407,8 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "hostStreamGBs", "hostStreamGBs", false, &p->host_stream_gbs) ||
         !r.measurements("hostStream", false, &p->host_stream) ||
         !r.number(root, "hostGflops", "hostGflops", false, &p->host_gflops) ||
+        !r.number(root, "hostGflopsVector2", "hostGflopsVector2", false, &p->host_gflops_vector2) ||
+        !r.number(root, "hostGflopsVector4", "hostGflopsVector4", false, &p->host_gflops_vector4) ||
         !r.number(root, "hostFirstTouchGBs", "hostFirstTouchGBs", false, &p->host_first_touch_gbs) ||
         !r.number(root, "hostMathCallNs", "hostMathCallNs", false, &p->host_math_call_ns) ||
         !r.number(root, "hostConvertNs", "hostConvertNs", false, &p->host_convert_ns) ||

@@ -199,6 +199,12 @@ struct Platform {
     double host_stream_gbs = 0;
     Measurements host_stream;  // one pass over n bytes of smaller working sets (the caches); empty: not measured
     double host_gflops = 0;
+    // The same stencil vectorised two and four lanes wide (restrict pointers;
+    // doubles and floats): the rate of a C loop its compiler reports
+    // vectorised that wide (analyzer/vectorization.h). 0: not measured (such
+    // loops are then priced at host_gflops).
+    double host_gflops_vector2 = 0;
+    double host_gflops_vector4 = 0;
     // One thread writing fresh pages (a program initialising a malloc'd
     // array): a lower bound on the time the program spends filling a nest's
     // inputs before its first call, which hides CUDA's start-up. 0: not measured.

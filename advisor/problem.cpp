@@ -217,6 +217,7 @@ bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* out) {
     p.flops_per_point = nest.ops.flops();
     p.math_calls_per_point = nest.ops.math_calls;
     p.conversions_per_point = nest.ops.conversions;
+    p.host_vector_lanes = nest.host_vector_lanes;
     *out = std::move(p);
     return true;
 }
@@ -241,6 +242,7 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     p.flops_per_point = nest.ops.flops();
     p.math_calls_per_point = nest.ops.math_calls;
     p.conversions_per_point = nest.ops.conversions;
+    p.host_vector_lanes = nest.host_vector_lanes;
     int bytes = 0;
     for (const auto& a : p.inputs) bytes += a.elem_bytes;
     for (const auto& a : p.outputs) bytes += a.elem_bytes * (a.copy_in ? 2 : 1);

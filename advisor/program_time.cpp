@@ -28,6 +28,14 @@ bool fresh(const ArrayUse& a) { return (!a.copy_in && !a.written_before) || a.ze
 
 }  // namespace
 
+double host_gflops_for(const Platform& platform, int lanes) {
+    // Wider than four lanes (AVX's eight floats, when the user builds with
+    // -mavx2) is not measured: priced at the four-lane rate, an upper bound
+    // on the time.
+    const double rate = lanes >= 4 ? platform.host_gflops_vector4 : lanes == 2 ? platform.host_gflops_vector2 : 0;
+    return rate > 0 ? rate : platform.host_gflops;
+}
+
 bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std::string* error) {
     if (platform.host_stream_gbs <= 0 || platform.host_gflops <= 0) {
         if (error)
@@ -59,7 +67,8 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
     // A 64-bit integer converted to floating: scalar on the host (no vector
     // form below AVX-512), priced by its own measured cost, on top.
     const double conversions = static_cast<double>(p.conversions_per_point) * points(p.space) * steps;
-    e.compute_ms = (e.flops - calls) / (platform.host_gflops * 1e9) * 1e3 + calls * platform.host_math_call_ns * 1e-6 +
+    e.gflops = host_gflops_for(platform, p.host_vector_lanes);
+    e.compute_ms = (e.flops - calls) / (e.gflops * 1e9) * 1e3 + calls * platform.host_math_call_ns * 1e-6 +
                    conversions * platform.host_convert_ns * 1e-6;
     e.ms = std::max(e.memory_ms, e.compute_ms);
     // The first call's first step faults the fresh output pages in.

@@ -16,7 +16,7 @@ namespace recipe::advisor {
 
 // The C loop's time on one thread of this host: its arrays streamed once
 // per step (bytes read + written at hostStreamGBs), or its arithmetic at
-// hostGflops, whichever is slower. The first call writes its outputs to
+// the rate of its vector width (host_gflops_for), whichever is slower. The first call writes its outputs to
 // fresh pages (a malloc'd array first written by the nest, the usual
 // pattern), at hostFirstTouchGBs.
 struct CpuEstimate {
@@ -26,7 +26,13 @@ struct CpuEstimate {
     double compute_ms = 0;
     double bytes = 0;       // unique bytes read + written per call
     double flops = 0;
+    double gflops = 0;      // the arithmetic rate it was priced at (host_gflops_for)
 };
+// The C loop's arithmetic rate on this host, in GFLOP/s, for a loop its
+// compiler vectorises `lanes` wide (Problem::host_vector_lanes; 0 not known
+// and 1 scalar: hostGflops, the stencil left scalar; 2 and 4: the stencil
+// vectorised that wide, where the profile has it).
+double host_gflops_for(const Platform& platform, int lanes);
 // Fails (error set) when the profile has no host figures.
 bool cpu_time(const Problem& problem, const Platform& platform, CpuEstimate* estimate, std::string* error);
 

@@ -1,19 +1,10 @@
 #include "analyzer/preprocessor.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
-extern char** environ;
+#include "analyzer/compiler_run.h"
 
 namespace recipe::analyzer {
 
@@ -99,15 +90,6 @@ void record_macro(std::string_view l, std::map<std::string, std::string>* macros
 }
 
 
-bool read_whole(const std::string& path, std::string* text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    *text = ss.str();
-    return true;
-}
-
 // The first diagnostic of the compiler's stderr that is an error, as one
 // line `file:line:col: error: message` (GCC and Clang print that form,
 // "fatal error" for a missing header).
@@ -124,36 +106,6 @@ std::string first_error(const std::string& stderr_text) {
     }
     return first;
 }
-
-// A file in the temporary directory, removed when it goes out of scope.
-class TempFile {
-public:
-    explicit TempFile(const std::string& dir) : path_(dir + "/recipe-cpp-XXXXXX") { fd_ = mkstemp(path_.data()); }
-    ~TempFile() {
-        if (fd_ >= 0) {
-            close(fd_);
-            unlink(path_.c_str());
-        }
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    bool ok() const { return fd_ >= 0; }
-    int fd() const { return fd_; }
-    const std::string& path() const { return path_; }
-    bool write(std::string_view text) {
-        for (std::size_t done = 0; done < text.size();) {
-            const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return false;
-            done += static_cast<std::size_t>(n);
-        }
-        return true;
-    }
-
-private:
-    std::string path_;
-    int fd_ = -1;
-};
 
 std::vector<std::string> command_argv(const std::string& path, const BuildFlags& flags) {
     std::vector<std::string> argv{flags.cc.empty() ? "cc" : flags.cc, "-E"};
@@ -255,37 +207,20 @@ bool preprocess(const std::string& path, std::string_view text, const BuildFlags
     const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
     const std::string dir_of_file = (ec ? std::filesystem::path(path) : absolute).parent_path().string();
     args.insert(args.end(), {"-iquote", dir_of_file.empty() ? "." : dir_of_file, "-x", "c", "-"});
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string dir = tmp && *tmp ? tmp : "/tmp";
-    TempFile in(dir), out_file(dir), err_file(dir);
-    if (!in.ok() || !out_file.ok() || !err_file.ok() || !in.write(text)) {
-        *error = path + ": error: cannot create a temporary file in " + dir + " for the preprocessor";
+    CompilerRun run;
+    std::string why;
+    if (!run_compiler(args, text, &run, &why)) {
+        *error = path + ": error: " + why;
         return false;
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in.path().c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out_file.fd(), STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err_file.fd(), STDERR_FILENO);
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    if (spawned == 0)
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
     const std::string cannot_run = path + ": error: cannot run the C compiler '" + args[0] + "' to preprocess it (choose one with --cc)";
-    if (spawned != 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+    if (!run.started) {
         *error = cannot_run;
         return false;
     }
-    std::string output, messages;
-    read_whole(out_file.path(), &output);
-    read_whole(err_file.path(), &messages);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const std::string& output = run.out;
+    const std::string& messages = run.err;
+    if (run.exit_status != 0) {
         std::string first = first_error(messages);
         for (auto at = first.find("<stdin>"); at != std::string::npos; at = first.find("<stdin>")) first.replace(at, 7, path);
         *error = first.empty() ? path + ": error: the preprocessor failed: " + preprocess_command(path, flags)

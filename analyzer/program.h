@@ -243,6 +243,10 @@ struct LoopNest {
     std::vector<Boundary> boundaries;
     std::optional<TimeLoop> time_loop;
     OpCounts ops;
+    // How wide the user's C compiler vectorises the nest's loops
+    // (analyzer/vectorization.h): the lanes of its widest vectorised loop, 1
+    // where it vectorises none, 0 when not known (no report read).
+    int host_vector_lanes = 0;
     // Added by the analyzer beyond the first model:
     std::vector<WindowLoop> window_loops;
     std::vector<Dependence> dependences;  // filled for DOACROSS nests
@@ -251,6 +255,10 @@ struct LoopNest {
 struct Program {
     std::string file;  // as given on the command line
     std::string preprocessor;  // the command that preprocessed it ("" when analysed as written)
+    // The command whose vectorisation report set the nests' host_vector_lanes
+    // ("" when none was read, and why in vector_report_missing).
+    std::string vector_report;
+    std::string vector_report_missing;
     std::vector<LoopNest> nests;
     std::vector<Diagnostic> diagnostics;  // file-level: syntax errors and the like
 };

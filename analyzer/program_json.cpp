@@ -185,7 +185,8 @@ json nest_json(const LoopNest& n) {
               {"flops", n.ops.flops()},
               {"reads", n.ops.reads},
               {"writes", n.ops.writes},
-              {"conversions", n.ops.conversions}}}};
+              {"conversions", n.ops.conversions}}},
+            {"host_vector_lanes", n.host_vector_lanes > 0 ? json(n.host_vector_lanes) : json(nullptr)}};
 }
 
 LoopNest nest_from(const json& j) {
@@ -262,6 +263,8 @@ LoopNest nest_from(const json& j) {
     n.ops.reads = o.at("reads").get<int>();
     n.ops.writes = o.at("writes").get<int>();
     n.ops.conversions = o.value("conversions", 0);
+    const auto lanes = j.find("host_vector_lanes");
+    n.host_vector_lanes = lanes != j.end() && lanes->is_number_integer() ? lanes->get<int>() : 0;
     return n;
 }
 
@@ -277,6 +280,8 @@ json to_json(const Program& p) {
     return {{"schema_version", kProgramSchemaVersion},
             {"file", p.file},
             {"preprocessor", p.preprocessor},
+            {"vector_report", p.vector_report.empty() ? json(nullptr) : json(p.vector_report)},
+            {"vector_report_missing", p.vector_report_missing.empty() ? json(nullptr) : json(p.vector_report_missing)},
             {"accepted_nests", accepted},
             {"nests", nests},
             {"diagnostics", diags}};
@@ -289,7 +294,13 @@ void write_json(std::ostream& out, const Program& p) {
     // Strings escape their newlines, so every newline of a dump is one of
     // its line breaks, and "\n  \"nests\": []" can only be the top level's.
     auto dump = [](const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); };
-    json rest = to_json(Program{p.file, p.preprocessor, {}, p.diagnostics});
+    Program without_nests;
+    without_nests.file = p.file;
+    without_nests.preprocessor = p.preprocessor;
+    without_nests.vector_report = p.vector_report;
+    without_nests.vector_report_missing = p.vector_report_missing;
+    without_nests.diagnostics = p.diagnostics;
+    json rest = to_json(without_nests);
     int accepted = 0;
     for (const auto& n : p.nests) accepted += n.accepted ? 1 : 0;
     rest["accepted_nests"] = accepted;
@@ -320,6 +331,10 @@ Program program_from_json(const json& j) {
     Program p;
     p.file = j.at("file").get<std::string>();
     p.preprocessor = j.value("preprocessor", std::string());
+    for (auto [key, field] : {std::pair{"vector_report", &p.vector_report}, std::pair{"vector_report_missing", &p.vector_report_missing}}) {
+        const auto v = j.find(key);
+        if (v != j.end() && v->is_string()) *field = v->get<std::string>();
+    }
     for (const auto& n : j.at("nests")) p.nests.push_back(nest_from(n));
     for (const auto& d : j.at("diagnostics")) p.diagnostics.push_back(diag_from(d));
     return p;

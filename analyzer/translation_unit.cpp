@@ -7,6 +7,7 @@
 #include "analyzer/macro_values.h"
 #include "analyzer/parenthesized_names.h"
 #include "analyzer/source_text.h"
+#include "analyzer/vectorization.h"
 
 namespace recipe::analyzer {
 
@@ -269,8 +270,10 @@ bool analyze_translation_unit(const std::string& path, std::string text, const B
     unit->program = analyze_tree(path, *unit->tree, options);
     unit->program.preprocessor = pp.command;
     find_system_spellings(&pp.lines);
+    const VectorReport vector_report = vectorization_report(path, text, build);
     unit->map = std::make_unique<SourceMap>(std::move(pp.text), std::move(pp.lines), std::move(text), std::move(pp.macros));
     map_positions(*unit->map, &unit->program);
+    apply_vector_report(vector_report, &unit->program);
     read_as_written(*unit->tree, unit->map.get(), &unit->program);
     return parsed_whole(unit->program, path, error);
 }

@@ -146,7 +146,8 @@ nlohmann::json nest_json(const NestOutcome& n) {
                            {"gpu_total_ms", t.gpu_total_ms()},
                            {"runs_on", n.verdict == Verdict::Converted ? "gpu" : "cpu"},
                            {"cpu_estimate", {{"bytes", n.cpu->bytes}, {"flops", n.cpu->flops},
-                                             {"memory_ms", n.cpu->memory_ms}, {"compute_ms", n.cpu->compute_ms}}}};
+                                             {"memory_ms", n.cpu->memory_ms}, {"compute_ms", n.cpu->compute_ms},
+                                             {"gflops", n.cpu->gflops}}}};
     }
     return x;
 }
@@ -226,6 +227,8 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
     if (r.platform.host_measured)
         j["host_measured"] = {{"stream_gbs", r.platform.host_stream_gbs},
                               {"gflops", r.platform.host_gflops},
+                              {"gflops_vector2", r.platform.host_gflops_vector2},
+                              {"gflops_vector4", r.platform.host_gflops_vector4},
                               {"first_touch_gbs", r.platform.host_first_touch_gbs},
                               {"math_call_ns", r.platform.host_math_call_ns},
                               {"convert_ns", r.platform.host_convert_ns},

@@ -497,6 +497,13 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     p.set("stream", std::string(buf));
     std::snprintf(buf, sizeof buf, "%.2f", r.platform.host_gflops);
     p.set("gflops", std::string(buf));
+    // The rates of loops the user's compiler vectorises (analyzer/vectorization.h).
+    if (r.platform.host_gflops_vector2 > 0 && r.platform.host_gflops_vector4 > 0) {
+        std::snprintf(buf, sizeof buf, "%.2f and %.2f", r.platform.host_gflops_vector2, r.platform.host_gflops_vector4);
+        p.set("vector_gflops", std::string(buf));
+    } else {
+        p.set("vector_gflops", false);
+    }
     p.set("host_measured", r.platform.host_measured);
     if (r.platform.host_measured && r.platform.host_readings > 1)
         p.set("host_readings_note", "the best of its " + std::to_string(r.platform.host_readings) + " readings since " +

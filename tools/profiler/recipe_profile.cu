@@ -288,7 +288,8 @@ int main(int argc, char** argv) {
           std::to_string(static_cast<long long>(cold.first_run_bytes.back() / 1e6)) + " MB out");
     p.begin("host: one thread's streaming bandwidth and arithmetic");
     const recipe::advisor::HostCpu host = recipe::advisor::measure_host_cpu(quick);
-    p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + ", first touch " +
+    p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + " (vectorised " +
+          fmt(host.gflops_vector2, "%.2f") + " two wide, " + fmt(host.gflops_vector4, "%.2f") + " four wide), first touch " +
           fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns") + ", 64-bit integer to float " + fmt(host.convert_ns, "%.2f ns"));
     int dev = 0;
     CK(cudaGetDevice(&dev));
@@ -765,6 +766,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"hostStreamGBs\": %.2f,\n", host.stream_gbs);
     std::fprintf(f, "  \"hostStream\": %s,\n", sized(host.stream_bytes, host.stream_ns).c_str());
     std::fprintf(f, "  \"hostGflops\": %.3f,\n", host.gflops);
+    std::fprintf(f, "  \"hostGflopsVector2\": %.3f,\n", host.gflops_vector2);
+    std::fprintf(f, "  \"hostGflopsVector4\": %.3f,\n", host.gflops_vector4);
     std::fprintf(f, "  \"hostFirstTouchGBs\": %.2f,\n", host.first_touch_gbs);
     std::fprintf(f, "  \"hostMathCallNs\": %.2f,\n", host.math_call_ns);
     std::fprintf(f, "  \"hostConvertNs\": %.3f,\n", host.convert_ns);
@@ -824,8 +827,10 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"firstRun\": \"%s; in a fresh process after cudaFree(0): a staged scalable run (16 tiles, 2 streams, %d staging threads, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median\",\n", how.c_str(), cold.first_run_threads);
     std::fprintf(f, "    \"hostStreamGBs\": \"%s; one thread, a[i] = b[i] + s * c[i] over 3 x 256 MiB of doubles, bytes read + written, best of 5\",\n", how.c_str());
     std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());
-    std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles, its sizes compile-time constants, compiled like gcc -O2, the best of ~5 ms windows spread over the host measurement (2 s; 0.6 s with --quick)\",\n", how.c_str());
+    std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles through pointers that may overlap, its sizes compile-time constants, compiled like gcc -O2 (not vectorised), the best of ~5 ms windows spread over the host measurement (2 s; 0.6 s with --quick)\",\n", how.c_str());
     std::fprintf(f, "    \"hostMathCallNs\": \"%s; one thread, sinf, cosf, expf, logf, sin and exp in turn over 4096 floats, compiled like gcc -O2 (libm calls), the best of ~2 ms windows taken with the stencil's, per call\",\n", how.c_str());
+    std::fprintf(f, "    \"hostGflopsVector2\": \"%s; the same stencil through restrict pointers, compiled like gcc -O2 (vectorised two doubles wide), windows taken with it\",\n", how.c_str());
+    std::fprintf(f, "    \"hostGflopsVector4\": \"%s; the same stencil on 182 x 182 floats through restrict pointers, compiled like gcc -O2 (vectorised four floats wide), windows taken with it\",\n", how.c_str());
     std::fprintf(f, "    \"hostConvertNs\": \"%s; one thread, f[i] = (float)(i + k) + (float)(i ^ k) over 4096 floats with a 64-bit i, compiled like gcc -O2 (scalar conversions), the best of windows taken with the stencil's, per conversion\",\n", how.c_str());
     std::fprintf(f, "    \"hostFirstTouchGBs\": \"%s; one thread writing a[i] = i into 256 MiB freshly malloc'd (pages faulted in as written), best of 3\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());

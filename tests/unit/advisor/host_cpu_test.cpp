@@ -31,6 +31,8 @@ TEST_CASE("the arithmetic windows keep the best rate of each kind seen", "[advis
 TEST_CASE("a quick host measurement gives every figure, the stream by working set", "[advisor]") {
     const HostCpu h = measure_host_cpu(true);
     CHECK(h.gflops > 0);
+    CHECK(h.gflops_vector2 > 0);
+    CHECK(h.gflops_vector4 > 0);
     CHECK(h.math_call_ns > 0);
     CHECK(h.convert_ns > 0);
     CHECK(h.convert_ns < 1000);

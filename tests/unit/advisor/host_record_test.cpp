@@ -54,6 +54,13 @@ TEST_CASE("the best of a host's readings: each figure its best, the stream curve
     CHECK(best.first_touch_gbs == 2.3);
     CHECK(best.math_call_ns == 3.6);
     CHECK(best_of_readings({}).gflops == 0);
+    // The vectorised rates too; readings of earlier versions have none (0).
+    std::vector<HostReading> v = r;
+    v[0].cpu.gflops_vector4 = 19.0;
+    v[2].cpu.gflops_vector4 = 20.0;
+    v[2].cpu.gflops_vector2 = 10.5;
+    CHECK(best_of_readings(v).gflops_vector4 == 20.0);
+    CHECK(best_of_readings(v).gflops_vector2 == 10.5);
 }
 
 TEST_CASE("a host's record forgets readings older than a week, from the future, and beyond the newest kept", "[advisor]") {
@@ -81,6 +88,12 @@ TEST_CASE("a host's record reads back what it wrote, and only for the machine it
     CHECK(back[1].unix_s == 200);
     CHECK(back[1].cpu.gflops == 3.0);
     CHECK(back[0].cpu.stream_ns == r[0].cpu.stream_ns);
+    std::vector<HostReading> vector_rates = r;
+    vector_rates[0].cpu.gflops_vector2 = 10.9;
+    vector_rates[0].cpu.gflops_vector4 = 19.9;
+    REQUIRE(parse_host_record(host_record_json("box | cpu | 16 CPUs", vector_rates), "box | cpu | 16 CPUs", &back, &error));
+    CHECK(back[0].cpu.gflops_vector2 == 10.9);
+    CHECK(back[0].cpu.gflops_vector4 == 19.9);
     // Another machine's record (a shared home directory): no readings, no error.
     REQUIRE(parse_host_record(text, "other | cpu | 16 CPUs", &back, &error));
     CHECK(back.empty());

@@ -14,7 +14,7 @@ namespace {
 // The unit platform with host figures: 1 GB/s streaming, 1 GFLOP/s, fresh
 // pages written at 0.5 GB/s; start-up 200 ms, teardown 100 ms; the first
 // run costs 1 ms more per MB of output.
-Platform host_platform() {
+nlohmann::json host_platform_json() {
     nlohmann::json j = test::unit_platform_json();
     j["hostStreamGBs"] = 1.0;
     j["hostGflops"] = 1.0;
@@ -24,6 +24,9 @@ Platform host_platform() {
     j["firstRun"] = {{"bytes", {1e6, 1e8}}, {"ns", {1e6, 1e8}}};
     for (const char* k : {"hostStreamGBs", "hostGflops", "hostFirstTouchGBs", "cudaStartupNs", "cudaTeardownNs", "firstRun"})
         j["source"][k] = "made up for the tests";
+    return j;
+}
+Platform host_platform(const nlohmann::json& j = host_platform_json()) {
     Platform p;
     std::string error;
     REQUIRE(parse_platform(j.dump(), "unit", &p, &error));
@@ -72,6 +75,38 @@ TEST_CASE("64-bit integers converted to floating are priced at the host's conver
     REQUIRE(cpu_time(p, pf, &e, &error));
     CHECK(e.compute_ms == Approx(0.11));
     CHECK(e.ms == Approx(0.11));
+}
+
+TEST_CASE("the C loop's arithmetic runs at the rate of the width its compiler vectorises it", "[advisor]") {
+    Platform pf = host_platform();
+    Problem p = test::unit_problem({1000, 1, 1}, 1);
+    p.flops_per_point = 100;  // arithmetic-bound: 1000 points x 100 flops
+    CpuEstimate e;
+    std::string error;
+    p.host_vector_lanes = 4;
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.compute_ms == Approx(0.1));  // no vectorised rates measured: hostGflops, 1 GFLOP/s
+    // The profile's measured rates of the stencil vectorised two and four wide.
+    nlohmann::json j = host_platform_json();
+    j["hostGflopsVector2"] = 2.0;
+    j["hostGflopsVector4"] = 4.0;
+    j["source"]["hostGflopsVector2"] = j["source"]["hostGflopsVector4"] = "made up for the tests";
+    pf = host_platform(j);
+    CHECK(pf.host_gflops_vector4 == 4);
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.gflops == 4);
+    CHECK(e.compute_ms == Approx(0.025));
+    p.host_vector_lanes = 8;  // wider than measured: the four-lane rate
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.compute_ms == Approx(0.025));
+    p.host_vector_lanes = 2;
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.compute_ms == Approx(0.05));
+    for (int lanes : {0, 1}) {  // not known, and scalar: hostGflops
+        p.host_vector_lanes = lanes;
+        REQUIRE(cpu_time(p, pf, &e, &error));
+        CHECK(e.compute_ms == Approx(0.1));
+    }
 }
 
 TEST_CASE("without host figures the C loop cannot be priced, and the error says what to measure", "[advisor]") {

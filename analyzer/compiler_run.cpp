@@ -1,0 +1,91 @@
+#include "analyzer/compiler_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace recipe::analyzer {
+
+namespace {
+
+bool read_whole(const std::string& path, std::string* text) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    *text = ss.str();
+    return true;
+}
+
+// A file in the temporary directory, removed when it goes out of scope.
+class TempFile {
+public:
+    explicit TempFile(const std::string& dir) : path_(dir + "/recipe-cc-XXXXXX") { fd_ = mkstemp(path_.data()); }
+    ~TempFile() {
+        if (fd_ >= 0) {
+            close(fd_);
+            unlink(path_.c_str());
+        }
+    }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    bool ok() const { return fd_ >= 0; }
+    int fd() const { return fd_; }
+    const std::string& path() const { return path_; }
+    bool write(std::string_view text) {
+        for (std::size_t done = 0; done < text.size();) {
+            const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return false;
+            done += static_cast<std::size_t>(n);
+        }
+        return true;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
+bool run_compiler(const std::vector<std::string>& args, std::string_view input, CompilerRun* run, std::string* error) {
+    *run = {};
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string dir = tmp && *tmp ? tmp : "/tmp";
+    TempFile in(dir), out_file(dir), err_file(dir);
+    if (!in.ok() || !out_file.ok() || !err_file.ok() || !in.write(input)) {
+        *error = "cannot create a temporary file in " + dir + " for the C compiler";
+        return false;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in.path().c_str(), O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out_file.fd(), STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err_file.fd(), STDERR_FILENO);
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) return true;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    run->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run->started = run->exit_status != 127;
+    read_whole(out_file.path(), &run->out);
+    read_whole(err_file.path(), &run->err);
+    return true;
+}
+
+}  // namespace recipe::analyzer

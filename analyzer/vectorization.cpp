@@ -1,0 +1,138 @@
+#include "analyzer/vectorization.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "analyzer/compiler_run.h"
+
+namespace recipe::analyzer {
+
+namespace {
+
+enum class Compiler { Gcc, Clang, Other };
+
+// Which compiler `cc` is, by what it predefines (Clang defines __GNUC__ too).
+Compiler identify(const BuildFlags& flags, std::string* why) {
+    const std::string cc = flags.cc.empty() ? "cc" : flags.cc;
+    CompilerRun run;
+    if (!run_compiler({cc, "-E", "-P", "-x", "c", "-"},
+                      "#if defined __clang__\nrecipe_clang\n#elif defined __GNUC__\nrecipe_gcc\n#else\nrecipe_other\n#endif\n",
+                      &run, why))
+        return Compiler::Other;
+    if (!run.started) {
+        *why = "the C compiler '" + cc + "' could not be run: its vectorisation report is not read";
+        return Compiler::Other;
+    }
+    if (run.exit_status != 0) {
+        *why = "'" + cc + " -E' failed (exit " + std::to_string(run.exit_status) + "): its vectorisation report is not read";
+        return Compiler::Other;
+    }
+    if (run.out.find("recipe_clang") != std::string::npos) return Compiler::Clang;
+    if (run.out.find("recipe_gcc") != std::string::npos) return Compiler::Gcc;
+    *why = "the C compiler '" + cc + "' is neither GCC nor Clang: its vectorisation report is not read";
+    return Compiler::Other;
+}
+
+// Whether `text` names `var` as a whole identifier.
+bool names(const std::string& text, const std::string& var) {
+    if (var.empty()) return false;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(var); at != std::string::npos; at = text.find(var, at + 1))
+        if ((at == 0 || !word(text[at - 1])) && (at + var.size() == text.size() || !word(text[at + var.size()]))) return true;
+    return false;
+}
+
+// A clamp of the contiguous dimension's index (`x > 0 ? x - 1 : 0`): the
+// compiler loads such elements lane by lane (GCC's elementwise accesses),
+// and its vector loop runs no faster than the scalar one (emboss's loop,
+// bench/host/cpu_loops.c: 2.04 ns a point vectorised four wide and with
+// -fno-tree-vectorize).
+bool clamps_contiguous_index(const LoopNest& nest) {
+    if (nest.iteration_space.empty()) return false;
+    const std::string& x = nest.iteration_space.front().var;
+    for (const auto& b : nest.boundaries)
+        if (b.kind == Boundary::Kind::Clamp && names(b.text, x)) return true;
+    return false;
+}
+
+std::string normal(const std::string& file) {
+    return file == "<stdin>" ? file : std::filesystem::path(file).lexically_normal().string();
+}
+
+}  // namespace
+
+std::vector<VectorizedLoop> parse_vector_report(std::string_view report) {
+    static const std::regex gcc(R"(^(.+):(\d+):\d+: optimized: loop vectorized using (\d+) byte vectors)");
+    static const std::regex clang(R"(^(.+):(\d+):\d+: remark: vectorized loop \(vectorization width: (\d+))");
+    std::vector<VectorizedLoop> loops;
+    std::size_t pos = 0;
+    while (pos < report.size()) {
+        std::size_t eol = report.find('\n', pos);
+        if (eol == std::string_view::npos) eol = report.size();
+        const std::string line(report.substr(pos, eol - pos));
+        pos = eol + 1;
+        std::smatch m;
+        if (std::regex_search(line, m, gcc))
+            loops.push_back({normal(m[1]), std::stoi(m[2]), std::stoi(m[3]), 0});
+        else if (std::regex_search(line, m, clang))
+            loops.push_back({normal(m[1]), std::stoi(m[2]), 0, std::stoi(m[3])});
+    }
+    return loops;
+}
+
+VectorReport vectorization_report(const std::string& path, std::string_view text, const BuildFlags& flags) {
+    VectorReport report;
+    const Compiler compiler = identify(flags, &report.why_unknown);
+    if (compiler == Compiler::Other) return report;
+    std::vector<std::string> args{flags.cc.empty() ? "cc" : flags.cc};
+    args.insert(args.end(), flags.args.begin(), flags.args.end());
+    // Without a level of their own, -O2: the level the recipe's C-side
+    // figures assume (and the .cu's host code is built at).
+    if (std::none_of(flags.args.begin(), flags.args.end(), [](const std::string& a) { return a.rfind("-O", 0) == 0; }))
+        args.push_back("-O2");
+    args.push_back(compiler == Compiler::Gcc ? "-fopt-info-vec-optimized" : "-Rpass=loop-vectorize");
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    const std::string dir = (ec ? std::filesystem::path(path) : absolute).parent_path().string();
+    args.insert(args.end(), {"-iquote", dir.empty() ? "." : dir, "-x", "c", "-c", "-", "-o", "/dev/null"});
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string word = args[i] == "-" ? path : args[i];
+        report.command += (i ? " " : "") + shell_quote(word);
+    }
+    CompilerRun run;
+    if (!run_compiler(args, text, &run, &report.why_unknown)) return report;
+    if (!run.started || run.exit_status != 0) {
+        report.why_unknown = "the C compiler did not compile the file with its vectorisation report on: " + report.command;
+        return report;
+    }
+    report.known = true;
+    report.loops = parse_vector_report(run.err);
+    return report;
+}
+
+void apply_vector_report(const VectorReport& report, Program* program) {
+    program->vector_report = report.known ? report.command : "";
+    program->vector_report_missing = report.known ? "" : report.why_unknown;
+    for (auto& nest : program->nests) {
+        if (!report.known) {
+            nest.host_vector_lanes = 0;
+            continue;
+        }
+        const std::string file = nest.file.empty() ? "<stdin>" : normal(nest.file);
+        int widest = 0;
+        for (const auto* arrays : {&nest.input_arrays, &nest.output_arrays})
+            for (const auto& a : *arrays) widest = std::max(widest, a.bytes_per_element);
+        int lanes = 1;
+        for (const auto& loop : report.loops) {
+            if (loop.file != file || loop.line < nest.span.begin.line || loop.line > nest.span.end.line) continue;
+            const int l = loop.lanes > 0 ? loop.lanes : loop.vector_bytes / std::max(1, widest > 0 ? widest : 4);
+            lanes = std::max(lanes, l);
+        }
+        nest.host_vector_lanes = clamps_contiguous_index(nest) ? 1 : lanes;
+    }
+}
+
+}  // namespace recipe::analyzer
