@@ -15,8 +15,8 @@
 namespace recipe::advisor {
 
 // The C loop's time on one thread of this host: its arrays streamed once
-// per step (bytes read + written at hostStreamGBs), or its arithmetic at
-// the rate of its vector width (host_gflops_for), whichever is slower. The first call writes its outputs to
+// per step (bytes read + written at hostStreamGBs) and its arithmetic at
+// the rate of its vector width (host_gflops_for), the two added. The first call writes its outputs to
 // fresh pages (a malloc'd array first written by the nest, the usual
 // pattern), at hostFirstTouchGBs.
 struct CpuEstimate {

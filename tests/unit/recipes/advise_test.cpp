@@ -15,6 +15,12 @@ using namespace recipe::recipes;
 
 namespace {
 
+// plan.json's host_measured vectorised rates (two wide, four wide).
+std::pair<double, double> plan_vector_rates(const std::string& plan_json) {
+    const nlohmann::json plan = nlohmann::json::parse(plan_json);
+    return {plan["host_measured"]["gflops_vector2"].get<double>(), plan["host_measured"]["gflops_vector4"].get<double>()};
+}
+
 const char* kTwoNests = R"(#include <stdlib.h>
 #define N 4096
 
@@ -367,6 +373,8 @@ TEST_CASE("--measure-host: the CPU side uses this machine's figures, and the rec
     h.stream_bytes = {3145728, 805306368};
     h.stream_ns = {30000, 17000000};
     h.gflops = 15.9;
+    h.gflops_vector2 = 27.0;
+    h.gflops_vector4 = 51.5;
     h.first_touch_gbs = 3.0;
     h.math_call_ns = 4.0;
     AdviseOptions o = converting();
@@ -381,7 +389,9 @@ TEST_CASE("--measure-host: the CPU side uses this machine's figures, and the rec
     CHECK(r.platform.host_measured);
     CHECK(r.platform.host_stream_gbs == 46.08);
     const std::string recipe = file(r, "two.recipe.md")->content;
-    CHECK(recipe.find("(46.1 GB/s, one thread) or its arithmetic at 15.90 GFLOP/s") != std::string::npos);
+    CHECK(recipe.find("(46.1 GB/s, one thread) and its arithmetic at 15.90 GFLOP/s (27.00 and 51.50 GFLOP/s where your "
+                      "compiler reports the loop vectorised two and four lanes wide), the two added") != std::string::npos);
+    CHECK(plan_vector_rates(file(r, "two.plan.json")->content) == std::pair{27.0, 51.5});
     CHECK(recipe.find("measured on the machine that made this recipe (`--measure-host`: the best of its 3 readings since 2026-11-18 11:06 UTC)") != std::string::npos);
     const nlohmann::json plan = nlohmann::json::parse(file(r, "two.plan.json")->content);
     CHECK(plan["host_measured"]["readings"] == 3);
