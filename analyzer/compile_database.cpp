@@ -46,6 +46,19 @@ std::string normal(const fs::path& p) {
     return (ec ? p : abs).lexically_normal().string();
 }
 
+// The instruction set (-march=, -mavx2, ...), floating-point and
+// vectoriser flags of a compiler command.
+bool vectorization_flag(const std::string& a) {
+    for (const char* prefix : {"-march=", "-mtune=", "-mcpu=", "-mavx", "-msse", "-mfma", "-mno-avx", "-mno-sse",
+                               "-mprefer-vector-width=", "-ffp-contract=", "-fvect-cost-model=", "-fsimd-cost-model="})
+        if (a.rfind(prefix, 0) == 0) return true;
+    for (const char* flag : {"-ffast-math", "-fno-fast-math", "-funsafe-math-optimizations", "-fno-math-errno",
+                             "-ftree-vectorize", "-fno-tree-vectorize", "-ftree-loop-vectorize", "-fno-tree-loop-vectorize",
+                             "-fopenmp", "-fopenmp-simd", "-funroll-loops", "-fno-strict-aliasing"})
+        if (a == flag) return true;
+    return false;
+}
+
 // The preprocessor's flags of a compiler command, paths made absolute.
 std::vector<std::string> preprocessor_flags(const std::vector<std::string>& args, const fs::path& directory) {
     std::vector<std::string> out;
@@ -67,7 +80,10 @@ std::vector<std::string> preprocessor_flags(const std::vector<std::string>& args
         }
         // -std= and -O (which defines __OPTIMIZE__) change what the
         // preprocessor makes of the file; -O is also the .cu's host level.
-        if (a.compare(0, 5, "-std=") == 0 || a.compare(0, 2, "-O") == 0) out.push_back(a);
+        // The code-generation flags that decide what the compiler vectorises
+        // (analyzer/vectorization.h) and which predefine macros (__AVX2__,
+        // __FAST_MATH__, _OPENMP) go with them.
+        if (a.compare(0, 5, "-std=") == 0 || a.compare(0, 2, "-O") == 0 || vectorization_flag(a)) out.push_back(a);
     next:;
     }
     return out;

@@ -188,14 +188,16 @@ TEST_CASE("compile_commands.json gives a file its flags, paths made absolute", "
     const std::string db = R"([
       {"directory": "/src/proj", "file": "other.c", "command": "cc -DX=1 -c other.c"},
       {"directory": "/src/proj/build", "file": "../kernels/heat.c",
-       "arguments": ["gcc", "-Iinclude", "-I", "/opt/inc", "-DSIZE=512", "-D", "MODE=2", "-std=c99", "-O2", "-include", "cfg.h", "-c", "../kernels/heat.c"]}
+       "arguments": ["gcc", "-Iinclude", "-I", "/opt/inc", "-DSIZE=512", "-D", "MODE=2", "-std=c99", "-O2", "-march=native",
+                     "-ffast-math", "-Wall", "-fPIC", "-include", "cfg.h", "-c", "../kernels/heat.c"]}
     ])";
     CompileEntry e;
     std::string error;
     REQUIRE(find_compile_entry(db, "build/compile_commands.json", "/src/proj/kernels/heat.c", &e, &error));
     CHECK(e.compiler == "gcc");
     CHECK(e.flags == std::vector<std::string>{"-I/src/proj/build/include", "-I", "/opt/inc", "-DSIZE=512", "-D", "MODE=2",
-                                              "-std=c99", "-O2", "-include", "/src/proj/build/cfg.h"});
+                                              "-std=c99", "-O2", "-march=native", "-ffast-math", "-include",
+                                              "/src/proj/build/cfg.h"});  // what the compiler vectorises: kept; warnings, -fPIC: not
     CHECK_FALSE(find_compile_entry(db, "db.json", "/src/proj/none.c", &e, &error));
     CHECK(error.find("no entry for /src/proj/none.c") != std::string::npos);
     CHECK_FALSE(find_compile_entry("{}", "db.json", "x.c", &e, &error));
