@@ -477,6 +477,21 @@ km::data rejected_view(const RecipeContext& x, const NestOutcome& n) {
 }
 
 // "In your program": the planned nests against the CPU (advise.cpp, decide_against_cpu).
+// How wide the nests' arithmetic is priced, as the user's compiler
+// vectorises their loops (host_vector_lanes, analyzer/vectorization.h): "4
+// lanes", "scalar", several joined by ", " in the order met; "–" when no
+// report was read.
+std::string compiler_widths(const std::vector<int>& lanes) {
+    std::vector<std::string> seen;
+    for (const int l : lanes) {
+        const std::string w = l <= 0 ? "–" : l == 1 ? "scalar" : std::to_string(l) + " lanes";
+        if (std::find(seen.begin(), seen.end(), w) == seen.end()) seen.push_back(w);
+    }
+    std::string joined;
+    for (const auto& w : seen) joined += (joined.empty() ? "" : ", ") + w;
+    return joined;
+}
+
 km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     const auto& ps = r.program_summary;
     if (!ps.compared) return km::data(false);
@@ -522,6 +537,9 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
                           std::to_string(region.first_line) + "–" + std::to_string(region.last_line) + ", arrays resident)");
         row.set("calls", std::to_string(t.calls));
         row.set("cpu", ms(t.cpu_total_ms()));
+        std::vector<int> lanes;
+        for (const std::size_t k : region.nests) lanes.push_back(r.nests[k].nest->host_vector_lanes);
+        row.set("vector", compiler_widths(lanes));
         row.set("first", ms(t.gpu_first_ms));
         row.set("warm", t.calls > 1 ? ms(t.gpu_warm_ms) + " each" : std::string("–"));
         row.set("on", region.converted ? "GPU" : "CPU");
@@ -534,6 +552,7 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
         row.set("id", std::to_string(n.nest->id));
         row.set("calls", std::to_string(t.calls));
         row.set("cpu", ms(t.cpu_total_ms()));
+        row.set("vector", compiler_widths({n.nest->host_vector_lanes}));
         row.set("first", ms(t.gpu_first_ms));
         row.set("warm", t.calls > 1 ? ms(t.gpu_warm_ms) + " each" : std::string("–"));
         row.set("on", n.verdict == Verdict::Converted ? "GPU" : "CPU");
