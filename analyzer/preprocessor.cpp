@@ -108,7 +108,7 @@ std::string first_error(const std::string& stderr_text) {
 }
 
 std::vector<std::string> command_argv(const std::string& path, const BuildFlags& flags) {
-    std::vector<std::string> argv{flags.cc.empty() ? "cc" : flags.cc, "-E"};
+    std::vector<std::string> argv{flags.compiler(), "-E"};
     argv.insert(argv.end(), flags.args.begin(), flags.args.end());
     argv.push_back(path);
     return argv;
@@ -199,14 +199,20 @@ std::string preprocess_command(const std::string& path, const BuildFlags& flags)
     return s;
 }
 
-bool preprocess(const std::string& path, std::string_view text, const BuildFlags& flags, Preprocessed* out,
-                std::string* error) {
-    std::vector<std::string> args{flags.cc.empty() ? "cc" : flags.cc, "-E", "-dD"};
+std::vector<std::string> stdin_argv(const std::string& path, const BuildFlags& flags, const std::vector<std::string>& mode) {
+    std::vector<std::string> args{flags.compiler()};
+    args.insert(args.end(), mode.begin(), mode.end());
     args.insert(args.end(), flags.args.begin(), flags.args.end());
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
     const std::string dir_of_file = (ec ? std::filesystem::path(path) : absolute).parent_path().string();
     args.insert(args.end(), {"-iquote", dir_of_file.empty() ? "." : dir_of_file, "-x", "c", "-"});
+    return args;
+}
+
+bool preprocess(const std::string& path, std::string_view text, const BuildFlags& flags, Preprocessed* out,
+                std::string* error) {
+    const std::vector<std::string> args = stdin_argv(path, flags, {"-E", "-dD"});
     CompilerRun run;
     std::string why;
     if (!run_compiler(args, text, &run, &why)) {
@@ -218,17 +224,15 @@ bool preprocess(const std::string& path, std::string_view text, const BuildFlags
         *error = cannot_run;
         return false;
     }
-    const std::string& output = run.out;
-    const std::string& messages = run.err;
     if (run.exit_status != 0) {
-        std::string first = first_error(messages);
+        std::string first = first_error(run.err);
         for (auto at = first.find("<stdin>"); at != std::string::npos; at = first.find("<stdin>")) first.replace(at, 7, path);
         *error = first.empty() ? path + ": error: the preprocessor failed: " + preprocess_command(path, flags)
                  : first.find(": error: ") != std::string::npos ? first
                                                                 : path + ": error: " + first;
         return false;
     }
-    *out = read_preprocessor_output(output, path);
+    *out = read_preprocessor_output(run.out, path);
     out->command = preprocess_command(path, flags);
     if (out->lines.main_file < 0) {
         *error = path + ": error: the preprocessor's output has no line markers (is '" + args[0] + "' a C compiler?)";

@@ -21,6 +21,8 @@ namespace recipe::analyzer {
 struct BuildFlags {
     std::string cc = "cc";
     std::vector<std::string> args;
+    // The compiler to run: `cc`, or "cc" when it is empty.
+    std::string compiler() const { return cc.empty() ? "cc" : cc; }
 };
 
 // A line of the preprocessed text: the file it came from (an index into
@@ -81,6 +83,12 @@ Preprocessed read_preprocessor_output(std::string_view output, const std::string
 // line that says so.
 bool preprocess(const std::string& path, std::string_view text, const BuildFlags& flags, Preprocessed* out,
                 std::string* error);
+
+// The compiler's command line for `path`'s text given on its standard
+// input, treated as the file itself: the compiler, `mode` (`-E -dD`; `-c -o
+// /dev/null` ...), the user's flags, then `-iquote DIR -x c -`, DIR being the
+// file's directory, where the compiler looks for the file's own "headers".
+std::vector<std::string> stdin_argv(const std::string& path, const BuildFlags& flags, const std::vector<std::string>& mode);
 
 // `s` as one word of a POSIX shell command line (quoted only when needed).
 std::string shell_quote(const std::string& s);

@@ -135,8 +135,7 @@ bool is(TSNode n, const char* type) {
     return ts_node_symbol(n) == s;
 }
 
-bool text_contains_name(TSNode n, const std::string& source, std::string_view name) {
-    std::string_view t = text(n, source);
+bool contains_name(std::string_view t, std::string_view name) {
     if (name.empty()) return true;
     auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     for (std::size_t at = t.find(name); at != std::string_view::npos; at = t.find(name, at + 1)) {

@@ -150,9 +150,14 @@ std::string_view text(TSNode n, const std::string& source);
 inline bool text_contains(TSNode n, const std::string& source, std::string_view needle) {
     return text(n, source).find(needle) != std::string_view::npos;
 }
-// Whether `n`'s text contains `name` as a whole word (not inside a longer
-// name): where an identifier `name` can be among its descendants.
-bool text_contains_name(TSNode n, const std::string& source, std::string_view name);
+// Whether `text` contains `name` as a whole word (not inside a longer
+// name); an empty name is in every text.
+bool contains_name(std::string_view text, std::string_view name);
+// Whether `n`'s text contains `name` as a whole word: where an identifier
+// `name` can be among its descendants.
+inline bool text_contains_name(TSNode n, const std::string& source, std::string_view name) {
+    return contains_name(text(n, source), name);
+}
 TSNode field(TSNode n, const char* name);
 SourcePos pos_of(TSNode n);
 SourceSpan span_of(TSNode n);

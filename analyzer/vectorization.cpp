@@ -1,12 +1,12 @@
 #include "analyzer/vectorization.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <regex>
 #include <string>
 
 #include "analyzer/compiler_run.h"
+#include "analyzer/syntax_tree.h"
 
 namespace recipe::analyzer {
 
@@ -16,7 +16,7 @@ enum class Compiler { Gcc, Clang, Other };
 
 // Which compiler `cc` is, by what it predefines (Clang defines __GNUC__ too).
 Compiler identify(const BuildFlags& flags, std::string* why) {
-    const std::string cc = flags.cc.empty() ? "cc" : flags.cc;
+    const std::string cc = flags.compiler();
     CompilerRun run;
     if (!run_compiler({cc, "-E", "-P", "-x", "c", "-"},
                       "#if defined __clang__\nrecipe_clang\n#elif defined __GNUC__\nrecipe_gcc\n#else\nrecipe_other\n#endif\n",
@@ -36,15 +36,6 @@ Compiler identify(const BuildFlags& flags, std::string* why) {
     return Compiler::Other;
 }
 
-// Whether `text` names `var` as a whole identifier.
-bool names(const std::string& text, const std::string& var) {
-    if (var.empty()) return false;
-    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (std::size_t at = text.find(var); at != std::string::npos; at = text.find(var, at + 1))
-        if ((at == 0 || !word(text[at - 1])) && (at + var.size() == text.size() || !word(text[at + var.size()]))) return true;
-    return false;
-}
-
 // A clamp of the contiguous dimension's index (`x > 0 ? x - 1 : 0`): the
 // compiler loads such elements lane by lane (GCC's elementwise accesses),
 // and its vector loop runs no faster than the scalar one (emboss's loop,
@@ -53,8 +44,9 @@ bool names(const std::string& text, const std::string& var) {
 bool clamps_contiguous_index(const LoopNest& nest) {
     if (nest.iteration_space.empty()) return false;
     const std::string& x = nest.iteration_space.front().var;
+    if (x.empty()) return false;
     for (const auto& b : nest.boundaries)
-        if (b.kind == Boundary::Kind::Clamp && names(b.text, x)) return true;
+        if (b.kind == Boundary::Kind::Clamp && contains_name(b.text, x)) return true;
     return false;
 }
 
@@ -87,17 +79,13 @@ VectorReport vectorization_report(const std::string& path, std::string_view text
     VectorReport report;
     const Compiler compiler = identify(flags, &report.why_unknown);
     if (compiler == Compiler::Other) return report;
-    std::vector<std::string> args{flags.cc.empty() ? "cc" : flags.cc};
-    args.insert(args.end(), flags.args.begin(), flags.args.end());
+    std::vector<std::string> mode{compiler == Compiler::Gcc ? "-fopt-info-vec-optimized" : "-Rpass=loop-vectorize", "-c",
+                                  "-o", "/dev/null"};
     // Without a level of their own, -O2: the level the recipe's C-side
     // figures assume (and the .cu's host code is built at).
     if (std::none_of(flags.args.begin(), flags.args.end(), [](const std::string& a) { return a.rfind("-O", 0) == 0; }))
-        args.push_back("-O2");
-    args.push_back(compiler == Compiler::Gcc ? "-fopt-info-vec-optimized" : "-Rpass=loop-vectorize");
-    std::error_code ec;
-    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-    const std::string dir = (ec ? std::filesystem::path(path) : absolute).parent_path().string();
-    args.insert(args.end(), {"-iquote", dir.empty() ? "." : dir, "-x", "c", "-c", "-", "-o", "/dev/null"});
+        mode.insert(mode.begin(), "-O2");
+    const std::vector<std::string> args = stdin_argv(path, flags, mode);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string word = args[i] == "-" ? path : args[i];
         report.command += (i ? " " : "") + shell_quote(word);

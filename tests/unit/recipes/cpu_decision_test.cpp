@@ -61,30 +61,29 @@ std::string write_profile(double stream_gbs, double startup_ms, bool host_figure
     return path.string();
 }
 
-AdviseResult advise_with(const std::string& profile, AdviseOptions o = {}) {
+// `source`, as the file `name`, advised with `o`.
+AdviseResult advise_text(const std::string& name, const std::string& source, AdviseOptions o) {
     MemoryFileSystem fs;
-    fs.files["smooth.c"] = kSmooth;
-    o.input = "smooth.c";
-    o.platform = profile;
+    fs.files[name] = source;
+    o.input = name;
     AdviseResult r;
     std::string error;
     REQUIRE(advise(fs, o, &r, &error));
     return r;
 }
 
+AdviseResult advise_with(const std::string& profile, AdviseOptions o = {}) {
+    o.platform = profile;
+    return advise_text("smooth.c", kSmooth, o);
+}
+
 // `source` advised with the stored h200 profile (host figures and CUDA's
 // start-up measured), every nest the generator can convert converted.
 AdviseResult advise_h200(const std::string& source) {
-    MemoryFileSystem fs;
-    fs.files["fill.c"] = source;
     AdviseOptions o;
-    o.input = "fill.c";
     o.platform = "h200";
     o.convert_all = true;
-    AdviseResult r;
-    std::string error;
-    REQUIRE(advise(fs, o, &r, &error));
-    return r;
+    return advise_text("fill.c", source, o);
 }
 
 const NestOutcome& smooth_nest(const AdviseResult& r) {
