@@ -72,10 +72,11 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
                    conversions * platform.host_convert_ns * 1e-6;
     // One thread does not hide its loads behind its arithmetic, nor the
     // other way round: priced as the two added. Measured nest by nest
-    // (bench/e2e/cpu_nests.py, the samples' C loops priced at the rate of
-    // their vector width): within 25% for 14 of 19 nests on a 2-core build
-    // host and on an H200 host added, against 11 and 9 of 19 as the slower
-    // of the two. The memory figure is a stream with next to no arithmetic
+    // (bench/e2e/cpu_nests.py's last line, the samples' C loops priced at
+    // the rate of their vector width): first calls within 25% for 14 of 19
+    // nests added against 11 and 9 as the slower of the two, on a 2-core
+    // build host and an H200 host; 12 against 6 on an H200 and an H100 host
+    // in later runs (docs/model.md). The memory figure is a stream with next to no arithmetic
     // and the arithmetic one a stencil in the second-level cache: each
     // measures its part alone.
     e.ms = e.memory_ms + e.compute_ms;

@@ -7,8 +7,9 @@ the forced plan's prediction of them (`in_program.cpu_first_ms`, `cpu_ms`,
 and the parts of the latter: `cpu_estimate.memory_ms`, `compute_ms`), next
 to what gcc -O2 made of the nest's loops on this machine: the vector width
 of a loop it vectorized inside the nest's lines (`-fopt-info-vec-optimized`;
-0: none). The model prices every nest's arithmetic at one rate, measured on
-a stencil on doubles that gcc vectorizes 2 wide; this shows where that holds.
+0: none). The model prices a nest's arithmetic at the rate of the width its
+compiler vectorises it (cpu_estimate.gflops); the last line counts the first
+calls within 25% four ways (print_ways).
 
 usage: bench/e2e/cpu_nests.py OUTDIR      (RUNS, default 3; run cpu_check.py first)
        bench/e2e/cpu_nests.py --logs DIR  (DIR: a GPU machine's plans-*.tgz unpacked, bench/e2e/device.sh:
@@ -52,6 +53,7 @@ def main():
     runs = 1 if logs else int(os.environ.get("RUNS", "3"))
     print(f"{'nest':24s} calls vec | first call ms: measured predicted error | later calls ms: measured predicted"
           " error | memory compute")
+    ways = []  # (measured first call, in_program, cpu_estimate, the plan's scalar rate), nest by nest
     for line in open(os.path.join(out, "programs.tsv")):
         f = line.rstrip("\n").split("\t")
         name, original, timed, fplan, flags = f[0], f[2], f[3], f[7], f[8]
@@ -94,6 +96,28 @@ def main():
                          else f"{'-':>8s} {'-':>9s}     -")
             print(f"{name + ' ' + str(a) + '-' + str(b):24s} {calls:5d} {width:3d} | {first:8.2f} {ip['cpu_first_ms']:9.2f}"
                   f" {error(ip['cpu_first_ms'], first)} | {warm_text} | {ce['memory_ms']:6.1f} {ce['compute_ms']:7.1f}")
+            ways.append((first, ip, ce, plan.get("host_measured", {}).get("gflops")))
+    print_ways(ways)
+
+
+def print_ways(ways):
+    """How many first calls four ways of pricing would put within 25%, each re-priced from the plan's memory and
+    arithmetic parts: arithmetic at one rate (hostGflops, the stencil left scalar) or at the nest's vector width's
+    (cpu_estimate.gflops), memory and arithmetic as the slower of the two or added. The arithmetic part is scaled
+    whole, math calls and conversions included: exact for nests without them."""
+    counts = defaultdict(int)
+    for first, ip, ce, scalar in ways:
+        fresh = ip["cpu_first_ms"] - ip["cpu_ms"]  # the first call's fresh pages, whatever the rule
+        width = ce["compute_ms"]
+        one = width * ce["gflops"] / scalar if scalar and ce.get("gflops") else None
+        for rate, compute in (("one rate", one), ("by width", width)):
+            if compute is None:
+                continue
+            for rule, ms in (("slower of", max(ce["memory_ms"], compute)), ("added", ce["memory_ms"] + compute)):
+                counts[(rate, rule)] += abs(ms + fresh - first) <= 0.25 * first
+    if counts:
+        print(f"first calls within 25% of {len(ways)}: " +
+              ", ".join(f"{rate}, {rule}: {n}" for (rate, rule), n in counts.items()))
 
 
 if __name__ == "__main__":
