@@ -192,6 +192,12 @@ struct Platform {
     // not measured.
     double cuda_startup_ns = 0;
     double cuda_teardown_ns = 0;
+    // firstCall: the first run made after the library's pool was reserved,
+    // as an emitted program's start-up thread reserves it: what that
+    // program's first call pays over its second.
+    Measurements first_call;
+    // firstRun (profiles measured before firstCall): the same with the first
+    // run allocating its own pool; only read where firstCall is missing.
     Measurements first_run;
     // One thread of the C program on this host: streaming bandwidth (bytes
     // read + written) and the arithmetic rate of a stencil loop on cached

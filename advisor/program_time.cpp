@@ -134,18 +134,61 @@ double pool_setup_ms(const PoolReservation& pool, const Platform& platform) {
     return ms;
 }
 
+PoolReservation profiled_first_run_pool(double out_bytes, const Platform& platform) {
+    // tools/profiler/cold_start.cuh's run: a staged scalable moving average
+    // of n floats in and out, 16 tiles, 2 streams, merged copies.
+    const std::int64_t n = std::max<std::int64_t>(16, static_cast<std::int64_t>(out_bytes / sizeof(float)));
+    Problem p;
+    p.kernel_name = "moving_average";
+    p.dims = 1;
+    p.extents = {n, 1, 1};
+    p.space = Box{{0, 0, 0}, {n, 1, 1}};
+    ArrayUse in, out;
+    in.name = "in";
+    out.name = "out";
+    in.extents = out.extents = p.extents;
+    p.inputs = {in};
+    p.outputs = {out};
+    p.flops_per_point = 1;
+    p.bytes_per_point = 8;
+    Config c;
+    c.scheme = Scheme::Scalable;
+    c.tile = {n / 16, 1, 1};
+    c.copy = CopyMethod::Merged;
+    c.streams = 2;
+    c.host = HostStrategy::Staged;
+    ModelOptions options;
+    options.host_memory = HostMemory::Pageable;
+    Prediction run;
+    std::string error;
+    // It fails only where the profiled run could not have run (a device too
+    // small for its tiles): then nothing is taken off, and firstRun stands
+    // whole, an upper bound.
+    if (!predict(p, platform, c, options, &run, &error)) return {};
+    return pool_reservation({&run});
+}
+
 double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes, int devices) {
-    // Without firstRun, the pooled staging block and threads the first run
-    // sets up (stagingSetup), which the start-up thread now does.
-    if (platform.first_run.empty()) return 0;
     const double bytes = fresh_bytes >= 0 ? fresh_bytes : static_cast<double>(prediction.d2h.bytes);
+    const double per_device = bytes / std::max(1, devices);
+    double first_ms = 0;
+    if (!platform.first_call.empty()) {
+        first_ms = platform.first_call.ms(per_device);
+    } else if (!platform.first_run.empty()) {
+        // An older profile's firstRun: its first run allocated its own device
+        // and staging blocks, which the emitted program's start-up thread
+        // allocates before the first call (recipe::PoolSize). What the
+        // profiled run set up for itself is taken off (a warm figure: its
+        // cold allocation cost more, so this errs high).
+        first_ms = std::max(0.0, platform.first_run.ms(per_device) -
+                                     pool_setup_ms(profiled_first_run_pool(per_device, platform), platform));
+    }
     // Several GPUs: each GPU's staging threads fault in its slab's pages, all
     // at once, at its share of what the host's threads fault in together
     // (freshGBs; measured on 4 H200s, once every GPU's staging block was
     // reserved at start-up: heat2d's first call 66, 36 and 28 ms on 1, 2 and
     // 4 GPUs; emboss's 165, 89, 71).
-    const double fresh_ms = platform.first_run.ms(bytes / std::max(1, devices)) * device_shares(platform, devices).fresh;
-    return std::max(0.0, fresh_ms - pool_setup_ms(pool_reservation({&prediction}), platform));
+    return first_ms * device_shares(platform, devices).fresh;
 }
 
 ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const Platform& platform, std::int64_t calls,

@@ -62,14 +62,16 @@ PoolReservation pool_reservation(const std::vector<const Prediction*>& calls);
 // What allocating it costs (mallocFreeDevice, stagingSetup), in ms.
 double pool_setup_ms(const PoolReservation& pool, const Platform& platform);
 
-// The first call's extra over a warm call (firstRun, by the bytes of fresh
-// output pages, which are most of it; without it, stagingSetup of the plan's
-// staging block), less the allocations the start-up thread made for it
-// (pool_setup_ms), in ms. `fresh_bytes`: the bytes of the outputs the host
-// has not written before (< 0: all the bytes copied out). Over `devices` > 1
-// GPUs each GPU's staging threads fault in their slab's share of the fresh
-// pages at once, at its share of the host's aggregate staging rate
-// (advisor/multi_gpu.h, device_shares): firstRun(bytes / n) × that factor.
+// What an older profile's first-run measurement (firstRun) allocated for
+// itself on its first run at `out_bytes` out (tools/profiler/cold_start.cuh
+// before firstCall).
+PoolReservation profiled_first_run_pool(double out_bytes, const Platform& platform);
+
+// The first call's extra over a warm call, in ms: firstCall by the bytes of
+// the fresh output pages (measured with the library's pool reserved first,
+// as the emitted program's start-up thread reserves it: pool_setup_ms is
+// paid there, not here); from an older profile's firstRun, less what its
+// run allocated for itself (profiled_first_run_pool); 0 without either.
 double first_call_extra_ms(const Prediction& prediction, const Platform& platform, double fresh_bytes = -1,
                            int devices = 1);
 

@@ -13,6 +13,10 @@
 #     (bench/device/ab_first_call.sh, RUNS processes each; AB_PROGRAMS: only
 #     these samples) into OUTDIR/ab;
 #     with SKIP_E2E=1 steps 1-2 are left out.
+#  5. with PHASES=1, after step 2: every sample's --convert-all .cu, advised
+#     with the profile of step 1, run RUNS times with RECIPE_REPORT=1
+#     (bench/device/first_call.sh: each call's phases measured beside the
+#     predicted ones) into OUTDIR/phases.
 # Everything again in OUTDIR/all.tgz (a runner may bring back few files).
 # usage: bench/device/model_session.sh NAME OUTDIR
 # Environment: RECIPE_BINARY (default build/recipe), RECIPE_BENCH_PLAN
@@ -71,5 +75,19 @@ rc=$?
 [ $rc -eq 0 ] || status=1
 echo "e2e: exit $rc in $(( $(date +%s) - start )) s" | tee -a "$out/device.txt"
 grep -E '^[0-9]+ programs' "$out"/e2e/results-e2e-*.md
+if [ "${PHASES:-0}" = 1 ]; then
+  start=$(date +%s)
+  mkdir -p "$out/phases-cu"
+  cus=()
+  for c in "$root"/samples/*.c; do
+    p=$(basename "$c" .c)
+    "$RECIPE_BINARY" advise "$c" --platform "$profile" --convert-all -o "$out/phases-cu/$p" > "$out/phases-cu/$p.advise.log" 2>&1 &&
+      [ -f "$out/phases-cu/$p/$p.cu" ] && cus+=("$out/phases-cu/$p/$p.cu")
+  done
+  RUNS=${RUNS:-5} bash "$root/bench/device/first_call.sh" "$out/phases" "${cus[@]}" > "$out/phases.log" 2>&1 || status=1
+  echo "phases: ${#cus[@]} programs in $(( $(date +%s) - start )) s" | tee -a "$out/device.txt"
+  rm -f "$out"/phases/all.tgz
+  find "$out/phases" -type f -perm -u+x -delete
+fi
 tar -czf "$out.tgz" -C "$out" . && mv "$out.tgz" "$out/all.tgz"
 exit $status

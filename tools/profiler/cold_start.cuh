@@ -1,7 +1,8 @@
 // cold_start.cuh — what a user's program pays that a warm, repeated call
 // does not (docs/model.md, "The program's run"): CUDA's start-up in a fresh
 // process, and the extra time of the process's first library run over its
-// second (first use of device and page-locked memory, the kernel's module
+// second as an emitted program pays it (its pool allocated beforehand by
+// the start-up thread, as recipe::EarlyStart does: the kernel's module
 // loaded, first copies, the output array's fresh pages), and the exit of a
 // process with a CUDA context (its teardown). Each measurement is a fresh
 // process (the profiler run again with --cold-child), run before the
@@ -32,8 +33,8 @@ namespace profiler {
 struct ColdStart {
     double startup_ns = 0;                          // cudaFree(0) as a process's first CUDA call, median
     double teardown_ns = 0;                         // exit() of a process with a CUDA context, until reaped, median
-    std::vector<double> first_run_bytes, first_run_ns;  // bytes out of the run; extra of the first run
-    int first_run_threads = 0;                          // the staging threads of those runs (0: the library's default)
+    std::vector<double> first_call_bytes, first_call_ns;  // bytes out of the run; extra of the first run
+    int first_call_threads = 0;                           // the staging threads of those runs (0: the library's default)
     int processes = 0;
     std::string error;  // non-empty when a child failed
 };
@@ -59,6 +60,21 @@ inline ChildResult cold_child(std::int64_t n, int threads) {
     const auto t0 = std::chrono::steady_clock::now();
     if (cudaFree(nullptr) != cudaSuccess) return r;
     r.startup_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    // What an emitted program's start-up thread does before its first call
+    // (recipe::EarlyStart with the plan's recipe::PoolSize): the device and
+    // staging blocks, the streams and the staging threads allocated and
+    // waited for here, so that the first run's extra is only what that
+    // program's first call pays. The run below takes 2 streams × (a tile in
+    // + a tile out) of n/16 floats, n bytes in each block: twice that is
+    // reserved (a pooled block at least as large is kept, detail/pool.cuh).
+    recipe::PoolSize size;
+    size.device_bytes = size.pinned_bytes = 2 * n;
+    size.streams = 2;
+    size.host_threads = threads;
+    recipe::detail::Startup::get().begin_async(size);
+    cudaError_t started = cudaSuccess;
+    recipe::detail::Startup::get().wait(&started);
+    if (started != cudaSuccess) return r;
     float* in = static_cast<float*>(std::malloc(static_cast<std::size_t>(n) * sizeof(float)));
     float* out = static_cast<float*>(std::malloc(static_cast<std::size_t>(n) * sizeof(float)));
     if (!in || !out) return r;
@@ -201,8 +217,8 @@ inline ColdStart measure_cold_start(bool quick, int threads = 0) {
             teardowns.push_back(static_cast<double>(c.exit_at_ns));
             extra.push_back(std::max(0.0, c.first_ns - c.second_ns));
         }
-        cs.first_run_bytes.push_back(static_cast<double>(n * static_cast<std::int64_t>(sizeof(float))));
-        cs.first_run_ns.push_back(detail::median_of(extra));
+        cs.first_call_bytes.push_back(static_cast<double>(n * static_cast<std::int64_t>(sizeof(float))));
+        cs.first_call_ns.push_back(detail::median_of(extra));
     }
     cs.startup_ns = detail::median_of(startups);
     cs.teardown_ns = detail::median_of(teardowns);

@@ -288,13 +288,13 @@ TEST_CASE("the choice takes the program's cost: its calls, its first call and th
 }
 
 TEST_CASE("a first call's fresh pages are faulted in by every GPU's staging threads at once", "[advisor]") {
-    // Fresh pages cost 1 ns a byte on one GPU (firstRun); each of n GPUs
+    // Fresh pages cost 1 ns a byte on one GPU (firstCall); each of n GPUs
     // faults in its slab's share at one GPU's rate, whatever the host's
     // aggregate staging rate (page faults are not the copies' bandwidth).
     Platform pf = test::unit_multi_gpu_platform();  // staging 1 GB/s whatever the count
-    pf.first_run.bytes = {1e6, 1e8};
-    pf.first_run.ns = {1e6, 1e8};
-    const Prediction call;  // no staging block to reserve: pool_setup_ms is 0
+    pf.first_call.bytes = {1e6, 1e8};
+    pf.first_call.ns = {1e6, 1e8};
+    const Prediction call;
     REQUIRE(first_call_extra_ms(call, pf, 8e6) == Approx(8.0));
     CHECK(first_call_extra_ms(call, pf, 8e6, 1) == Approx(8.0));
     CHECK(first_call_extra_ms(call, pf, 8e6, 2) == Approx(4.0));
@@ -304,7 +304,7 @@ TEST_CASE("a first call's fresh pages are faulted in by every GPU's staging thre
     json m = test::multi_gpu_json();
     m["freshGBs"] = {1.0, 1.0, 1.0, 1.0};
     Platform shared = test::unit_multi_gpu_platform(m);
-    shared.first_run = pf.first_run;
+    shared.first_call = pf.first_call;
     CHECK(first_call_extra_ms(call, shared, 8e6, 2) == Approx(8.0));
     CHECK(first_call_extra_ms(call, shared, 8e6, 4) == Approx(8.0));
     CHECK(to_json(shared.multi_gpu)["freshGBs"].size() == 4);
