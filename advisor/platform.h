@@ -182,10 +182,6 @@ struct Platform {
     // library for it; 0: not measured (the library's own default).
     int staging_threads = 0;
     Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
-    // A staged recipe::Region's steady time per b-byte chunk of one array,
-    // copied in (as the region starts) and out (as it finishes), each
-    // direction alone; empty: priced from stagingTile.
-    Measurements region_chunk_in, region_chunk_out;
     Measurements pipeline_tile;  // a pinned run's steady time per tile with one b-byte input and output tile
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
     // What the user's program pays besides warm runs (docs/model.md, "The

@@ -22,13 +22,7 @@ std::string mb(double bytes) {
 // moves. Pinned arrays are one DMA per chunk; staged ones are packed on the
 // host and sent, the two stages overlapped over the streams, so the slower
 // stage sets the pace and the other adds its first chunk (thesis §6.4.4's
-// pipeline with two steps). A staged chunk costs what the profile measured
-// for a region's chunk in that direction (regionChunkIn/Out: packing and
-// the copy engine's pace together, one direction alone, as a region runs
-// its copies); without it, half a staged run's tile (stagingTile, both
-// directions at once), which priced regions' copies 1.2-1.3x too fast
-// (stencil7's and diffuse1d's ~32 GB/s a direction on an H200 and an H100
-// against ~41 priced).
+// pipeline with two steps).
 using Direction = detail::RegionCopies;
 
 Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, bool in, bool staged) {
@@ -58,10 +52,9 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
             const double dma = table.ms(bytes);
             // The library's staged pipeline per tile (stagingTile: packing
             // and unpacking of one tile of these bytes), one direction.
-            const Measurements& chunk_table = in ? pf.region_chunk_in : pf.region_chunk_out;
-            const double pack = !staged                    ? 0
-                                : !chunk_table.empty()       ? chunk_table.ms(bytes)
-                                : !pf.staging_tile.empty() ? pf.staging_tile.ms(bytes) / 2
+            const double pack = !staged ? 0
+                                : !pf.staging_tile.empty()
+                                    ? pf.staging_tile.ms(bytes) / 2
                                     : pf.pageable_to_pinned_host.ms(bytes) / std::max(1.0, pf.host_copy_parallel_speedup);
             d.dma_ms += dma;
             d.staging_ms += pack;

@@ -39,12 +39,6 @@ struct LibraryCosts {
     // at once as the library's pipeline meets them (the model derives its
     // duplex factor from it).
     std::vector<double> pipeline_tile_bytes, pipeline_tile_ns;
-    // regionChunkIn / regionChunkOut: steady time per chunk of a staged
-    // recipe::Region's copies of one array of floats, in as the region
-    // starts, out as it finishes, each direction alone (as a region runs
-    // them: its copies in before its launches, its copies out after), 2
-    // streams, chunks of b bytes.
-    std::vector<double> region_chunk_bytes, region_chunk_in_ns, region_chunk_out_ns;
     double staging_row_ns = 0;  // each further row of a strided tile box
     // The staging thread counts tried, and each one's steady time per 4 MiB
     // tile (pack and unpack while both copy directions run); the fastest
@@ -102,50 +96,6 @@ inline double steady_tile_ns(int reps, std::int64_t tile, std::int64_t tiles, in
         b.push_back(run_1d(longer, in, out).total * 1e6);
     }
     return std::max(0.0, (median_of(b) - median_of(a)) / static_cast<double>(tiles - tiles / 2));
-}
-
-// A launch that writes nothing: a region's copies out alone (the library
-// copies out what a launch names as its output).
-__global__ void region_untouched(recipe::Tile, recipe::InView<float>, recipe::OutView<float>) {}
-
-// One staged region over n floats in chunks of `chunk`: `in` copied in
-// (nothing out), or `out` copied out after one launch that names it as its
-// output (nothing in). Its whole time, ns.
-inline double region_once(std::int64_t n, std::int64_t chunk, bool copy_in, const float* in, float* out, int threads) {
-    recipe::Config c;
-    c.extents = {n, 1, 1};
-    c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
-    c.tile = {chunk, 1, 1};
-    c.streams = 2;
-    c.host = recipe::HostMemory::Staged;
-    c.host_threads = threads;
-    c.name = "recipe-profile region";
-    const auto t0 = std::chrono::steady_clock::now();
-    if (copy_in) {
-        recipe::Region r(c, recipe::resident(const_cast<float*>(in), true, false));
-        r.finish();
-    } else {
-        recipe::Region r(c, recipe::resident(const_cast<float*>(in), false, false), recipe::resident(out, false, true));
-        recipe::Config nest = c;
-        nest.block = dim3(256, 1, 1);
-        r.run(nest, region_untouched, recipe::inputs(recipe::input(in)), recipe::outputs(recipe::output(out)));
-        r.finish();
-    }
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Steady time per chunk (ns) of one direction of a staged region: regions
-// of `chunks` and `chunks / 2` chunks differenced, taken in turns, so that
-// the setup, the fill and the drain cancel.
-inline double region_chunk_ns(int reps, std::int64_t chunk, std::int64_t chunks, bool copy_in, const float* in, float* out,
-                              int threads) {
-    region_once(chunks * chunk, chunk, copy_in, in, out, threads);
-    std::vector<double> a, b;
-    for (int r = 0; r < reps; ++r) {
-        a.push_back(region_once(chunks / 2 * chunk, chunk, copy_in, in, out, threads));
-        b.push_back(region_once(chunks * chunk, chunk, copy_in, in, out, threads));
-    }
-    return std::max(0.0, (median_of(b) - median_of(a)) / static_cast<double>(chunks - chunks / 2));
 }
 
 // Median over `reps` runs after one warm-up of what `pick` takes from a run.
@@ -235,18 +185,6 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
         lc.staging_tile_bytes.push_back(static_cast<double>(bytes));
         lc.staging_tile_ns.push_back(
             detail::steady_tile_ns(quick ? 1 : 5, tile, tiles, 2, recipe::HostMemory::Staged, in, out, lc.staging_threads));
-    }
-
-    // A staged region's copies, each direction alone: chunks of 1 .. 64 MiB
-    // of one array, up to 256 MiB, on the staging threads chosen above.
-    for (std::int64_t chunk : {std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22, std::int64_t(1) << 24}) {
-        const std::int64_t bytes = chunk * static_cast<std::int64_t>(sizeof(float));
-        const std::int64_t chunks = std::min<std::int64_t>(64, (std::int64_t(256) << 20) / bytes);
-        lc.region_chunk_bytes.push_back(static_cast<double>(bytes));
-        lc.region_chunk_in_ns.push_back(
-            detail::region_chunk_ns(quick ? 1 : 5, chunk, chunks, true, in, out, lc.staging_threads));
-        lc.region_chunk_out_ns.push_back(
-            detail::region_chunk_ns(quick ? 1 : 5, chunk, chunks, false, in, out, lc.staging_threads));
     }
 
     // The staging block: threads and pinned block as a staged run gets them.

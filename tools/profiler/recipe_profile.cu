@@ -685,9 +685,7 @@ int main(int argc, char** argv) {
           fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles on " +
           std::to_string(lib.staging_threads) + " threads, row " +
           fmt(lib.staging_row_ns, "%.1f ns") + ", pinned pipeline " +
-          fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile, region " +
-          fmt(lib.region_chunk_bytes[2] / lib.region_chunk_in_ns[2], "%.1f") + " / " +
-          fmt(lib.region_chunk_bytes[2] / lib.region_chunk_out_ns[2], "%.1f GB/s") + " in / out staged at 16 MiB chunks");
+          fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile");
 
     CK(cudaFreeHost(buf.pinned_a));
     CK(cudaFreeHost(buf.pinned_b));
@@ -759,8 +757,6 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"streamSetupNs\": %.0f,\n", lib.stream_setup_ns);
     std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
-    std::fprintf(f, "  \"regionChunkIn\": %s,\n", sized(lib.region_chunk_bytes, lib.region_chunk_in_ns).c_str());
-    std::fprintf(f, "  \"regionChunkOut\": %s,\n", sized(lib.region_chunk_bytes, lib.region_chunk_out_ns).c_str());
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
     std::fprintf(f, "  \"stagingThreads\": %d,\n", lib.staging_threads);
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
@@ -814,8 +810,6 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"librarySetup\": \"%s: alloc phase (setup + teardown) of a one-stream pinned scalable run against its device block's bytes, median\",\n", lib_how.c_str());
     std::fprintf(f, "    \"streamSetupNs\": \"%s: alloc phase with 65 streams minus 1 stream, over 64\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingSetup\": \"%s: %d staging threads and the pinned staging block (touched in parallel, registered), got and released, median\",\n", lib_how.c_str(), lib.staging_threads);
-    std::fprintf(f, "    \"regionChunkIn\": \"%s: steady time per chunk of a staged recipe::Region's copies in (one array of floats, nothing copied out, no launch), 2 streams, chunks of these bytes: regions of n and n/2 chunks (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
-    std::fprintf(f, "    \"regionChunkOut\": \"%s: steady time per chunk of a staged recipe::Region's copies out (one array of floats after one launch that writes nothing, nothing copied in), 2 streams, chunks of these bytes: regions of n and n/2 chunks (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingTile\": \"%s: steady time per tile of a staged scalable run's pipeline (packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 2 streams: runs of n and n/2 tiles (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
