@@ -34,6 +34,9 @@ def put(lines, key, text, indent, replaces):
     else:  # the last line of the source block
         start = [i for i, l in enumerate(lines) if l.startswith('  "source": ')][0]
         at = [i for i in range(start, len(lines)) if lines[i].startswith("  }")]
+    # The line before now has one after it in the same block: it takes a comma.
+    if not lines[at[0] - 1].rstrip().endswith((",", "{")):
+        lines[at[0] - 1] = lines[at[0] - 1].rstrip() + ","
     lines.insert(at[0], text)
 
 
