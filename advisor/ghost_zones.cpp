@@ -119,8 +119,10 @@ PassCost price_pass(const RegionProblem& r, const RegionProblem& moved, const Pl
         }
         PassCost t;
         const std::int64_t held_begin = std::max<std::int64_t>(0, a - below), held_end = std::min(rows, b + above);
-        const detail::RegionCopies in = detail::region_copies(moved, pf, chunk, true, staged, held_begin, held_end);
-        const detail::RegionCopies out = detail::region_copies(moved, pf, chunk, false, staged, a, b);
+        // Priced as the tile's copies are asked for: over 2 streams (the
+        // library runs one per chunk where a tile holds fewer).
+        const detail::RegionCopies in = detail::region_copies(moved, pf, chunk, 2, true, staged, held_begin, held_end);
+        const detail::RegionCopies out = detail::region_copies(moved, pf, chunk, 2, false, staged, a, b);
         double kernels = 0;
         for (std::size_t m = 0; m < count; ++m) {
             const GhostLaunch& l = launches[m % per_step];

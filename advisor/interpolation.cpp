@@ -65,6 +65,12 @@ double Measurements::ms(double n_bytes) const {
     return interpolate(bytes, ns, n_bytes, interpolation) * 1e-6;
 }
 
+const Measurements* StreamTables::at(int count) const {
+    for (std::size_t i = 0; i < streams.size(); ++i)
+        if (streams[i] == count) return &tables[i];
+    return nullptr;
+}
+
 double KernelTable::ms(double n_elements) const {
     if (n_elements <= 0 || ns.empty()) return 0;
     // Kernels scale with the work: below the first point (or everywhere,

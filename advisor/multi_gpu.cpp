@@ -82,6 +82,10 @@ Platform platform_for_devices(const Platform& platform, int devices) {
     scale(&p.pinned_host_to_pinned_host, s.staging);
     scale(&p.pageable_to_pinned_host, s.staging);
     scale(&p.staging_tile, s.staging);
+    // A region's staged chunk is paced by the host's packing or by the copy
+    // engine, whichever its direction's share slows more.
+    for (Measurements& m : p.region_chunk_in.tables) scale(&m, std::max(s.staging, s.h2d));
+    for (Measurements& m : p.region_chunk_out.tables) scale(&m, std::max(s.staging, s.d2h));
     p.staging_row_ns *= s.staging;
     p.host_copy_row_ns *= s.staging;
     return p;
@@ -249,15 +253,16 @@ bool predict_region_devices(const RegionProblem& r, const Platform& platform, co
     for (std::size_t i = 0; i < d.owned.size(); ++i) {
         const Box& held = d.held[i];
         const Box& owned = d.owned[i];
-        const detail::RegionCopies in = detail::region_copies(r, shared, chunk, true, staged, held.begin[s], held.end[s]);
-        const detail::RegionCopies back = detail::region_copies(r, shared, chunk, false, staged, owned.begin[s], owned.end[s]);
+        const std::int64_t chunks = (held.extent(s) + chunk[s] - 1) / chunk[s];
+        const std::int64_t streams = std::min<std::int64_t>(2, chunks);
+        const detail::RegionCopies in = detail::region_copies(r, shared, chunk, streams, true, staged, held.begin[s], held.end[s]);
+        const detail::RegionCopies back =
+            detail::region_copies(r, shared, chunk, streams, false, staged, owned.begin[s], owned.end[s]);
         std::int64_t device = 0, chunk_bytes = 0;
         for (const RegionArray& a : r.arrays) {
             device += aligned(volume(held.extents()) * a.elem_bytes);
             chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
         }
-        const std::int64_t chunks = (held.extent(s) + chunk[s] - 1) / chunk[s];
-        const std::int64_t streams = std::min<std::int64_t>(2, chunks);
         const std::int64_t host = staged ? (streams * chunk_bytes + 4095) / 4096 * 4096 : 0;
         const double alloc = detail::region_alloc_ms(shared, device, host, streams, staged);
         d.in_bytes.push_back(in.stats.bytes);

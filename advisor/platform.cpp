@@ -98,6 +98,41 @@ public:
     bool measurements(const std::string& key, bool required, Measurements* m) {
         const json* v = member(root_, key, key, required);
         if (!v) return !required;
+        return measurements_of(*v, key, m);
+    }
+
+    // {"2": {"bytes": [...], "ns": [...]}, "3": {...}}: one table per stream count.
+    bool stream_tables(const std::string& key, StreamTables* t) {
+        const json* v = member(root_, key, key, false);
+        if (!v) return true;
+        if (!v->is_object() || v->empty())
+            return fail(key, "must be an object of tables by stream count, {\"2\": {\"bytes\": [...], \"ns\": [...]}, ...}");
+        std::vector<std::pair<int, Measurements>> read;
+        for (const auto& [k, table] : v->items()) {
+            int streams = 0;
+            try {
+                std::size_t used = 0;
+                streams = std::stoi(k, &used);
+                if (used != k.size()) streams = 0;
+            } catch (const std::exception&) {
+                streams = 0;
+            }
+            if (streams < 1 || streams > 64) return fail(key + "." + k, "a key must be a stream count from 1 to 64");
+            Measurements m;
+            if (!table.is_object()) return fail(key + "." + k, "must be {\"bytes\": [...], \"ns\": [...]}");
+            if (!measurements_of(table, key + "." + k, &m)) return false;
+            read.emplace_back(streams, std::move(m));
+        }
+        std::sort(read.begin(), read.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [streams, m] : read) {
+            t->streams.push_back(streams);
+            t->tables.push_back(std::move(m));
+        }
+        return true;
+    }
+
+    bool measurements_of(const json& node, const std::string& key, Measurements* m) {
+        const json* v = &node;
         if (v->is_array()) {
             if (!numbers(*v, key, &m->ns)) return false;
             if (m->ns.size() < 2 || m->ns.size() > 9)
@@ -148,7 +183,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
-        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingThreads",
+        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
@@ -398,6 +433,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.measurements("librarySetup", false, &p->library_setup) ||
         !r.measurements("stagingSetup", false, &p->staging_setup) ||
         !r.measurements("stagingTile", false, &p->staging_tile) ||
+        !r.stream_tables("regionChunkIn", &p->region_chunk_in) || !r.stream_tables("regionChunkOut", &p->region_chunk_out) ||
         !r.integer(root, "stagingThreads", "stagingThreads", false, &p->staging_threads, 1) ||
         !r.measurements("pipelineTile", false, &p->pipeline_tile) ||
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||

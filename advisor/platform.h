@@ -38,6 +38,17 @@ struct Measurements {
     double ms(double bytes) const;
 };
 
+// One table per stream count (ascending), e.g. a staged region's chunk
+// times over 2, 3 and 4 streams.
+struct StreamTables {
+    std::vector<int> streams;
+    std::vector<Measurements> tables;  // tables[i]: over streams[i] streams
+
+    bool empty() const { return tables.empty(); }
+    // The table measured over `count` streams; nullptr when there is none.
+    const Measurements* at(int count) const;
+};
+
 // thesis §6.2.3 / MEASURED.md: a cudaMemcpy2DAsync/3DAsync costs what a
 // contiguous copy of the same bytes does, plus a little per row.
 struct StridedCopyCost {
@@ -183,6 +194,12 @@ struct Platform {
     int staging_threads = 0;
     Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
     Measurements pipeline_tile;  // a pinned run's steady time per tile with one b-byte input and output tile
+    // A staged recipe::Region's steady time per chunk of b bytes, copied in
+    // (as the region starts) and out (as it finishes), each direction alone,
+    // one table per stream count (regionChunkIn / regionChunkOut). The
+    // region's chunk and streams are chosen from them (advisor/region.cpp);
+    // empty: priced from stagingTile, in fixed chunks.
+    StreamTables region_chunk_in, region_chunk_out;
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
     // What the user's program pays besides warm runs (docs/model.md, "The
     // program's run"), measured by recipe-profile in fresh processes: CUDA's

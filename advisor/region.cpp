@@ -20,53 +20,65 @@ std::string mb(double bytes) {
 
 // One direction's copies of the region: every chunk of every array that
 // moves. Pinned arrays are one DMA per chunk; staged ones are packed on the
-// host and sent, the two stages overlapped over the streams, so the slower
-// stage sets the pace and the other adds its first chunk (thesis §6.4.4's
-// pipeline with two steps).
+// host and sent, the two stages overlapped over the streams (thesis §6.4.4's
+// pipeline with two steps). With the profile's regionChunkIn/Out for these
+// streams, a chunk costs what a staged region's chunk of its bytes (every
+// array's piece together) measured, both stages paced as they meet, and the
+// first chunk's DMA is the pipeline's fill; without them, the slower stage
+// sets the pace, priced from the staged pipeline's tile (stagingTile, half of
+// it: one direction), and the other adds its first chunk.
 using Direction = detail::RegionCopies;
 
-Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, bool in, bool staged) {
+Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, std::int64_t streams, bool in, bool staged) {
     const int slow = std::clamp(r.dims - 1, 0, 2);
-    return detail::region_copies(r, pf, chunk, in, staged, 0, r.extents[slow]);
+    return detail::region_copies(r, pf, chunk, streams, in, staged, 0, r.extents[slow]);
 }
 
 }  // namespace
 
 // One direction's copies of the rows [row_begin, row_end) of the slowest
 // dimension (all of them on one GPU; a GPU's own slab on several).
-detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, bool in, bool staged,
-                                           std::int64_t row_begin, std::int64_t row_end) {
+detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, std::int64_t streams,
+                                           bool in, bool staged, std::int64_t row_begin, std::int64_t row_end) {
     RegionCopies d;
     const Measurements& table = in ? pf.pinned_host_to_device : pf.device_to_pinned_host;
+    const Measurements* paced = staged ? (in ? pf.region_chunk_in : pf.region_chunk_out).at(static_cast<int>(streams)) : nullptr;
     // Chunks are whole rows (planes): full in every dimension but the slowest tiled one.
     const int slow = std::clamp(r.dims - 1, 0, 2);
     const std::int64_t rows = row_end - row_begin;
     if (rows <= 0) return d;
     const std::int64_t full = chunk[slow], count = (rows + full - 1) / full, last = rows - (count - 1) * full;
     double first_dma = 0, first_pack = 0;
-    for (const RegionArray& a : r.arrays) {
-        if (in ? !a.copy_in : !a.copy_out) continue;
-        const double row = static_cast<double>(volume(r.extents) / r.extents[slow] * a.elem_bytes);
-        for (std::int64_t k = 0; k < count; ++k) {
+    for (std::int64_t k = 0; k < count; ++k) {
+        double chunk_bytes = 0, chunk_dma = 0, chunk_pack = 0;
+        for (const RegionArray& a : r.arrays) {
+            if (in ? !a.copy_in : !a.copy_out) continue;
+            const double row = static_cast<double>(volume(r.extents) / r.extents[slow] * a.elem_bytes);
             const double bytes = row * static_cast<double>(k + 1 == count ? last : full);
-            const double dma = table.ms(bytes);
-            // The library's staged pipeline per tile (stagingTile: packing
-            // and unpacking of one tile of these bytes), one direction.
-            const double pack = !staged ? 0
-                                : !pf.staging_tile.empty()
-                                    ? pf.staging_tile.ms(bytes) / 2
-                                    : pf.pageable_to_pinned_host.ms(bytes) / std::max(1.0, pf.host_copy_parallel_speedup);
-            d.dma_ms += dma;
-            d.staging_ms += pack;
-            if (k == 0) {
-                first_dma += dma;
-                first_pack += pack;
-            }
-            d.stats.bytes += static_cast<std::int64_t>(bytes);
+            chunk_bytes += bytes;
+            chunk_dma += table.ms(bytes);
+            // Without the region's own figures: the library's staged
+            // pipeline per tile (stagingTile: packing and unpacking of one
+            // tile of these bytes), one direction.
+            if (staged && !paced)
+                chunk_pack += !pf.staging_tile.empty()
+                                  ? pf.staging_tile.ms(bytes) / 2
+                                  : pf.pageable_to_pinned_host.ms(bytes) / std::max(1.0, pf.host_copy_parallel_speedup);
             d.stats.copies += 1;
         }
+        if (chunk_bytes <= 0) return d;
+        if (paced) chunk_pack = paced->ms(chunk_bytes);
+        d.dma_ms += chunk_dma;
+        d.staging_ms += chunk_pack;
+        d.stats.bytes += static_cast<std::int64_t>(chunk_bytes);
+        if (k == 0) {
+            first_dma = chunk_dma;
+            first_pack = chunk_pack;
+        }
     }
-    d.total_ms = staged ? std::max(d.dma_ms, d.staging_ms) + std::min(first_dma, first_pack) : d.dma_ms;
+    if (!staged) d.total_ms = d.dma_ms;
+    else if (paced) d.total_ms = std::max(d.dma_ms, d.staging_ms) + first_dma;
+    else d.total_ms = std::max(d.dma_ms, d.staging_ms) + std::min(first_dma, first_pack);
     return d;
 }
 
@@ -130,14 +142,67 @@ std::int64_t region_device_bytes(const RegionProblem& r) {
     return bytes;
 }
 
-Index3 region_chunk(const RegionProblem& r) {
+Index3 region_chunk(const RegionProblem& r) { return region_chunk_of(r, kRegionChunkBytes); }
+
+Index3 region_chunk_of(const RegionProblem& r, std::int64_t widest_bytes) {
     Index3 chunk = r.extents;
     int widest = 1;
     for (const auto& a : r.arrays) widest = std::max(widest, a.elem_bytes);
     const int slow = std::clamp(r.dims - 1, 0, 2);
     const std::int64_t row = volume(r.extents) / std::max<std::int64_t>(1, r.extents[slow]) * widest;
-    chunk[slow] = std::clamp<std::int64_t>(kRegionChunkBytes / std::max<std::int64_t>(1, row), 1, r.extents[slow]);
+    chunk[slow] = std::clamp<std::int64_t>(widest_bytes / std::max<std::int64_t>(1, row), 1, r.extents[slow]);
     return chunk;
+}
+
+namespace {
+
+std::int64_t staging_bytes(const RegionProblem& r, const Index3& chunk, std::int64_t streams) {
+    std::int64_t chunk_bytes = 0;
+    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
+    return (streams * chunk_bytes + 4095) / 4096 * 4096;
+}
+
+}  // namespace
+
+RegionCopyChoice choose_region_copies(const RegionProblem& r, const Platform& pf, bool staged) {
+    const int slow = std::clamp(r.dims - 1, 0, 2);
+    auto streams_for = [&](const Index3& chunk, std::int64_t wanted) {
+        return std::min<std::int64_t>(wanted, (r.extents[slow] + chunk[slow] - 1) / chunk[slow]);
+    };
+    RegionCopyChoice fixed;
+    fixed.chunk = region_chunk(r);
+    fixed.streams = streams_for(fixed.chunk, 2);
+    if (!staged || pf.region_chunk_in.empty() || pf.region_chunk_out.empty()) return fixed;
+    // Every chunk of 1 to 64 MiB of the widest array and every stream count
+    // both directions were measured over: the least time in and out; within
+    // 2% of it, the least page-locked staging (the pool's pinned block).
+    std::vector<RegionCopyChoice> tried;
+    for (std::int64_t mib = 1; mib <= 64; mib *= 2) {
+        const Index3 chunk = region_chunk_of(r, mib << 20);
+        if (!tried.empty() && tried.back().chunk == chunk) continue;
+        for (int s : pf.region_chunk_in.streams) {
+            if (!pf.region_chunk_out.at(s)) continue;
+            RegionCopyChoice c;
+            c.chunk = chunk;
+            c.streams = s;  // the tables' count: the library runs min(s, chunks) of them
+            if (staging_bytes(r, chunk, streams_for(chunk, s)) > kRegionStagingLimit) continue;
+            const std::int64_t rows = r.extents[slow];
+            c.copy_ms = detail::region_copies(r, pf, chunk, s, true, true, 0, rows).total_ms +
+                        detail::region_copies(r, pf, chunk, s, false, true, 0, rows).total_ms;
+            tried.push_back(c);
+        }
+    }
+    if (tried.empty()) return fixed;
+    double best = tried.front().copy_ms;
+    for (const RegionCopyChoice& c : tried) best = std::min(best, c.copy_ms);
+    const RegionCopyChoice* pick = nullptr;
+    for (const RegionCopyChoice& c : tried)
+        if (c.copy_ms <= 1.02 * best &&
+            (!pick || staging_bytes(r, c.chunk, c.streams) < staging_bytes(r, pick->chunk, pick->streams)))
+            pick = &c;
+    RegionCopyChoice chosen = *pick;
+    chosen.streams = streams_for(chosen.chunk, chosen.streams);
+    return chosen;
 }
 
 bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptions& options, RegionPrediction* out,
@@ -146,10 +211,11 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     Prediction& p = rp.total;
     const bool pinned = options.host_memory ? *options.host_memory == HostMemory::Pinned : r.pinned_host;
     const bool staged = !pinned;
-    const Index3 chunk = region_chunk(r);
+    const RegionCopyChoice choice = choose_region_copies(r, pf, staged);
+    const Index3 chunk = choice.chunk;
     const int slow = std::clamp(r.dims - 1, 0, 2);
     rp.chunks = (r.extents[slow] + chunk[slow] - 1) / chunk[slow];
-    const std::int64_t streams = std::min<std::int64_t>(2, rp.chunks);
+    const std::int64_t streams = choice.streams;
     p.config.scheme = Scheme::Basic;
     p.config.tile = chunk;
     p.config.streams = static_cast<int>(streams);
@@ -160,10 +226,8 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.problem.extents = r.extents;
     p.tiles = rp.chunks;
 
-    std::int64_t chunk_bytes = 0;
     p.device_bytes = region_device_bytes(r);
-    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
-    if (staged) p.host_bytes = (streams * chunk_bytes + 4095) / 4096 * 4096;
+    if (staged) p.host_bytes = staging_bytes(r, chunk, streams);
     if (const std::int64_t budget = device_budget(pf, options); budget > 0 && p.device_bytes > budget) {
         if (error)
             *error = "the region's arrays need " + mb(static_cast<double>(p.device_bytes)) + " of device memory; " +
@@ -176,7 +240,7 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     if (!price_launches(r, pf, options, &rp, &step_ms, error)) return false;
     const double steps = static_cast<double>(std::max<std::int64_t>(0, r.steps));
 
-    const Direction in = copies(r, pf, chunk, true, staged), back = copies(r, pf, chunk, false, staged);
+    const Direction in = copies(r, pf, chunk, streams, true, staged), back = copies(r, pf, chunk, streams, false, staged);
     p.h2d = in.stats;
     p.d2h = back.stats;
     p.phases.h2d = in.dma_ms;

@@ -57,8 +57,26 @@ struct RegionPrediction {
 
 // The chunk the copies are pipelined in: whole rows (planes in 3-D), about
 // kRegionChunkBytes of the widest array per chunk.
+// Used where the profile has no region chunk figures, for pinned arrays,
+// and for regions over several GPUs and with ghost zones.
 constexpr std::int64_t kRegionChunkBytes = 4 << 20;
 Index3 region_chunk(const RegionProblem& region);
+// Whole rows (planes) of about `widest_bytes` of the widest array.
+Index3 region_chunk_of(const RegionProblem& region, std::int64_t widest_bytes);
+
+// The chunk and streams a region's copies run over. Staged regions, with the
+// profile's regionChunkIn/Out: the fastest measured way (chunks of 1 to 64
+// MiB of the widest array, the tables' stream counts), its page-locked
+// staging at most kRegionStagingLimit; otherwise region_chunk over 2 streams.
+struct RegionCopyChoice {
+    Index3 chunk{1, 1, 1};
+    std::int64_t streams = 2;  // what the library runs: at most one per chunk
+    double copy_ms = 0;        // in and out, priced (staged with the tables only)
+};
+// The most the profiler measured a region's staging at (64 MiB chunks of
+// one array over 4 streams, tools/profiler/library_costs.cuh).
+constexpr std::int64_t kRegionStagingLimit = std::int64_t(256) << 20;
+RegionCopyChoice choose_region_copies(const RegionProblem& region, const Platform& platform, bool staged);
 
 // The device memory the region's arrays take, held whole.
 std::int64_t region_device_bytes(const RegionProblem& region);
@@ -79,9 +97,10 @@ struct RegionCopies {
     double total_ms = 0;
     TransferStats stats;
 };
-// The arrays' rows [row_begin, row_end) of the slowest dimension, in chunks of `chunk`.
-RegionCopies region_copies(const RegionProblem& region, const Platform& platform, const Index3& chunk, bool in, bool staged,
-                           std::int64_t row_begin, std::int64_t row_end);
+// The arrays' rows [row_begin, row_end) of the slowest dimension, in chunks
+// of `chunk` over `streams` streams.
+RegionCopies region_copies(const RegionProblem& region, const Platform& platform, const Index3& chunk, std::int64_t streams,
+                           bool in, bool staged, std::int64_t row_begin, std::int64_t row_end);
 // The library's alloc phase for a device block of these bytes (and a staging block, staged).
 double region_alloc_ms(const Platform& platform, std::int64_t device_bytes, std::int64_t host_bytes, std::int64_t streams,
                        bool staged);

@@ -40,6 +40,14 @@ struct LibraryCosts {
     // duplex factor from it).
     std::vector<double> pipeline_tile_bytes, pipeline_tile_ns;
     double staging_row_ns = 0;  // each further row of a strided tile box
+    // regionChunkIn / regionChunkOut: steady time per chunk of a staged
+    // recipe::Region's copies of one array of floats, in as the region
+    // starts, out as it finishes, each direction alone (as a region runs
+    // them), chunks of region_chunk_bytes over each of region_streams:
+    // region_chunk_*_ns[stream index][chunk index].
+    std::vector<int> region_streams;
+    std::vector<double> region_chunk_bytes;
+    std::vector<std::vector<double>> region_chunk_in_ns, region_chunk_out_ns;
     // The staging thread counts tried, and each one's steady time per 4 MiB
     // tile (pack and unpack while both copy directions run); the fastest
     // count is the one the generated code asks for and the one stagingTile
@@ -98,6 +106,53 @@ inline double steady_tile_ns(int reps, std::int64_t tile, std::int64_t tiles, in
     return std::max(0.0, (median_of(b) - median_of(a)) / static_cast<double>(tiles - tiles / 2));
 }
 
+// A launch that writes nothing: a region's copies out alone (the library
+// copies out what a launch names as its output).
+__global__ void region_untouched(recipe::Tile, recipe::InView<float>, recipe::OutView<float>) {}
+
+// One staged region over n floats in chunks of `chunk` over `streams`: `in`
+// copied in (nothing out, no launch), or `out` copied out after one launch
+// that names it as its output (nothing in). Its whole time, ns.
+inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, const float* in, float* out,
+                          int threads) {
+    recipe::Config c;
+    c.extents = {n, 1, 1};
+    c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
+    c.tile = {chunk, 1, 1};
+    c.streams = streams;
+    c.host = recipe::HostMemory::Staged;
+    c.host_threads = threads;
+    c.name = "recipe-profile region";
+    float* source = const_cast<float*>(in);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (copy_in) {
+        recipe::Region r(c, recipe::resident(source, true, false));
+        r.finish();
+    } else {
+        recipe::Region r(c, recipe::resident(source, false, false), recipe::resident(out, false, true));
+        recipe::Config nest = c;
+        nest.block = dim3(256, 1, 1);
+        r.run(nest, region_untouched, recipe::inputs(recipe::input(source)), recipe::outputs(recipe::output(out)));
+        r.finish();
+    }
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Steady time per chunk (ns) of one direction of a staged region: regions of
+// `chunks` and `chunks / 2` chunks differenced, taken in turns, so that the
+// setup, the fill and the drain cancel (the device and staging blocks stay
+// in the library's pool, sized for the larger, after the first).
+inline double region_chunk_ns(int reps, std::int64_t chunk, std::int64_t chunks, int streams, bool copy_in, const float* in,
+                              float* out, int threads) {
+    region_once(chunks * chunk, chunk, streams, copy_in, in, out, threads);
+    std::vector<double> a, b;
+    for (int r = 0; r < reps; ++r) {
+        a.push_back(region_once(chunks / 2 * chunk, chunk, streams, copy_in, in, out, threads));
+        b.push_back(region_once(chunks * chunk, chunk, streams, copy_in, in, out, threads));
+    }
+    return std::max(0.0, (median_of(b) - median_of(a)) / static_cast<double>(chunks - chunks / 2));
+}
+
 // Median over `reps` runs after one warm-up of what `pick` takes from a run.
 inline double median_run(int reps, const std::function<recipe::Measured()>& run,
                          const std::function<double(const recipe::Measured&)>& pick) {
@@ -108,6 +163,15 @@ inline double median_run(int reps, const std::function<recipe::Measured()>& run,
 }
 
 }  // namespace detail
+
+// The fastest rate (GB/s) any chunk and stream count of a region table reached.
+inline double best_region_rate(const LibraryCosts& lc, const std::vector<std::vector<double>>& ns) {
+    double best = 0;
+    for (const auto& row : ns)
+        for (std::size_t i = 0; i < row.size() && i < lc.region_chunk_bytes.size(); ++i)
+            if (row[i] > 0) best = std::max(best, lc.region_chunk_bytes[i] / row[i]);
+    return best;
+}
 
 // pinned_a/pinned_b: pinned host buffers, pageable: a malloc'd, touched
 // buffer; each at least 1 GB.
@@ -185,6 +249,28 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
         lc.staging_tile_bytes.push_back(static_cast<double>(bytes));
         lc.staging_tile_ns.push_back(
             detail::steady_tile_ns(quick ? 1 : 5, tile, tiles, 2, recipe::HostMemory::Staged, in, out, lc.staging_threads));
+    }
+
+    // A staged region's copies, each direction alone, over 2 to 4 streams:
+    // chunks of 1 .. 64 MiB of one array, up to 512 MiB (128 chunks), on the
+    // staging threads chosen above. On an H200 host 4 MiB chunks went out
+    // at 20 GB/s over 2 streams and 32 over 4, 16 MiB ones at 43-54, while
+    // the copies in packed at 25-30 whatever the streams
+    // (bench/region/chunk_probe.cu): the region's chunk and streams are the
+    // model's choice (advisor/region.cpp).
+    for (int streams : {2, 3, 4}) {
+        lc.region_streams.push_back(streams);
+        lc.region_chunk_in_ns.emplace_back();
+        lc.region_chunk_out_ns.emplace_back();
+        for (std::int64_t mib = 1; mib <= 64; mib *= quick ? 4 : 2) {
+            const std::int64_t chunk = (mib << 20) / static_cast<std::int64_t>(sizeof(float));
+            const std::int64_t chunks = std::min<std::int64_t>(128, 512 / mib);
+            if (streams == 2) lc.region_chunk_bytes.push_back(static_cast<double>(mib << 20));
+            lc.region_chunk_in_ns.back().push_back(
+                detail::region_chunk_ns(quick ? 1 : 5, chunk, chunks, streams, true, in, out, lc.staging_threads));
+            lc.region_chunk_out_ns.back().push_back(
+                detail::region_chunk_ns(quick ? 1 : 5, chunk, chunks, streams, false, in, out, lc.staging_threads));
+        }
     }
 
     // The staging block: threads and pinned block as a staged run gets them.

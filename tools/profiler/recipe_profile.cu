@@ -685,7 +685,9 @@ int main(int argc, char** argv) {
           fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles on " +
           std::to_string(lib.staging_threads) + " threads, row " +
           fmt(lib.staging_row_ns, "%.1f ns") + ", pinned pipeline " +
-          fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile");
+          fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile, a staged region's chunks in / out at best " +
+          fmt(profiler::best_region_rate(lib, lib.region_chunk_in_ns), "%.1f") + " / " +
+          fmt(profiler::best_region_rate(lib, lib.region_chunk_out_ns), "%.1f GB/s"));
 
     CK(cudaFreeHost(buf.pinned_a));
     CK(cudaFreeHost(buf.pinned_b));
@@ -757,6 +759,14 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"streamSetupNs\": %.0f,\n", lib.stream_setup_ns);
     std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
+    auto by_streams = [&](const std::vector<std::vector<double>>& ns) {
+        std::string t = "{";
+        for (std::size_t i = 0; i < lib.region_streams.size(); ++i)
+            t += (i ? ", \"" : "\"") + std::to_string(lib.region_streams[i]) + "\": " + sized(lib.region_chunk_bytes, ns[i]);
+        return t + "}";
+    };
+    std::fprintf(f, "  \"regionChunkIn\": %s,\n", by_streams(lib.region_chunk_in_ns).c_str());
+    std::fprintf(f, "  \"regionChunkOut\": %s,\n", by_streams(lib.region_chunk_out_ns).c_str());
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
     std::fprintf(f, "  \"stagingThreads\": %d,\n", lib.staging_threads);
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
@@ -810,6 +820,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"librarySetup\": \"%s: alloc phase (setup + teardown) of a one-stream pinned scalable run against its device block's bytes, median\",\n", lib_how.c_str());
     std::fprintf(f, "    \"streamSetupNs\": \"%s: alloc phase with 65 streams minus 1 stream, over 64\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingSetup\": \"%s: %d staging threads and the pinned staging block (touched in parallel, registered), got and released, median\",\n", lib_how.c_str(), lib.staging_threads);
+    std::fprintf(f, "    \"regionChunkIn\": \"%s: steady time per chunk of a staged recipe::Region's copies in (one array of floats, nothing copied out, no launch) over 2, 3 and 4 streams, chunks of these bytes: regions of n and n/2 chunks (up to 512 MiB, 128 chunks) differenced, medians\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"regionChunkOut\": \"%s: steady time per chunk of a staged recipe::Region's copies out (one array of floats after one launch that writes nothing, nothing copied in) over 2, 3 and 4 streams, chunks of these bytes: regions of n and n/2 chunks (up to 512 MiB, 128 chunks) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingTile\": \"%s: steady time per tile of a staged scalable run's pipeline (packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 2 streams: runs of n and n/2 tiles (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());

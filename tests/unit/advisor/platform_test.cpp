@@ -150,3 +150,25 @@ TEST_CASE("the stored profiles are built in; $RECIPE_PLATFORM_DIR's come first",
     ::unsetenv("RECIPE_PLATFORM_DIR");
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a region's chunk tables load by stream count, and bad ones are named", "[advisor]") {
+    json j = recipe::test::unit_platform_json();
+    const json table = {{"bytes", {1048576.0, 4194304.0}}, {"ns", {50000.0, 150000.0}}};
+    j["regionChunkIn"] = {{"3", table}, {"2", table}};
+    j["regionChunkOut"] = {{"2", table}};
+    j["source"]["regionChunkIn"] = "test";
+    j["source"]["regionChunkOut"] = "test";
+    Platform p;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "p.json", &p, &error));
+    CHECK(p.region_chunk_in.streams == std::vector<int>{2, 3});
+    REQUIRE(p.region_chunk_in.at(3) != nullptr);
+    CHECK(p.region_chunk_in.at(3)->ms(4194304.0) == Approx(0.15));
+    CHECK(p.region_chunk_out.at(3) == nullptr);
+    j["regionChunkOut"] = {{"two", table}};
+    CHECK(load_error(j) == "p.json: regionChunkOut.two: a key must be a stream count from 1 to 64");
+    j["regionChunkOut"] = {{"2", {{"bytes", {10.0}}, {"ns", {1.0}}}}};
+    CHECK(load_error(j) == "p.json: regionChunkOut.2: needs at least 2 points");
+    j["regionChunkOut"] = table;
+    CHECK(load_error(j) == "p.json: regionChunkOut.bytes: a key must be a stream count from 1 to 64");
+}

@@ -99,3 +99,87 @@ TEST_CASE("a region whose arrays do not fit on the device is refused", "[advisor
     CHECK_FALSE(predict_region(r, pf, {}, &p, &error));
     CHECK_THAT(error, Catch::Contains("device memory"));
 }
+
+namespace {
+
+// A region table: `fixed_us` per chunk plus bytes at `gbs`, on 1..64 MiB.
+Measurements chunk_table(double fixed_us, double gbs) {
+    Measurements m;
+    for (double mib = 1; mib <= 64; mib *= 2) {
+        m.bytes.push_back(mib * (1 << 20));
+        m.ns.push_back(fixed_us * 1e3 + mib * (1 << 20) / gbs);
+    }
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("a staged region's chunk and streams are the fastest the profile's region tables price", "[advisor]") {
+    Platform pf = test::unit_platform();
+    RegionProblem r = two_nests(1, false);
+    r.extents = {8192, 8192, 1};  // 256 MiB per array, 32 KiB rows
+    RegionPrediction fixed;
+    std::string error;
+    REQUIRE(predict_region(r, pf, {}, &fixed, &error));
+    CHECK(fixed.total.config.tile == Index3{8192, 128, 1});  // no tables: 4 MiB, 2 streams
+    CHECK(fixed.total.config.streams == 2);
+
+    // Slower than the unit platform's DMA (1 GB/s), so they set the pace.
+    // In: 0.5 GB/s whatever the streams, 2 ms a chunk; out: 20 ms a chunk
+    // over 2 streams, 5 over 3 and 4 (and 4 slower per byte).
+    pf.region_chunk_in.streams = {2, 3, 4};
+    pf.region_chunk_in.tables = {chunk_table(2000, 0.5), chunk_table(2000, 0.5), chunk_table(2000, 0.5)};
+    pf.region_chunk_out.streams = {2, 3, 4};
+    pf.region_chunk_out.tables = {chunk_table(20000, 0.5), chunk_table(5000, 0.5), chunk_table(5000, 0.4)};
+    const RegionCopyChoice c = choose_region_copies(r, pf, true);
+    CHECK(c.streams == 3);
+    // Fewer, larger chunks pay less of the per-chunk cost, until the fill (one
+    // chunk's DMA at 1 GB/s on the unit platform) outweighs it: the least
+    // total is in between.
+    CHECK(c.chunk[1] > region_chunk_of(r, 1 << 20)[1]);
+    CHECK(c.chunk[1] < region_chunk_of(r, std::int64_t(64) << 20)[1]);
+    double least = 1e300;
+    for (std::int64_t mib = 1; mib <= 64; mib *= 2)
+        for (int s : {2, 3, 4}) {
+            const Index3 chunk = region_chunk_of(r, mib << 20);
+            const double t = advisor::detail::region_copies(r, pf, chunk, s, true, true, 0, 8192).total_ms +
+                             advisor::detail::region_copies(r, pf, chunk, s, false, true, 0, 8192).total_ms;
+            least = std::min(least, t);
+        }
+    CHECK(c.copy_ms <= 1.02 * least);
+    CHECK(c.copy_ms == Approx(advisor::detail::region_copies(r, pf, c.chunk, c.streams, true, true, 0, 8192).total_ms +
+                              advisor::detail::region_copies(r, pf, c.chunk, c.streams, false, true, 0, 8192).total_ms));
+    RegionPrediction chosen;
+    REQUIRE(predict_region(r, pf, {}, &chosen, &error));
+    CHECK(chosen.total.config.tile == c.chunk);
+    CHECK(chosen.total.config.streams == 3);
+    CHECK(chosen.total.host_bytes <= kRegionStagingLimit);
+    // Pinned arrays keep the fixed chunk: the tables are the staged path's.
+    RegionProblem pinned = r;
+    pinned.pinned_host = true;
+    RegionPrediction p;
+    REQUIRE(predict_region(pinned, pf, {}, &p, &error));
+    CHECK(p.total.config.tile == Index3{8192, 128, 1});
+}
+
+TEST_CASE("with region tables a staged chunk costs its table time at its bytes, plus the first chunk's DMA once", "[advisor]") {
+    Platform pf = test::unit_platform();
+    pf.region_chunk_in.streams = {2};
+    pf.region_chunk_in.tables = {chunk_table(100, 10)};
+    pf.region_chunk_out.streams = {2};
+    pf.region_chunk_out.tables = {chunk_table(100, 10)};
+    RegionProblem r = two_nests(1, false);
+    r.extents = {1024, 4096, 1};  // 4 KiB rows; chunks of 1024 rows = 4 MiB per array
+    const Index3 chunk{1024, 1024, 1};
+    const advisor::detail::RegionCopies in = advisor::detail::region_copies(r, pf, chunk, 2, true, true, 0, 4096);
+    // 4 chunks of 8 MiB (both arrays' pieces together).
+    const double per_chunk = pf.region_chunk_in.tables[0].ms(8.0 * (1 << 20));
+    CHECK(in.staging_ms == Approx(4 * per_chunk));
+    CHECK(in.stats.bytes == 2 * 4096 * 4096);
+    CHECK(in.stats.copies == 8);
+    const double first_dma = 2 * pf.pinned_host_to_device.ms(4.0 * (1 << 20));
+    CHECK(in.total_ms == Approx(std::max(in.dma_ms, in.staging_ms) + first_dma));
+    // No table for 3 streams: the staged pipeline's tile, as before.
+    const advisor::detail::RegionCopies other = advisor::detail::region_copies(r, pf, chunk, 3, true, true, 0, 4096);
+    CHECK(other.staging_ms != Approx(in.staging_ms));
+}
