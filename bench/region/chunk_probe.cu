@@ -12,9 +12,12 @@
 // pageable and touched beforehand (warm pages, as a region's arrays are once
 // the program wrote them). One line per case:
 //   dir chunk_MiB streams ns_per_chunk GBs staging_ns_per_chunk dma_ns_per_chunk
+// (GBs: every array's piece of a chunk counted)
 //
 // build: nvcc -O3 -std=c++17 -arch=native -Ilibrary/include bench/region/chunk_probe.cu -o chunk_probe
-// usage: chunk_probe [TOTAL_MiB=512] [REPS=7]
+// usage: chunk_probe [TOTAL_MiB=512] [REPS=7] [ARRAYS=1]
+// ARRAYS=2: two arrays move each way, each chunk holding a piece of both
+// (chunk_MiB is each array's piece; TOTAL_MiB each array's size).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -32,7 +35,7 @@ struct Once {
     double ns = 0, staging_ms = 0, dma_ms = 0;
 };
 
-Once region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, float* in, float* out) {
+Once region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, float* in, float* out, int arrays) {
     recipe::Config c;
     c.extents = {n, 1, 1};
     c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
@@ -43,8 +46,21 @@ Once region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, 
     c.name = "chunk probe";
     const auto t0 = std::chrono::steady_clock::now();
     recipe::Measured m;
-    if (copy_in) {
+    float* in2 = in + n;  // a second array, right after the first (ARRAYS=2)
+    float* out2 = out + n;
+    if (copy_in && arrays == 2) {
+        recipe::Region r(c, recipe::resident(in, true, false), recipe::resident(in2, true, false));
+        m = r.finish();
+    } else if (copy_in) {
         recipe::Region r(c, recipe::resident(in, true, false));
+        m = r.finish();
+    } else if (arrays == 2) {
+        recipe::Region r(c, recipe::resident(in, false, false), recipe::resident(out, false, true),
+                         recipe::resident(out2, false, true));
+        recipe::Config nest = c;
+        nest.block = dim3(256, 1, 1);
+        r.run(nest, untouched, recipe::inputs(recipe::input(in)), recipe::outputs(recipe::output(out)));
+        r.run(nest, untouched, recipe::inputs(recipe::input(in)), recipe::outputs(recipe::output(out2)));
         m = r.finish();
     } else {
         recipe::Region r(c, recipe::resident(in, false, false), recipe::resident(out, false, true));
@@ -70,10 +86,11 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
     const std::int64_t total_mib = argc > 1 ? std::atoll(argv[1]) : 512;
     const int reps = argc > 2 ? std::atoi(argv[2]) : 7;
+    const int arrays = argc > 3 ? std::atoi(argv[3]) : 1;
     const std::int64_t total = total_mib << 20;
-    std::vector<float> in(static_cast<std::size_t>(total / 4)), out(static_cast<std::size_t>(total / 4));
-    std::memset(in.data(), 1, static_cast<std::size_t>(total));
-    std::memset(out.data(), 2, static_cast<std::size_t>(total));
+    std::vector<float> in(static_cast<std::size_t>(2 * total / 4)), out(static_cast<std::size_t>(2 * total / 4));
+    std::memset(in.data(), 1, static_cast<std::size_t>(2 * total));
+    std::memset(out.data(), 2, static_cast<std::size_t>(2 * total));
     std::printf("# dir chunk_MiB streams ns_per_chunk GBs staging_ns_per_chunk dma_ns_per_chunk\n");
     for (int dir = 0; dir < 2; ++dir)
         for (std::int64_t mib : {1, 2, 4, 8, 16, 32, 64})
@@ -81,11 +98,11 @@ int main(int argc, char** argv) {
                 const std::int64_t chunk = (mib << 20) / 4;
                 const std::int64_t chunks = std::min<std::int64_t>(128, total / (mib << 20));
                 if (chunks < 4) continue;
-                region_once(chunks * chunk, chunk, streams, dir == 0, in.data(), out.data());  // warm the pool
+                region_once(chunks * chunk, chunk, streams, dir == 0, in.data(), out.data(), arrays);  // warm the pool
                 std::vector<double> a, b, st, dm;
                 for (int r = 0; r < reps; ++r) {
-                    const Once half = region_once(chunks / 2 * chunk, chunk, streams, dir == 0, in.data(), out.data());
-                    const Once whole = region_once(chunks * chunk, chunk, streams, dir == 0, in.data(), out.data());
+                    const Once half = region_once(chunks / 2 * chunk, chunk, streams, dir == 0, in.data(), out.data(), arrays);
+                    const Once whole = region_once(chunks * chunk, chunk, streams, dir == 0, in.data(), out.data(), arrays);
                     a.push_back(half.ns);
                     b.push_back(whole.ns);
                     st.push_back(whole.staging_ms * 1e6 / static_cast<double>(chunks));
@@ -93,7 +110,7 @@ int main(int argc, char** argv) {
                 }
                 const double per = (median(b) - median(a)) / static_cast<double>(chunks - chunks / 2);
                 std::printf("%s %lld %d %.0f %.2f %.0f %.0f\n", dir == 0 ? "in" : "out", static_cast<long long>(mib),
-                            streams, per, static_cast<double>(mib << 20) / per, median(st), median(dm));
+                            streams, per, static_cast<double>(arrays * (mib << 20)) / per, median(st), median(dm));
                 std::fflush(stdout);
             }
     return 0;
