@@ -184,7 +184,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "stagingThreads",
-        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "cudaTeardown", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
 
@@ -439,7 +439,6 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||
         !r.number(root, "cudaStartupNs", "cudaStartupNs", false, &p->cuda_startup_ns) ||
         !r.number(root, "cudaTeardownNs", "cudaTeardownNs", false, &p->cuda_teardown_ns) ||
-        !r.measurements("cudaTeardown", false, &p->cuda_teardown) ||
         !r.measurements("firstCall", false, &p->first_call) ||
         !r.measurements("firstRun", false, &p->first_run) ||
         !r.number(root, "hostStreamGBs", "hostStreamGBs", false, &p->host_stream_gbs) ||

@@ -209,10 +209,6 @@ struct Platform {
     // not measured.
     double cuda_startup_ns = 0;
     double cuda_teardown_ns = 0;
-    // cudaTeardown: the same exit by the page-locked bytes of the library
-    // pool the process held (its device block as large); empty: the median
-    // above for every program.
-    Measurements cuda_teardown;
     // firstCall: the first run made after the library's pool was reserved,
     // as an emitted program's start-up thread reserves it: what that
     // program's first call pays over its second.

@@ -98,11 +98,7 @@ double cuda_startup_ms(const Platform& platform, int host_gpus) {
     if (host_gpus > 1 && !several.empty()) return several[0];
     return platform.cuda_startup_ns * 1e-6;
 }
-double cuda_teardown_ms(const Platform& platform, const PoolReservation& pool) {
-    const Measurements& t = platform.cuda_teardown;
-    if (t.empty()) return platform.cuda_teardown_ns * 1e-6;
-    return t.ms(std::max(static_cast<double>(pool.pinned_bytes), t.bytes.front()));
-}
+double cuda_teardown_ms(const Platform& platform) { return platform.cuda_teardown_ns * 1e-6; }
 
 double hidden_startup_ms(const Problem& p, const Platform& platform) {
     if (platform.host_first_touch_gbs <= 0) return 0;

@@ -39,13 +39,9 @@ bool cpu_time(const Problem& problem, const Platform& platform, CpuEstimate* est
 // CUDA's start-up in a fresh process (cudaStartupNs; on a host of
 // `host_gpus` > 1 GPUs, the profile's multiGpu.contextStartMs[0], measured
 // with all of that host's GPUs visible), and its teardown when the program
-// exits, in ms; 0 when not measured.
+// exits (cudaTeardownNs), in ms; 0 when not measured.
 double cuda_startup_ms(const Platform& platform, int host_gpus = 1);
-struct PoolReservation;
-// The teardown of a process whose library pool holds `pool`: cudaTeardown at
-// its page-locked bytes (at least the table's first size: a process with no
-// staging block still tears its context down), else cudaTeardownNs.
-double cuda_teardown_ms(const Platform& platform, const PoolReservation& pool);
+double cuda_teardown_ms(const Platform& platform);
 
 // A lower bound on the CPU time the program spends before the nest's first
 // call filling the nest's inputs (their bytes written to fresh pages at

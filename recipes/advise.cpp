@@ -402,8 +402,7 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     // blocks (recipe::PoolSize), which the same work may hide.
     std::vector<const advisor::Prediction*> calls;
     for (const Unit* u : on_gpu) calls.push_back(u->gpu);
-    const advisor::PoolReservation pool = advisor::pool_reservation(calls);
-    summary.pool_setup_ms = advisor::pool_setup_ms(pool, r->platform);
+    summary.pool_setup_ms = advisor::pool_setup_ms(advisor::pool_reservation(calls), r->platform);
     // Over several GPUs (--gpus): the same thread first starts the further
     // GPUs' contexts and, when a region over several exchanges halos, makes
     // NCCL's communicators (recipe::PoolSize; advisor/multi_gpu.h).
@@ -417,7 +416,7 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     summary.nccl_init_ms = exchanges ? advisor::nccl_init_ms(r->platform, summary.gpus) : 0.0;
     summary.startup_paid_ms = std::max(
         0.0, summary.cuda_startup_ms + summary.gpus_startup_ms + summary.nccl_init_ms + summary.pool_setup_ms - hidden);
-    summary.teardown_ms = advisor::cuda_teardown_ms(r->platform, pool);
+    summary.teardown_ms = advisor::cuda_teardown_ms(r->platform);
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
         for (Unit* u : on_gpu)

@@ -33,9 +33,6 @@ namespace profiler {
 struct ColdStart {
     double startup_ns = 0;                          // cudaFree(0) as a process's first CUDA call, median
     double teardown_ns = 0;                         // exit() of a process with a CUDA context, until reaped, median
-    // The same exits by the page-locked bytes the child's library pool held
-    // (its device block the same size), median per size.
-    std::vector<double> teardown_bytes, teardown_by_size_ns;
     std::vector<double> first_call_bytes, first_call_ns;  // bytes out of the run; extra of the first run
     int first_call_threads = 0;                           // the staging threads of those runs (0: the library's default)
     int processes = 0;
@@ -208,7 +205,7 @@ inline ColdStart measure_cold_start(bool quick, int threads = 0) {
         }
     }
     for (std::int64_t n : {std::int64_t(1) << 20, std::int64_t(1) << 24, std::int64_t(1) << 27}) {
-        std::vector<double> extra, exits;
+        std::vector<double> extra;
         for (int r = 0; r < reps; ++r) {
             detail::ChildResult c;
             ++cs.processes;
@@ -218,13 +215,10 @@ inline ColdStart measure_cold_start(bool quick, int threads = 0) {
             }
             startups.push_back(c.startup_ns);
             teardowns.push_back(static_cast<double>(c.exit_at_ns));
-            exits.push_back(static_cast<double>(c.exit_at_ns));
             extra.push_back(std::max(0.0, c.first_ns - c.second_ns));
         }
         cs.first_call_bytes.push_back(static_cast<double>(n * static_cast<std::int64_t>(sizeof(float))));
         cs.first_call_ns.push_back(detail::median_of(extra));
-        cs.teardown_bytes.push_back(static_cast<double>(2 * n));  // cold_child's PoolSize
-        cs.teardown_by_size_ns.push_back(detail::median_of(exits));
     }
     cs.startup_ns = detail::median_of(startups);
     cs.teardown_ns = detail::median_of(teardowns);

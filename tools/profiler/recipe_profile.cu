@@ -772,7 +772,6 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
     std::fprintf(f, "  \"cudaStartupNs\": %.0f,\n", cold.startup_ns);
     std::fprintf(f, "  \"cudaTeardownNs\": %.0f,\n", cold.teardown_ns);
-    std::fprintf(f, "  \"cudaTeardown\": %s,\n", sized(cold.teardown_bytes, cold.teardown_by_size_ns).c_str());
     std::fprintf(f, "  \"firstCall\": %s,\n", sized(cold.first_call_bytes, cold.first_call_ns).c_str());
     std::fprintf(f, "  \"hostStreamGBs\": %.2f,\n", host.stream_gbs);
     std::fprintf(f, "  \"hostStream\": %s,\n", sized(host.stream_bytes, host.stream_ns).c_str());
@@ -837,7 +836,6 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
     std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, median of %d processes\",\n", how.c_str(), cold.processes);
     std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of %d processes\",\n", how.c_str(), cold.processes);
-    std::fprintf(f, "    \"cudaTeardown\": \"%s; the same exits by the page-locked bytes of the library pool the child reserved (recipe::PoolSize; its device block as large), median of %d processes per size\",\n", how.c_str(), cold.processes / std::max<int>(1, static_cast<int>(cold.teardown_bytes.size())));
     std::fprintf(f, "    \"firstCall\": \"%s; in a fresh process after cudaFree(0) and the library's pool reserved by its start-up thread as an emitted program's is (recipe::PoolSize): a staged scalable run (16 tiles, 2 streams, %d staging threads, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median\",\n", how.c_str(), cold.first_call_threads);
     std::fprintf(f, "    \"hostStreamGBs\": \"%s; one thread, a[i] = b[i] + s * c[i] over 3 x 256 MiB of doubles, bytes read + written, best of 5\",\n", how.c_str());
     std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());

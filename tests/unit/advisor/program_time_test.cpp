@@ -162,18 +162,7 @@ TEST_CASE("the program's first call pays the first call's extra; later calls are
     CHECK(t.cpu_total_ms() == Approx(30 + 3 * 20));
     CHECK(t.saving_ms() == Approx(90 - 30));
     CHECK(cuda_startup_ms(pf) == Approx(200));
-    CHECK(cuda_teardown_ms(pf, {}) == Approx(100));
-    // With cudaTeardown: by the pool's page-locked bytes, at least its first size.
-    Platform by_size = pf;
-    by_size.cuda_teardown.bytes = {2e6, 32e6, 256e6};
-    by_size.cuda_teardown.ns = {40e6, 60e6, 120e6};
-    PoolReservation pool;
-    CHECK(cuda_teardown_ms(by_size, pool) == Approx(40));
-    pool.pinned_bytes = 256000000;
-    CHECK(cuda_teardown_ms(by_size, pool) == Approx(120));
-    pool.pinned_bytes = 17000000;
-    CHECK(cuda_teardown_ms(by_size, pool) > 40);
-    CHECK(cuda_teardown_ms(by_size, pool) < 60);
+    CHECK(cuda_teardown_ms(pf) == Approx(100));
     // An output another nest wrote before this one runs: its pages are not fresh.
     CHECK(fresh_output_bytes(best.problem) == Approx(10e6));
     for (auto& a : best.problem.outputs) a.written_before = true;
