@@ -16,7 +16,7 @@
 #  5. with PHASES=1, after step 2: every sample's --convert-all .cu, advised
 #     with the profile of step 1, run RUNS times with RECIPE_REPORT=1
 #     (bench/device/first_call.sh: each call's phases measured beside the
-#     predicted ones) into OUTDIR/phases.
+#     predicted ones) into OUTDIR/phases (PROGRAMS: only these samples).
 # Everything again in OUTDIR/all.tgz (a runner may bring back few files).
 # usage: bench/device/model_session.sh NAME OUTDIR
 # Environment: RECIPE_BINARY (default build/recipe), RECIPE_BENCH_PLAN
@@ -81,6 +81,7 @@ if [ "${PHASES:-0}" = 1 ]; then
   cus=()
   for c in "$root"/samples/*.c; do
     p=$(basename "$c" .c)
+    [ -z "${PROGRAMS:-}" ] || grep -qw -- "$p" <<<"$PROGRAMS" || continue
     "$RECIPE_BINARY" advise "$c" --platform "$profile" --convert-all -o "$out/phases-cu/$p" > "$out/phases-cu/$p.advise.log" 2>&1 &&
       [ -f "$out/phases-cu/$p/$p.cu" ] && cus+=("$out/phases-cu/$p/$p.cu")
   done
