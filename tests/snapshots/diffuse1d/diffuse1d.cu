@@ -7,8 +7,8 @@
 // CUDA starts on a thread of its own before main runs, so that the program's work before the
 // first library call hides its start-up (recipe/start.cuh); the same thread then allocates
 // what the largest of the plan's calls needs: 256.0 MiB of device memory, 38.1 MiB of
-// page-locked staging buffers, 2 streams.
-static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 268435456, 40001536, 2, 0 });
+// page-locked staging buffers, 4 streams.
+static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 268435456, 40001536, 4, 0 });
 
 /* Diffusion along a long rod, STEPS explicit steps: each step smooths the
  * interior of `a` into `b` with a binomial filter (in[i-2] + 4 in[i-1] +
@@ -58,12 +58,12 @@ static void diffuse(float *a, float *b)
         recipe::Config recipe_region_config;
         recipe_region_config.extents = {N, 1, 1};  // every array, x first
         recipe_region_config.tile = {1048576, 1, 1};  // the chunks the copies are pipelined in
-        recipe_region_config.streams = 2;
+        recipe_region_config.streams = 4;
         recipe_region_config.host = recipe::HostMemory::Staged;
         recipe_region_config.name = "diffuse (diffuse1d.c:23)";
         // Predicted for h200 (ms, the whole loop): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
-        recipe_region_config.predicted = recipe::Predicted{0.001, 5.025, 4.254, 4.953, 18.842, 14.275, 18.842};
+        recipe_region_config.predicted = recipe::Predicted{0.001, 5.025, 4.254, 4.953, 16.670, 12.103, 16.670};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(a),
                        recipe::resident(b));
