@@ -114,6 +114,18 @@ TEST_CASE("each GPU's share of the links, the start-up and the exchanges, by han
     CHECK(shared.pinned_host_to_device.ms(1e6) == Approx(1.01 * 1.25));
     CHECK(shared.device_to_pinned_host.ms(1e6) == Approx(1.01));
     CHECK(shared.pinned_host_to_pinned_host.ms(1e6) == Approx(2 * pf.pinned_host_to_pinned_host.ms(1e6)));
+    // A staged region's chunks: at the slower of the staging share and the
+    // direction's copy share (in: max(2, 1.25), out: max(2, 1)).
+    Platform with_regions = pf;
+    Measurements chunk;
+    chunk.bytes = {1e6, 4e6};
+    chunk.ns = {1e5, 4e5};
+    with_regions.region_chunk_in.streams = {2};
+    with_regions.region_chunk_in.tables = {chunk};
+    with_regions.region_chunk_out = with_regions.region_chunk_in;
+    const Platform shared_regions = platform_for_devices(with_regions, 2);
+    CHECK(shared_regions.region_chunk_in.at(2)->ms(4e6) == Approx(2 * 0.4));
+    CHECK(shared_regions.region_chunk_out.at(2)->ms(4e6) == Approx(2 * 0.4));
     CHECK(extra_contexts_ms(pf, 1) == 0);
     CHECK(extra_contexts_ms(pf, 2) == Approx(10));
     CHECK(extra_contexts_ms(pf, 4) == Approx(30));
