@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "recipe/recipe.cuh"
+#include "../../tools/profiler/library_costs.cuh"
 
 namespace {
 
@@ -36,12 +37,7 @@ struct Once {
 };
 
 Once region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, float* in, float* out, int arrays) {
-    recipe::Config c;
-    c.extents = {n, 1, 1};
-    c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
-    c.tile = {chunk, 1, 1};
-    c.streams = streams;
-    c.host = recipe::HostMemory::Staged;
+    recipe::Config c = profiler::detail::region_config(n, chunk, streams, 0);  // as recipe-profile's regionChunk*
     c.measure = true;
     c.name = "chunk probe";
     const auto t0 = std::chrono::steady_clock::now();

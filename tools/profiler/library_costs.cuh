@@ -113,8 +113,8 @@ __global__ void region_untouched(recipe::Tile, recipe::InView<float>, recipe::Ou
 // One staged region over n floats in chunks of `chunk` over `streams`: `in`
 // copied in (nothing out, no launch), or `out` copied out after one launch
 // that names it as its output (nothing in). Its whole time, ns.
-inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, const float* in, float* out,
-                          int threads) {
+// The Config of such a region (bench/region/chunk_probe.cu times the same).
+inline recipe::Config region_config(std::int64_t n, std::int64_t chunk, int streams, int threads) {
     recipe::Config c;
     c.extents = {n, 1, 1};
     c.space = recipe::Box{{0, 0, 0}, {n, 1, 1}};
@@ -123,6 +123,12 @@ inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool 
     c.host = recipe::HostMemory::Staged;
     c.host_threads = threads;
     c.name = "recipe-profile region";
+    return c;
+}
+
+inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, const float* in, float* out,
+                          int threads) {
+    const recipe::Config c = region_config(n, chunk, streams, threads);
     float* source = const_cast<float*>(in);
     const auto t0 = std::chrono::steady_clock::now();
     if (copy_in) {
