@@ -285,7 +285,8 @@ int main(int argc, char** argv) {
     p.end("start-up " + std::to_string(static_cast<int>(cold.startup_ns / 1e6)) + " ms, exit " +
           std::to_string(static_cast<int>(cold.teardown_ns / 1e6)) + " ms, first call +" +
           std::to_string(static_cast<int>(cold.first_call_ns.back() / 1e6)) + " ms at " +
-          std::to_string(static_cast<long long>(cold.first_call_bytes.back() / 1e6)) + " MB out");
+          std::to_string(static_cast<long long>(cold.first_call_bytes.back() / 1e6)) + " MB out" +
+          (cold.first_call_note.empty() ? "" : " (" + cold.first_call_note + ")"));
     p.begin("host: one thread's streaming bandwidth and arithmetic");
     const recipe::advisor::HostCpu host = recipe::advisor::measure_host_cpu(quick);
     p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + " (vectorised " +
@@ -707,10 +708,12 @@ int main(int argc, char** argv) {
         if (!again.error.empty()) die(again.error);
         cold.first_call_bytes = again.first_call_bytes;
         cold.first_call_ns = again.first_call_ns;
+        cold.first_call_note = again.first_call_note;
         cold.first_call_threads = lib.staging_threads;
         p.end("first call +" + std::to_string(static_cast<int>(cold.first_call_ns.back() / 1e6)) + " ms at " +
               std::to_string(static_cast<long long>(cold.first_call_bytes.back() / 1e6)) + " MB out on " +
-              std::to_string(lib.staging_threads) + " threads");
+              std::to_string(lib.staging_threads) + " threads" +
+              (cold.first_call_note.empty() ? "" : " (" + cold.first_call_note + ")"));
     } else {
         cold.first_call_threads = recipe::detail::staging_thread_count(0);
         p.end("the library's default " + std::to_string(cold.first_call_threads) + " threads: measured above");
@@ -836,7 +839,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
     std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, median of %d processes\",\n", how.c_str(), cold.processes);
     std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of %d processes\",\n", how.c_str(), cold.processes);
-    std::fprintf(f, "    \"firstCall\": \"%s; in a fresh process after cudaFree(0) and the library's pool reserved by its start-up thread as an emitted program's is (recipe::PoolSize): a staged scalable run (16 tiles, 2 streams, %d staging threads, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median\",\n", how.c_str(), cold.first_call_threads);
+    std::fprintf(f, "    \"firstCall\": \"%s; in a fresh process after cudaFree(0) and the library's pool reserved by its start-up thread as an emitted program's is (recipe::PoolSize): a staged scalable run (16 tiles, 2 streams, %d staging threads, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median%s%s\",\n", how.c_str(), cold.first_call_threads, cold.first_call_note.empty() ? "" : "; ", cold.first_call_note.c_str());
     std::fprintf(f, "    \"hostStreamGBs\": \"%s; one thread, a[i] = b[i] + s * c[i] over 3 x 256 MiB of doubles, bytes read + written, best of 5\",\n", how.c_str());
     std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());
     std::fprintf(f, "    \"hostGflops\": \"%s; one thread, a 2-D five-point stencil (4 adds, 1 multiply per point) on 180 x 180 doubles through pointers that may overlap, its sizes compile-time constants, compiled like gcc -O2 (not vectorised), the best of ~5 ms windows spread over the host measurement (2 s; 0.6 s with --quick)\",\n", how.c_str());
