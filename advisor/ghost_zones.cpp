@@ -173,9 +173,7 @@ TileLayout tile_layout(const RegionProblem& r, const Platform& pf, const GhostPl
     t.streams = std::min<std::int64_t>(2, (held + t.chunk[s] - 1) / t.chunk[s]);
     t.setup_ms = (pf.run_setup_ns + static_cast<double>(t.streams) * pf.stream_setup_ns) * 1e-6;
     t.device_bytes = tile_bytes(r, held);
-    std::int64_t chunk_bytes = 0;
-    for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(t.chunk) * a.elem_bytes);
-    t.host_bytes = staged ? (t.streams * chunk_bytes + 4095) / 4096 * 4096 : 0;
+    t.host_bytes = staged ? region_staging_bytes(r, t.chunk, t.streams) : 0;
     return t;
 }
 

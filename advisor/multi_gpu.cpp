@@ -258,12 +258,9 @@ bool predict_region_devices(const RegionProblem& r, const Platform& platform, co
         const detail::RegionCopies in = detail::region_copies(r, shared, chunk, streams, true, staged, held.begin[s], held.end[s]);
         const detail::RegionCopies back =
             detail::region_copies(r, shared, chunk, streams, false, staged, owned.begin[s], owned.end[s]);
-        std::int64_t device = 0, chunk_bytes = 0;
-        for (const RegionArray& a : r.arrays) {
-            device += aligned(volume(held.extents()) * a.elem_bytes);
-            chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
-        }
-        const std::int64_t host = staged ? (streams * chunk_bytes + 4095) / 4096 * 4096 : 0;
+        std::int64_t device = 0;
+        for (const RegionArray& a : r.arrays) device += aligned(volume(held.extents()) * a.elem_bytes);
+        const std::int64_t host = staged ? region_staging_bytes(r, chunk, streams) : 0;
         const double alloc = detail::region_alloc_ms(shared, device, host, streams, staged);
         d.in_bytes.push_back(in.stats.bytes);
         d.out_bytes.push_back(back.stats.bytes);

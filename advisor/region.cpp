@@ -154,15 +154,11 @@ Index3 region_chunk_of(const RegionProblem& r, std::int64_t widest_bytes) {
     return chunk;
 }
 
-namespace {
-
-std::int64_t staging_bytes(const RegionProblem& r, const Index3& chunk, std::int64_t streams) {
+std::int64_t region_staging_bytes(const RegionProblem& r, const Index3& chunk, std::int64_t streams) {
     std::int64_t chunk_bytes = 0;
     for (const RegionArray& a : r.arrays) chunk_bytes += aligned(volume(chunk) * a.elem_bytes);
     return (streams * chunk_bytes + 4095) / 4096 * 4096;
 }
-
-}  // namespace
 
 RegionCopyChoice choose_region_copies(const RegionProblem& r, const Platform& pf, bool staged) {
     const int slow = std::clamp(r.dims - 1, 0, 2);
@@ -185,7 +181,7 @@ RegionCopyChoice choose_region_copies(const RegionProblem& r, const Platform& pf
             RegionCopyChoice c;
             c.chunk = chunk;
             c.streams = s;  // the tables' count: the library runs min(s, chunks) of them
-            if (staging_bytes(r, chunk, streams_for(chunk, s)) > kRegionStagingLimit) continue;
+            if (region_staging_bytes(r, chunk, streams_for(chunk, s)) > kRegionStagingLimit) continue;
             const std::int64_t rows = r.extents[slow];
             c.copy_ms = detail::region_copies(r, pf, chunk, s, true, true, 0, rows).total_ms +
                         detail::region_copies(r, pf, chunk, s, false, true, 0, rows).total_ms;
@@ -198,7 +194,7 @@ RegionCopyChoice choose_region_copies(const RegionProblem& r, const Platform& pf
     const RegionCopyChoice* pick = nullptr;
     for (const RegionCopyChoice& c : tried)
         if (c.copy_ms <= 1.02 * best &&
-            (!pick || staging_bytes(r, c.chunk, c.streams) < staging_bytes(r, pick->chunk, pick->streams)))
+            (!pick || region_staging_bytes(r, c.chunk, c.streams) < region_staging_bytes(r, pick->chunk, pick->streams)))
             pick = &c;
     RegionCopyChoice chosen = *pick;
     chosen.streams = streams_for(chosen.chunk, chosen.streams);
@@ -227,7 +223,7 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.tiles = rp.chunks;
 
     p.device_bytes = region_device_bytes(r);
-    if (staged) p.host_bytes = staging_bytes(r, chunk, streams);
+    if (staged) p.host_bytes = region_staging_bytes(r, chunk, streams);
     if (const std::int64_t budget = device_budget(pf, options); budget > 0 && p.device_bytes > budget) {
         if (error)
             *error = "the region's arrays need " + mb(static_cast<double>(p.device_bytes)) + " of device memory; " +

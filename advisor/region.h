@@ -78,6 +78,10 @@ struct RegionCopyChoice {
 constexpr std::int64_t kRegionStagingLimit = std::int64_t(256) << 20;
 RegionCopyChoice choose_region_copies(const RegionProblem& region, const Platform& platform, bool staged);
 
+// The page-locked staging a staged region's copies take: one chunk of every
+// array per stream, whole pages.
+std::int64_t region_staging_bytes(const RegionProblem& region, const Index3& chunk, std::int64_t streams);
+
 // The device memory the region's arrays take, held whole.
 std::int64_t region_device_bytes(const RegionProblem& region);
 
