@@ -255,9 +255,10 @@ bool predict_region_devices(const RegionProblem& r, const Platform& platform, co
         const Box& owned = d.owned[i];
         const std::int64_t chunks = (held.extent(s) + chunk[s] - 1) / chunk[s];
         const std::int64_t streams = std::min<std::int64_t>(2, chunks);
-        const detail::RegionCopies in = detail::region_copies(r, shared, chunk, streams, true, staged, held.begin[s], held.end[s]);
-        const detail::RegionCopies back =
-            detail::region_copies(r, shared, chunk, streams, false, staged, owned.begin[s], owned.end[s]);
+        // Priced as the copies are asked for, over 2 streams (a GPU of fewer
+        // chunks runs fewer), as on one GPU.
+        const detail::RegionCopies in = detail::region_copies(r, shared, chunk, 2, true, staged, held.begin[s], held.end[s]);
+        const detail::RegionCopies back = detail::region_copies(r, shared, chunk, 2, false, staged, owned.begin[s], owned.end[s]);
         std::int64_t device = 0;
         for (const RegionArray& a : r.arrays) device += aligned(volume(held.extents()) * a.elem_bytes);
         const std::int64_t host = staged ? region_staging_bytes(r, chunk, streams) : 0;

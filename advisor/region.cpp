@@ -180,7 +180,7 @@ RegionCopyChoice choose_region_copies(const RegionProblem& r, const Platform& pf
             if (!pf.region_chunk_out.at(s)) continue;
             RegionCopyChoice c;
             c.chunk = chunk;
-            c.streams = s;  // the tables' count: the library runs min(s, chunks) of them
+            c.streams = c.priced_streams = s;  // the library runs min(s, chunks) of them
             if (region_staging_bytes(r, chunk, streams_for(chunk, s)) > kRegionStagingLimit) continue;
             const std::int64_t rows = r.extents[slow];
             c.copy_ms = detail::region_copies(r, pf, chunk, s, true, true, 0, rows).total_ms +
@@ -236,7 +236,8 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     if (!price_launches(r, pf, options, &rp, &step_ms, error)) return false;
     const double steps = static_cast<double>(std::max<std::int64_t>(0, r.steps));
 
-    const Direction in = copies(r, pf, chunk, streams, true, staged), back = copies(r, pf, chunk, streams, false, staged);
+    const Direction in = copies(r, pf, chunk, choice.priced_streams, true, staged),
+                    back = copies(r, pf, chunk, choice.priced_streams, false, staged);
     p.h2d = in.stats;
     p.d2h = back.stats;
     p.phases.h2d = in.dma_ms;

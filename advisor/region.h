@@ -71,7 +71,10 @@ Index3 region_chunk_of(const RegionProblem& region, std::int64_t widest_bytes);
 struct RegionCopyChoice {
     Index3 chunk{1, 1, 1};
     std::int64_t streams = 2;  // what the library runs: at most one per chunk
-    double copy_ms = 0;        // in and out, priced (staged with the tables only)
+    // The stream count the copies are asked for and priced at (the tables'
+    // count), which a region of fewer chunks runs fewer of.
+    std::int64_t priced_streams = 2;
+    double copy_ms = 0;  // in and out, priced (staged with the tables only)
 };
 // The most the profiler measured a region's staging at (64 MiB chunks of
 // one array over 4 streams, tools/profiler/library_costs.cuh).

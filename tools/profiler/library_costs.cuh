@@ -110,10 +110,8 @@ inline double steady_tile_ns(int reps, std::int64_t tile, std::int64_t tiles, in
 // copies out what a launch names as its output).
 __global__ void region_untouched(recipe::Tile, recipe::InView<float>, recipe::OutView<float>) {}
 
-// One staged region over n floats in chunks of `chunk` over `streams`: `in`
-// copied in (nothing out, no launch), or `out` copied out after one launch
-// that names it as its output (nothing in). Its whole time, ns.
-// The Config of such a region (bench/region/chunk_probe.cu times the same).
+// The Config of a staged region over n floats in chunks of `chunk` over
+// `streams` (bench/region/chunk_probe.cu times the same).
 inline recipe::Config region_config(std::int64_t n, std::int64_t chunk, int streams, int threads) {
     recipe::Config c;
     c.extents = {n, 1, 1};
@@ -126,6 +124,9 @@ inline recipe::Config region_config(std::int64_t n, std::int64_t chunk, int stre
     return c;
 }
 
+// One such region: `in` copied in (nothing out, no launch), or `out` copied
+// out after one launch that names it as its output (nothing in). Its whole
+// time, ns.
 inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, const float* in, float* out,
                           int threads) {
     const recipe::Config c = region_config(n, chunk, streams, threads);

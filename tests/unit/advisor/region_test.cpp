@@ -183,3 +183,24 @@ TEST_CASE("with region tables a staged chunk costs its table time at its bytes, 
     const advisor::detail::RegionCopies other = advisor::detail::region_copies(r, pf, chunk, 3, true, true, 0, 4096);
     CHECK(other.staging_ms != Approx(in.staging_ms));
 }
+
+TEST_CASE("a region of fewer chunks than the chosen streams is priced from the tables at the streams asked for", "[advisor]") {
+    Platform pf = test::unit_platform();
+    pf.region_chunk_in.streams = {4};
+    pf.region_chunk_in.tables = {chunk_table(2000, 0.5)};
+    pf.region_chunk_out = pf.region_chunk_in;
+    RegionProblem r = two_nests(1, false);
+    r.extents = {1024, 2, 1};  // 4 KiB rows: at most 2 chunks
+    const RegionCopyChoice c = choose_region_copies(r, pf, true);
+    CHECK(c.priced_streams == 4);
+    CHECK(c.streams <= 2);
+    RegionPrediction p;
+    std::string error;
+    REQUIRE(predict_region(r, pf, {}, &p, &error));
+    CHECK(p.total.config.streams == c.streams);
+    const double in = advisor::detail::region_copies(r, pf, c.chunk, 4, true, true, 0, 2).staging_ms;
+    const double out = advisor::detail::region_copies(r, pf, c.chunk, 4, false, true, 0, 2).staging_ms;
+    CHECK(p.total.phases.staging == Approx(in + out));
+    CHECK(in == Approx(pf.region_chunk_in.tables[0].ms(2 * 4096.0 * static_cast<double>(c.chunk[1])) *
+                       static_cast<double>(2 / c.chunk[1])));
+}
