@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cctype>
+#include <iomanip>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -19,6 +21,63 @@ double library_points_per_ns(const Platform& platform) {
     return n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
 }
 
+namespace {
+
+// Least squares of ns per point against reads per point over `k`.
+LibraryPointCost fit_point_cost(const std::vector<const ViewKernelTime*>& k) {
+    LibraryPointCost c;
+    if (k.empty()) return c;
+    c.measured = true;
+    double sx = 0, sy = 0;
+    for (const auto* t : k) {
+        sx += t->reads;
+        sy += t->ns / t->points;
+    }
+    const double n = static_cast<double>(k.size()), mx = sx / n, my = sy / n;
+    double sxx = 0, sxy = 0;
+    for (const auto* t : k) {
+        sxx += (t->reads - mx) * (t->reads - mx);
+        sxy += (t->reads - mx) * (t->ns / t->points - my);
+    }
+    // One read count only, or a line that falls with more reads (noise):
+    // every kernel at the mean.
+    c.ns_per_read = sxx > 0 ? std::max(0.0, sxy / sxx) : 0;
+    c.ns_base = my - c.ns_per_read * mx;
+    if (c.ns_base < 0) {  // through the origin instead: no kernel priced at or below nothing
+        double sxx0 = 0, sxy0 = 0;
+        for (const auto* t : k) {
+            sxx0 += double(t->reads) * t->reads;
+            sxy0 += t->reads * (t->ns / t->points);
+        }
+        c.ns_base = 0;
+        c.ns_per_read = sxy0 / sxx0;
+    }
+    return c;
+}
+
+}  // namespace
+
+LibraryPointCost library_point_cost(const Platform& platform, int dims) {
+    // The kernels of the nest's dimensions when they show how the cost grows
+    // (two read counts or more: a 3-D point's indexing costs more than a
+    // 2-D one's), else all of them.
+    std::vector<const ViewKernelTime*> same, all;
+    std::set<int> reads;
+    for (const auto& t : platform.view_kernels) {
+        all.push_back(&t);
+        if (t.dims == dims) {
+            same.push_back(&t);
+            reads.insert(t.reads);
+        }
+    }
+    return fit_point_cost(reads.size() >= 2 ? same : all);
+}
+
+int reads_per_point(const Problem& problem) {
+    if (problem.reads_per_point > 0) return problem.reads_per_point;
+    return std::max<int>(1, static_cast<int>(problem.inputs.size() + problem.whole_inputs.size()));
+}
+
 double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     // Each point's arithmetic at peak flops, or its unique bytes (every array
     // element read or written once, neighbours coming from cache) at the
@@ -28,8 +87,12 @@ double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     // size, so a point's cost is not its bytes alone).
     const double compute_ms = problem.flops_per_point / (platform.peak_gflops * 1e9) * 1e3;
     const double memory_ms = problem.bytes_per_point / (platform.device_bandwidth_gbs * 1e9) * 1e3;
-    const double rate = library_points_per_ns(platform);
-    const double point_ms = rate > 0 ? 1e-6 / rate : 0;
+    double point_ms = 0;
+    if (const LibraryPointCost c = library_point_cost(platform, problem.dims); c.measured) {
+        point_ms = c.ns(reads_per_point(problem)) * 1e-6;
+    } else if (const double rate = library_points_per_ns(platform); rate > 0) {
+        point_ms = 1e-6 / rate;
+    }
     return std::max({compute_ms, memory_ms, point_ms});
 }
 
@@ -106,8 +169,14 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
         os << "kernel time is an ESTIMATE (roofline: " << problem.flops_per_point << " flops and "
            << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
            << platform.device_bandwidth_gbs << " GB/s";
-        if (const double rate = library_points_per_ns(platform); rate > 0)
+        if (const LibraryPointCost c = library_point_cost(platform, problem.dims); c.measured) {
+            const int reads = reads_per_point(problem);
+            os << ", at least " << std::fixed << std::setprecision(2) << c.ns(reads) * 1e3 << std::defaultfloat
+               << " ns per 1000 points as the library's kernels reading " << reads << " element" << (reads == 1 ? "" : "s")
+               << " a point run on this device";
+        } else if (const double rate = library_points_per_ns(platform); rate > 0) {
             os << ", at most " << static_cast<long long>(std::llround(rate)) << " points per ns as the library's kernels run on this device";
+        }
         os << ")";
         if (!unused_table.empty()) os << " (" << unused_table << ")";
     }

@@ -52,8 +52,29 @@ const KernelTable* find_kernel(const Platform& platform, const Problem& problem,
 constexpr double kTablePointsForRate = 1e6;
 double library_points_per_ns(const Platform& platform);
 
+// The library's kernels' own cost per point on this device, from the
+// profile's viewKernels (kernels that differ only in the elements each point
+// reads, every array through the views): the least-squares line of ns per
+// point against reads per point, over the kernels of the nest's dimensions
+// when they hold two read counts or more, else over all. Measured on an
+// H200, a 2-D copy ran 3.6 ns per thousand points and a 3x3 box 6.2, so one
+// rate for every kernel priced a copy 75% slow. `measured` false: the
+// profile has no viewKernels.
+struct LibraryPointCost {
+    bool measured = false;
+    double ns_base = 0;      // ns per point at no reads
+    double ns_per_read = 0;  // and per element each point reads
+    double ns(int reads) const { return ns_base + ns_per_read * reads; }
+};
+LibraryPointCost library_point_cost(const Platform& platform, int dims);
+
+// The elements each point of the nest reads (Problem::reads_per_point; when
+// not known, one per input).
+int reads_per_point(const Problem& problem);
+
 // seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth,
-// and at least 1 / library_points_per_ns.
+// and no faster than the library's kernels run a point reading as many
+// elements (library_point_cost; without viewKernels, 1 / library_points_per_ns).
 double roofline_ms_per_point(const Problem& problem, const Platform& platform);
 
 }  // namespace recipe::advisor

@@ -88,6 +88,11 @@ struct Problem {
     // host_vector_lanes: 0 not known, 1 scalar): the C loop's arithmetic rate.
     int host_vector_lanes = 0;
     int bytes_per_point = 0;      // reads + writes, in bytes
+    // Distinct array elements each point reads (every input's stencil
+    // points, an output that reads its own element once): what the
+    // library's kernels' cost per point grows with (advisor/kernel_time.h).
+    // 0: not known (then one per input).
+    int reads_per_point = 0;
     bool pinned_host = false;     // the analyzer saw cudaMallocHost/cudaHostAlloc
     // The user's measured kernel time for this nest's whole problem, one
     // step (advise's --kernel-ms NEST=MS); before ModelOptions::kernel_ms.

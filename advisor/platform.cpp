@@ -182,7 +182,7 @@ const std::set<std::string>& known_fields() {
         "deviceToPinnedHost", "mallocFreeHost", "mallocFreeDevice", "duplexFactor", "implicitSynchronization",
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
-        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "hostCopyParallelSpeedup", "asyncCallNs",
+        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
@@ -397,6 +397,36 @@ bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, K
     return true;
 }
 
+// "viewKernels": [{"name", "dims", "reads", "arrays", "points", "ns"}, ...].
+bool read_view_kernels(Reader& r, const nlohmann::json& root, std::vector<ViewKernelTime>* out) {
+    const nlohmann::json* v = r.member(root, "viewKernels", "viewKernels", false);
+    if (!v) return true;
+    if (!v->is_array()) return r.fail("viewKernels", "must be an array of {name, dims, reads, arrays, points, ns}");
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const std::string path = "viewKernels[" + std::to_string(i) + "]";
+        const nlohmann::json& k = (*v)[i];
+        if (!k.is_object()) return r.fail(path, "must be an object {name, dims, reads, arrays, points, ns}");
+        for (const auto& [key, _] : k.items())
+            if (key != "name" && key != "dims" && key != "reads" && key != "arrays" && key != "points" && key != "ns")
+                return r.fail(path + "." + key, "unknown field (expected name, dims, reads, arrays, points, ns)");
+        ViewKernelTime t;
+        const nlohmann::json* name = r.member(k, "name", path + ".name", true);
+        if (!name) return false;
+        if (!name->is_string()) return r.fail(path + ".name", "must be a string");
+        t.name = name->get<std::string>();
+        if (!r.integer(k, "dims", path + ".dims", true, &t.dims, 1) ||
+            !r.integer(k, "reads", path + ".reads", true, &t.reads, 1) ||
+            !r.integer(k, "arrays", path + ".arrays", true, &t.arrays, 1) ||
+            !r.number(k, "points", path + ".points", true, &t.points) || !r.number(k, "ns", path + ".ns", true, &t.ns))
+            return false;
+        if (t.dims > 3) return r.fail(path + ".dims", "must be 1, 2 or 3");
+        if (t.points <= 0) return r.fail(path + ".points", "must be positive");
+        if (t.ns <= 0) return r.fail(path + ".ns", "must be positive");
+        out->push_back(std::move(t));
+    }
+    return true;
+}
+
 bool read_name(Reader& r, const nlohmann::json& root, Platform* p) {
     const nlohmann::json* name = r.member(root, "name", "name", true);
     if (!name) return false;
@@ -454,6 +484,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||
         !r.integer(root, "deviceMemoryBytes", "deviceMemoryBytes", true, &p->device_memory_bytes, 1) ||
         !read_occupancy(r, root, &p->occupancy) || !read_kernels(r, root, &p->kernels) ||
+        !read_view_kernels(r, root, &p->view_kernels) ||
         !read_multi_gpu(r, root, &p->multi_gpu))
         return false;
     if (p->duplex_factor > 1) return r.fail("duplexFactor", "must be between 0 (full duplex) and 1 (no overlap)");

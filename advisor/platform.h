@@ -101,6 +101,20 @@ struct KernelTable {
     double ms(double elements) const;
 };
 
+// A kernel written as recipe emits them (every array through the library's
+// views) timed on this device, one launch over `points` points: the
+// profile's viewKernels, kernels that differ in how many elements each point
+// reads (tools/profiler/view_kernels.cuh). The estimate of a kernel without a
+// table of its own is read off them (advisor/kernel_time.cpp).
+struct ViewKernelTime {
+    std::string name;
+    int dims = 0;
+    int reads = 0;   // distinct elements each point reads
+    int arrays = 0;  // arrays it touches, the output included
+    double points = 0;
+    double ns = 0;
+};
+
 // seed 003 §5.4: a copy of k bytes takes L + o + k*G; consecutive copies in
 // n streams add a gap g each. Per direction.
 struct LogGP {
@@ -254,6 +268,7 @@ struct Platform {
     LogGP loggp_device_to_host;
     double mapped_ns_per_byte = 0;  // seed 003 Table 5.2: G under mapped access (0: same as explicit)
     std::map<std::string, KernelTable> kernels;  // by kernel name
+    std::vector<ViewKernelTime> view_kernels;  // empty: not measured
     MultiGpu multi_gpu;  // several GPUs at once; gpus 0: one GPU only
 };
 

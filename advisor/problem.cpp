@@ -248,6 +248,10 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     for (const auto& a : p.outputs) bytes += a.elem_bytes * (a.copy_in ? 2 : 1);
     if (!read_space(nest, &p, error)) return false;
     p.bytes_per_point = bytes;
+    int reads = 0;
+    for (const auto& a : nest.input_arrays) reads += std::max<int>(1, static_cast<int>(a.stencil.size()));
+    for (const auto& a : nest.output_arrays) reads += a.reads_own_element ? 1 : 0;
+    p.reads_per_point = reads;
     *out = std::move(p);
     return true;
 }

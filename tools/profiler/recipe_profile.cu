@@ -30,6 +30,7 @@
 #include "../../advisor/host_cpu.h"  // shared with recipe --measure-host; header-only, no include path needed
 #include "library_costs.cuh"
 #include "sample_kernels.cuh"
+#include "view_kernels.cuh"
 
 namespace {
 
@@ -674,6 +675,31 @@ int main(int argc, char** argv) {
     p.end(fmt(kernels[0].ns.back() / 1e6, "%.3f ms") + " / " + fmt(kernels[1].ns.back() / 1e6, "%.3f ms") + " / " +
           fmt(kernels[2].ns.back() / 1e6, "%.3f ms at full size"));
 
+    // ---- kernels by the elements each point reads (view_kernels.cuh)
+    p.begin("kernels by reads per point: copy, zip of three, 5-point, 3x3, 3-D copy and 7-point");
+    std::vector<view_kernels::Timed> view_timed;
+    {
+        float* d[4];
+        const std::size_t bytes = std::size_t{4096} * 4096 * sizeof(float);
+        for (auto& a : d) {
+            CK(cudaMalloc(&a, bytes));
+            CK(cudaMemset(a, 0, bytes));
+        }
+        view_timed = view_kernels::measure(d, s1, [&](const std::function<void()>& launch) {
+            std::vector<double> t;
+            for (int r = 0; r < 3; ++r) t.push_back(per_op_ns(s1, 20, launch));
+            CK(cudaGetLastError());
+            return median(t);
+        });
+        for (auto* a : d) CK(cudaFree(a));
+    }
+    {
+        std::string line;
+        for (const auto& k : view_timed)
+            line += (line.empty() ? "" : ", ") + k.name + " " + fmt(k.ns / k.points * 1e3, "%.2f");
+        p.end(line + " ns per 1000 points");
+    }
+
     // ---- the library's own costs (run through the library itself)
     p.begin("library: setup per run and stream, staging block, staging per tile");
     CK(cudaStreamDestroy(s1));
@@ -804,6 +830,16 @@ int main(int argc, char** argv) {
                  lat_h2d, h2d[0], G_h2d, lat_d2h, d2h[0], G_d2h, mapped_write_ns_per_byte);
     if (devices > 1) std::fprintf(f, "  \"multiGpu\": %s,\n", profiler::multi_gpu_json(multi, how).c_str());
     std::fprintf(f, "  \"kernels\": {\n%s\n  },\n", kernels_json.c_str());
+    {
+        std::string v;
+        for (std::size_t i = 0; i < view_timed.size(); ++i) {
+            const auto& k = view_timed[i];
+            v += std::string(i ? ",\n" : "") + "    {\"name\": \"" + k.name + "\", \"dims\": " + std::to_string(k.dims) +
+                 ", \"reads\": " + std::to_string(k.reads) + ", \"arrays\": " + std::to_string(k.arrays) +
+                 ", \"points\": " + fmt(k.points, "%.0f") + ", \"ns\": " + fmt(k.ns, "%.0f") + "}";
+        }
+        std::fprintf(f, "  \"viewKernels\": [\n%s\n  ],\n", v.c_str());
+    }
     std::fprintf(f, "  \"source\": {\n");
     std::fprintf(f, "    \"copyEngines\": \"%s; cudaDeviceProp::asyncEngineCount\",\n", how.c_str());
     std::fprintf(f, "    \"pinnedHostToPinnedHost\": \"%s; memcpy between two pinned buffers, one thread, median\",\n", how.c_str());
@@ -856,6 +892,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"deviceMemoryBytes\": \"%s; cudaDeviceProp::totalGlobalMem\",\n", how.c_str());
     std::fprintf(f, "    \"occupancy\": \"%s; cudaDeviceProp (sharedMemoryPerBlock without opt-in; 255 registers per thread is the sm_90 limit)\",\n", how.c_str());
     std::fprintf(f, "    \"logGP\": \"%s; latency: one isolated 10 B copy; gap: per 10 B copy queued back to back; G: slope between 10 MB and 1 GB; mappedNsPerByte: a kernel writing 256 MiB of pinned host memory through its device pointer (reading it: %.6f ns/B)\",\n", how.c_str(), mapped_read_ns_per_byte);
+    std::fprintf(f, "    \"viewKernels\": \"%s; one launch of each kernel of tools/profiler/view_kernels.cuh (every array through the library's views, 4096^2 and 256^3 floats, interior points), median of 3x20 launches back to back\",\n", how.c_str());
     std::fprintf(f, "    \"kernels\": \"%s; thesis 6.3 kernel analysis\"%s\n", how.c_str(), kernels_source.c_str());
     std::fprintf(f, "  }\n}\n");
     std::fclose(f);

@@ -7,6 +7,7 @@
 #include "advisor/thesis_library.h"
 #include "advisor/program_time.h"
 #include "tests/unit/advisor/unit_platform.h"
+#include "tests/unit/analyzer/analyzer_test_util.h"
 
 using namespace recipe;
 using namespace recipe::advisor;
@@ -312,6 +313,61 @@ TEST_CASE("the roofline estimate is labelled", "[advisor]") {
     pf.kernels.clear();
     CHECK(library_points_per_ns(pf) == 0);
     CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(0.008));
+}
+
+TEST_CASE("the estimate grows with the elements a point reads, as the profile's view kernels show", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // 2-D: 3 ns a point reading one element, 7 reading nine: 2.5 + 0.5 a read.
+    // 3-D: one read count only, so a 3-D nest is priced from all three.
+    pf.view_kernels = {{"copy2d", 2, 1, 2, 1e6, 3e6}, {"box9", 2, 9, 2, 1e6, 7e6}, {"copy3d", 3, 1, 2, 1e6, 4e6}};
+    const LibraryPointCost two = library_point_cost(pf, 2);
+    REQUIRE(two.measured);
+    CHECK(two.ns_base == Approx(2.5));
+    CHECK(two.ns_per_read == Approx(0.5));
+    // All three: reads (1, 9, 1) against ns (3, 7, 4), least squares.
+    const LibraryPointCost three = library_point_cost(pf, 3);
+    CHECK(three.ns_per_read == Approx(0.4375));
+    CHECK(three.ns_base == Approx(14.0 / 3 - 0.4375 * 11.0 / 3));
+
+    Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    p.kernel_name = "unknown";
+    p.reads_per_point = 5;  // a 5-point star
+    const Prediction star = run(p, pf, cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(star.kernel_source == KernelSource::Estimate);
+    CHECK(star.phases.kernel == Approx(1e6 * 5.0 * 1e-6));  // (2.5 + 5 * 0.5) ns a point
+    bool said = false;
+    for (const auto& n : star.notes) said = said || n.find("at least 5000.00 ns per 1000 points as the library's kernels reading 5 elements") != std::string::npos;
+    CHECK(said);
+    p.reads_per_point = 0;  // not known: one per input
+    CHECK(reads_per_point(p) == 1);
+    CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(1e6 * 3.0 * 1e-6));
+    // A line that would start below nothing goes through the origin.
+    pf.view_kernels = {{"a", 2, 2, 2, 1e6, 1e6}, {"b", 2, 4, 2, 1e6, 5e6}};
+    const LibraryPointCost origin = library_point_cost(pf, 2);
+    CHECK(origin.ns_base == 0);
+    CHECK(origin.ns_per_read == Approx((2.0 * 1 + 4.0 * 5) / (4.0 + 16.0)));
+}
+
+TEST_CASE("a nest's reads per point are its inputs' stencil points", "[advisor]") {
+    // heat2d.c: the 5-point update, then the copy back (one read), then the
+    // initialisation, which reads back the element of `t` it has just written.
+    const analyzer::Program heat = analyzer::test::analyze_sample("heat2d.c");
+    std::vector<int> reads;
+    for (const auto& nest : heat.nests) {
+        Problem p;
+        std::string error;
+        if (problem_from(nest, &p, &error)) reads.push_back(p.reads_per_point);
+    }
+    CHECK(reads == std::vector<int>{5, 1, 1});
+    // jacobi3d.c's sweep: the point and its six neighbours.
+    const analyzer::Program jacobi = analyzer::test::analyze_sample("jacobi3d.c");
+    bool seven = false;
+    for (const auto& nest : jacobi.nests) {
+        Problem p;
+        std::string error;
+        seven = seven || (problem_from(nest, &p, &error) && p.reads_per_point == 7);
+    }
+    CHECK(seven);
 }
 
 TEST_CASE("timeline of a pipeline", "[advisor]") {

@@ -172,3 +172,29 @@ TEST_CASE("a region's chunk tables load by stream count, and bad ones are named"
     j["regionChunkOut"] = table;
     CHECK(load_error(j) == "p.json: regionChunkOut.bytes: a key must be a stream count from 1 to 64");
 }
+
+TEST_CASE("the kernels by reads per point load, and bad ones are named", "[advisor]") {
+    json j = recipe::test::unit_platform_json();
+    j["viewKernels"] = json::array({{{"name", "copy2d"}, {"dims", 2}, {"reads", 1}, {"arrays", 2}, {"points", 1e6}, {"ns", 3000.0}},
+                                    {{"name", "box9"}, {"dims", 2}, {"reads", 9}, {"arrays", 2}, {"points", 1e6}, {"ns", 7000.0}}});
+    j["source"]["viewKernels"] = "test";
+    Platform p;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "p.json", &p, &error));
+    REQUIRE(p.view_kernels.size() == 2);
+    CHECK(p.view_kernels[1].name == "box9");
+    CHECK(p.view_kernels[1].reads == 9);
+    CHECK(p.view_kernels[1].ns == 7000.0);
+    j["viewKernels"][1]["reads"] = 0;
+    CHECK(load_error(j) == "p.json: viewKernels[1].reads: must be at least 1 (got 0)");
+    j["viewKernels"][1]["reads"] = 9;
+    j["viewKernels"][0]["points"] = 0;
+    CHECK(load_error(j) == "p.json: viewKernels[0].points: must be positive");
+    j["viewKernels"][0]["points"] = 1e6;
+    j["viewKernels"][0]["bytes"] = 8;
+    CHECK(load_error(j) == "p.json: viewKernels[0].bytes: unknown field (expected name, dims, reads, arrays, points, ns)");
+    j["viewKernels"] = json::object();
+    CHECK(load_error(j) == "p.json: viewKernels: must be an array of {name, dims, reads, arrays, points, ns}");
+    j.erase("viewKernels");
+    CHECK(load_error(j).empty());
+}
