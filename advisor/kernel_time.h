@@ -57,7 +57,7 @@ double library_points_per_ns(const Platform& platform);
 // reads, every array through the views): the least-squares line of ns per
 // point against reads per point, over the kernels of the nest's dimensions
 // when they hold two read counts or more, else over all. Measured on an
-// H200, a 2-D copy ran 3.6 ns per thousand points and a 3x3 box 6.2, so one
+// H200, a 2-D copy ran 3.7 ns per thousand points and a 3x3 box 6.2, so one
 // rate for every kernel priced a copy 75% slow. `measured` false: the
 // profile has no viewKernels.
 struct LibraryPointCost {

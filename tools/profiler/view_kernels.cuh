@@ -6,7 +6,7 @@
 // pipeline's tiles run) for the profile's "viewKernels": the advisor's
 // estimate of a kernel it has no table for is a line through them, ns per
 // point against reads per point (advisor/kernel_time.cpp). Measured on an
-// H200 (bench/kernel/rate_probe.cu): 3.6 ns per thousand points for a copy,
+// H200 (bench/kernel/rate_probe.cu): 3.7 ns per thousand points for a copy,
 // 6.2 for the box, where one rate for every kernel priced both at 6.3.
 #pragma once
 
