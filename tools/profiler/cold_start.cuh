@@ -209,12 +209,7 @@ inline ColdStart measure_cold_start(bool quick, int threads = 0) {
             return cs;
         }
     }
-    // 4, 64, 256 and 512 MiB of output. 256 MiB is where the samples'
-    // outputs lie (128-256 MiB): read between 64 and 512 alone, their first
-    // calls were priced 13-48% above what they paid on an H100 host whose
-    // 512 MiB children paid 0.10 ms a MiB and the programs about 0.05.
-    const std::vector<std::int64_t> sizes = {std::int64_t(1) << 20, std::int64_t(1) << 24, std::int64_t(1) << 26,
-                                             std::int64_t(1) << 27};
+    const std::vector<std::int64_t> sizes = {std::int64_t(1) << 20, std::int64_t(1) << 24, std::int64_t(1) << 27};
     std::vector<std::vector<double>> extras(sizes.size());
     auto measure = [&](std::size_t i, int count) {
         for (int r = 0; r < count; ++r) {
