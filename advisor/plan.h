@@ -66,7 +66,18 @@ struct ArrayUse {
     // runs (ArrayProperties::written_before_by): its pages are present, not
     // fresh, at the first call.
     bool written_before = false;
+    // Rows allocated one by one (`float **`), each smaller than the C
+    // library's threshold for mapping an allocation on its own (glibc's
+    // M_MMAP_THRESHOLD, 128 KiB by default): they come from its heap, whose
+    // pages the allocator's own chunk headers between the rows and earlier
+    // frees have touched, so they are priced present, not fresh, at the
+    // first call. Measured: blur_rows.c's 4096 calloc'd 16 KiB rows, priced
+    // fresh, cost its C nest 27-37 ms on three hosts against 57-58 predicted
+    // (docs/model.md, "The program's run").
+    bool heap_rows = false;
 };
+// glibc's default M_MMAP_THRESHOLD: smaller allocations come from its heap.
+constexpr std::int64_t kHeapRowBytes = 128 * 1024;
 struct Problem {
     std::string kernel_name;  // key into Platform::kernels (default: the nest's function)
     int dims = 1;

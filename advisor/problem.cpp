@@ -180,6 +180,10 @@ bool read_space(const analyzer::LoopNest& nest, Problem* p, std::string* error) 
 // What the analyzer knows of an output's pages and old values.
 void output_state(const analyzer::ArrayProperties& a, ArrayUse* o) {
     o->written_before = !a.written_before_by.empty();
+    if (a.layout == analyzer::ArrayLayout::PointerToPointer && !a.size.empty() && a.size[0].value) {
+        const std::int64_t row = *a.size[0].value * (a.bytes_per_element > 0 ? a.bytes_per_element : 4);
+        o->heap_rows = row < kHeapRowBytes;
+    }
     if (a.needs_old_values) {
         o->copy_in = true;
         o->zero_pages = a.zero_pages;

@@ -23,8 +23,9 @@ Box reach(const Box& space, const Halo& halo, const Index3& extents) {
 }
 
 // An output's pages are fresh at the nest's first call: not read first
-// (copied in) and written by no nest before it, or still zero pages.
-bool fresh(const ArrayUse& a) { return (!a.copy_in && !a.written_before) || a.zero_pages; }
+// (copied in), written by no nest before it and not rows from the C
+// library's heap (ArrayUse::heap_rows), or still zero pages.
+bool fresh(const ArrayUse& a) { return (!a.copy_in && !a.written_before && !a.heap_rows) || a.zero_pages; }
 
 }  // namespace
 

@@ -370,6 +370,31 @@ TEST_CASE("a nest's reads per point are its inputs' stencil points", "[advisor]"
     CHECK(seven);
 }
 
+TEST_CASE("rows allocated one by one below the heap's threshold are priced present, larger rows fresh", "[advisor]") {
+    auto dst = [](const analyzer::AnalyzeOptions& options) {
+        const analyzer::Program blur = analyzer::test::analyze_sample("blur_rows.c", options);
+        for (const auto& nest : blur.nests) {
+            Problem p;
+            std::string error;
+            if (problem_from(nest, &p, &error)) return p.outputs.at(0);
+        }
+        FAIL("blur_rows.c has no nest the model prices");
+        return ArrayUse{};
+    };
+    // 4096 floats a row: 16 KiB, from the C library's heap.
+    CHECK(dst({}).heap_rows);
+    // 65536 floats a row: 256 KiB, above glibc's 128 KiB threshold: each row
+    // is mapped on its own, its pages fresh.
+    analyzer::AnalyzeOptions wide;
+    wide.assumptions = {{"W", "65536"}};
+    CHECK_FALSE(dst(wide).heap_rows);
+    // The C side prices the fresh pages' first touch only for the latter.
+    Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    CHECK(fresh_output_bytes(p) == Approx(4e6));
+    p.outputs[0].heap_rows = true;
+    CHECK(fresh_output_bytes(p) == 0);
+}
+
 TEST_CASE("timeline of a pipeline", "[advisor]") {
     const Problem p = test::unit_problem({1000000, 1, 1}, 1);
     const Platform pf = test::unit_platform(1);
