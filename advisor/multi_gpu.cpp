@@ -102,6 +102,14 @@ double nccl_init_ms(const Platform& platform, int devices) {
     return at(platform.multi_gpu.nccl_init_ms, devices);
 }
 
+double extra_exit_ms(const Platform& platform, int devices, bool nccl) {
+    const MultiGpu& m = platform.multi_gpu;
+    if (devices <= 1 || m.exit_ms.empty()) return 0;
+    const double contexts = std::max(0.0, at(m.exit_ms, devices) - m.exit_ms[0]);
+    const double comms = nccl ? std::max(0.0, at(m.nccl_exit_ms, devices) - at(m.exit_ms, devices)) : 0.0;
+    return contexts + comms;
+}
+
 double halo_exchange_ms(const Platform& platform, double bytes) {
     const MultiGpu& m = platform.multi_gpu;
     if (m.exchange_gbs <= 0) return 0;
@@ -397,6 +405,7 @@ DeviceCost device_cost(const Prediction& call, const Platform& platform, int dev
     const double own = cuda_startup_ms(platform, devices);
     const double hidden = std::max(0.0, hidden_ms);
     c.startup_ms = std::max(0.0, own + c.added_ms - hidden) - std::max(0.0, own - hidden);
+    c.exit_ms = extra_exit_ms(platform, devices, exchanges_halos);
     return c;
 }
 

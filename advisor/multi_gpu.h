@@ -51,6 +51,13 @@ double extra_contexts_ms(const Platform& platform, int devices);
 // start-up thread of a program with a region over several GPUs that
 // exchanges halos (recipe::PoolSize::halo_exchange; ncclInitMs[n-1]); 0 for one GPU.
 double nccl_init_ms(const Platform& platform, int devices);
+// What the further GPUs add to the program's exit: their contexts torn down
+// (exitMs[n-1] - exitMs[0]) and, when the program made NCCL's communicators,
+// theirs (ncclExitMs[n-1] - exitMs[n-1]); 0 for one GPU or a profile without
+// exitMs. Measured on a host of 2 H200s (bench/multi/outside.sh): the exit
+// after the checksum line took 67 ms longer with a second GPU's context and
+// 390 ms longer with NCCL's communicators of two, than with one GPU.
+double extra_exit_ms(const Platform& platform, int devices, bool nccl);
 // One halo exchange, every neighbour pair sending `bytes` each way at once:
 // exchangeUs + bytes / exchangeGBs, ms.
 double halo_exchange_ms(const Platform& platform, double bytes);
@@ -129,7 +136,8 @@ bool predict_region_devices(const RegionProblem& region, const Platform& platfor
 // exchanges halos, NCCL's communicators (nccl_init_ms), less what the
 // program's work before its first call (`hidden_ms`) still hides once CUDA's
 // own start-up (cuda_startup_ms on a host of n GPUs) is done: the start-up
-// thread does them all while the program works (recipe/start.cuh).
+// thread does them all while the program works (recipe/start.cuh); and at
+// the program's exit their teardown (extra_exit_ms), which nothing hides.
 struct DeviceCost {
     int devices = 1;
     std::int64_t calls = 1;
@@ -138,7 +146,8 @@ struct DeviceCost {
     double added_ms = 0;    // the further GPUs' start-up (nccl_ms included), hidden or not
     double startup_ms = 0;  // what of it the program waits for, once
     double nccl_ms = 0;     // of added_ms, NCCL's communicators
-    double total_ms() const { return first_ms + call_ms * static_cast<double>(calls - 1) + startup_ms; }
+    double exit_ms = 0;     // the further GPUs' (and NCCL's) teardown at exit, once
+    double total_ms() const { return first_ms + call_ms * static_cast<double>(calls - 1) + startup_ms + exit_ms; }
 };
 DeviceCost device_cost(const Prediction& call, const Platform& platform, int devices, bool exchanges_halos, double fresh_bytes,
                        std::int64_t calls, double hidden_ms = 0);

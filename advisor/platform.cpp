@@ -250,7 +250,8 @@ bool read_multi_gpu(Reader& r, const nlohmann::json& root, MultiGpu* m) {
         return r.fail("multiGpu", "must be {gpus, h2dGBs, d2hGBs, stagingGBs, contextStartMs, ncclInitMs, exchangeUs, exchangeGBs}");
     static const std::set<std::string> keys = {"gpus",        "h2dGBs",        "d2hGBs",       "stagingGBs",
                                                "contextStartMs", "ncclInitMs", "exchangeUs",   "exchangeGBs",
-                                               "exchangeBytes", "exchangeNs",  "measured",     "freshGBs"};
+                                               "exchangeBytes", "exchangeNs",  "measured",     "freshGBs",
+                                               "exitMs",        "ncclExitMs"};
     for (const auto& [k, _] : v->items())
         if (!keys.count(k)) return r.fail("multiGpu." + k, "unknown field");
     MultiGpu out;
@@ -275,6 +276,10 @@ bool read_multi_gpu(Reader& r, const nlohmann::json& root, MultiGpu* m) {
         return false;
     if (out.exchange_gbs <= 0) return r.fail("multiGpu.exchangeGBs", "must be positive");
     if (r.member(*v, "freshGBs", "multiGpu.freshGBs", false) && !list("freshGBs", true, &out.fresh_gbs)) return false;
+    const bool exits = r.member(*v, "exitMs", "multiGpu.exitMs", false) != nullptr;
+    if (exits != (r.member(*v, "ncclExitMs", "multiGpu.ncclExitMs", false) != nullptr))
+        return r.fail(exits ? "multiGpu.ncclExitMs" : "multiGpu.exitMs", "missing: the exits timed need both");
+    if (exits && (!list("exitMs", false, &out.exit_ms) || !list("ncclExitMs", false, &out.nccl_exit_ms))) return false;
     const nlohmann::json* xb = r.member(*v, "exchangeBytes", "multiGpu.exchangeBytes", false);
     const nlohmann::json* xn = r.member(*v, "exchangeNs", "multiGpu.exchangeNs", false);
     if (xb || xn) {
@@ -308,6 +313,10 @@ nlohmann::json to_json(const MultiGpu& m) {
                         {"exchangeUs", m.exchange_us},
                         {"exchangeGBs", m.exchange_gbs}};
     if (!m.fresh_gbs.empty()) j["freshGBs"] = m.fresh_gbs;
+    if (!m.exit_ms.empty()) {
+        j["exitMs"] = m.exit_ms;
+        j["ncclExitMs"] = m.nccl_exit_ms;
+    }
     if (!m.exchange_bytes.empty()) {
         j["exchangeBytes"] = m.exchange_bytes;
         j["exchangeNs"] = m.exchange_ns;

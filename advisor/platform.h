@@ -137,6 +137,10 @@ struct MultiGpu {
     std::vector<double> fresh_gbs;
     std::vector<double> context_start_ms;  // cold start-up of i + 1 contexts started in parallel
     std::vector<double> nccl_init_ms;      // creating the NCCL communicators of i + 1 GPUs (once per process)
+    // Optional (both or neither): a process's exit holding i + 1 contexts,
+    // and holding them and NCCL's communicators (entry 0: 0); the further
+    // GPUs' share of the emitted program's exit (advisor/multi_gpu.h).
+    std::vector<double> exit_ms, nccl_exit_ms;
     double exchange_us = 0;                // one halo exchange (every neighbour pair sending at once):
     double exchange_gbs = 0;               //   exchange_us + bytes / exchange_gbs
     // Optional: the exchanges timed (bytes each way, ns) that exchange_us and

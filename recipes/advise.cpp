@@ -416,7 +416,8 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
     summary.nccl_init_ms = exchanges ? advisor::nccl_init_ms(r->platform, summary.gpus) : 0.0;
     summary.startup_paid_ms = std::max(
         0.0, summary.cuda_startup_ms + summary.gpus_startup_ms + summary.nccl_init_ms + summary.pool_setup_ms - hidden);
-    summary.teardown_ms = advisor::cuda_teardown_ms(r->platform);
+    summary.gpus_exit_ms = advisor::extra_exit_ms(r->platform, summary.gpus, exchanges);
+    summary.teardown_ms = advisor::cuda_teardown_ms(r->platform) + summary.gpus_exit_ms;
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
         for (Unit* u : on_gpu)

@@ -112,8 +112,9 @@ struct AdviseResult {
         int gpus = 1;                // the most GPUs a call or region on the GPU runs on
         double gpus_startup_ms = 0;  // starting the further GPUs' contexts, on the start-up thread
         double nccl_init_ms = 0;     // making NCCL's communicators, on the start-up thread (a region over several exchanges halos)
+        double gpus_exit_ms = 0;     // of teardown_ms, the further GPUs' contexts and NCCL's communicators torn down at exit
         double startup_paid_ms = 0;  // what the work before the first call does not hide, of both
-        double teardown_ms = 0;      // CUDA's teardown when the program exits
+        double teardown_ms = 0;      // CUDA's teardown when the program exits, gpus_exit_ms included
         double cpu_ms = 0;
         double gpu_ms = 0;
         bool runs_on_gpu = false;

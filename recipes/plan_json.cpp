@@ -91,6 +91,7 @@ void gpus_json(const GpuChoice& c, nlohmann::json* x) {
                          {"first_ms", cost.first_ms},
                          {"startup_added_ms", cost.added_ms},
                          {"startup_ms", cost.startup_ms},
+                         {"exit_ms", cost.exit_ms},
                          {"calls", cost.calls},
                          {"program_ms", cost.total_ms()}});
     (*x)["gpuCurve"] = curve;
@@ -221,6 +222,7 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
         j["program"]["gpus"] = ps.gpus;
         j["program"]["gpus_startup_ms"] = ps.gpus_startup_ms;
         j["program"]["nccl_init_ms"] = ps.nccl_init_ms;
+        j["program"]["gpus_exit_ms"] = ps.gpus_exit_ms;
     }
     if (!ps.note.empty()) j["program_note"] = ps.note;
     // --measure-host: the CPU figures the comparison used are this machine's.

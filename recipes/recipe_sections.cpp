@@ -602,12 +602,14 @@ km::data gpus_view(const RecipeContext& x, const GpuChoice& c, bool region) {
         e.set("first", ms(k.first_ms));
         e.set("added", ms(k.added_ms));
         e.set("startup", ms(k.startup_ms));
+        e.set("exit", ms(k.exit_ms));
         e.set("program", ms(k.total_ms()));
         curve.push_back(e);
     }
     d.set("curve", curve);
     d.set("hidden", ms(c.hidden_ms));
     d.set("own_startup", ms(c.own_startup_ms));
+    d.set("exit_measured", !x.result.platform.multi_gpu.exit_ms.empty());
     d.set("not_priced", list_of(c.not_priced, [](km::data& v, const std::string& s) { v.set("text", s); }));
     const advisor::DeviceCost& one = c.curve.front();
     d.set("one_program", ms(one.total_ms()));
@@ -617,6 +619,7 @@ km::data gpus_view(const RecipeContext& x, const GpuChoice& c, bool region) {
         m.set("devices", std::to_string(c.devices));
         m.set("program", ms(chosen.total_ms()));
         m.set("startup", ms(chosen.startup_ms));
+        m.set("exit", ms(chosen.exit_ms));
         m.set("nccl", chosen.nccl_ms > 0);
         if (c.forced) {
             km::data f;
@@ -659,6 +662,7 @@ km::data gpus_view(const RecipeContext& x, const GpuChoice& c, bool region) {
         o.set("slower_call", c.curve[best].call_ms >= one.call_ms);
         o.set("saving", ms(one.call_ms - c.curve[best].call_ms));
         o.set("startup", ms(c.curve[best].startup_ms));
+        o.set("exit", ms(c.curve[best].exit_ms));
         o.set("nccl", c.curve[best].nccl_ms > 0);
         d.set("one", o);
         d.set("several", false);

@@ -93,12 +93,16 @@ def main():
         m = json.loads(multi)["multiGpu"]
         print("## The host's figures (`recipe-profile --multi-gpu-only`)\n")
         fresh = m.get("freshGBs") or []
-        print("| GPUs at once | copies in, GB/s | copies out, GB/s | staging, GB/s | into fresh pages, GB/s | contexts started, ms | NCCL communicators, ms |")
-        print("|---:|---:|---:|---:|---:|---:|---:|")
+        exits, nccl_exits = m.get("exitMs") or [], m.get("ncclExitMs") or []
+        print("| GPUs at once | copies in, GB/s | copies out, GB/s | staging, GB/s | into fresh pages, GB/s | contexts started, ms | "
+              "NCCL communicators, ms | exit with the contexts, ms | exit with NCCL's too, ms |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for i in range(m["gpus"]):
             f = f"{fresh[i]:.1f}" if i < len(fresh) else "–"
+            e = f"{exits[i]:.0f}" if i < len(exits) else "–"
+            ne = f"{nccl_exits[i]:.0f}" if 0 < i < len(nccl_exits) else "–"
             print(f"| {i + 1} | {m['h2dGBs'][i]:.1f} | {m['d2hGBs'][i]:.1f} | {m['stagingGBs'][i]:.1f} | {f} | "
-                  f"{m['contextStartMs'][i]:.0f} | {m['ncclInitMs'][i]:.0f} |")
+                  f"{m['contextStartMs'][i]:.0f} | {m['ncclInitMs'][i]:.0f} | {e} | {ne} |")
         print(f"\nOne halo exchange (every neighbour pair, both ways at once): {m['exchangeUs']:.1f} µs + bytes at "
               f"{m['exchangeGBs']:.0f} GB/s.\n")
     scaling_table(read(os.path.join(out, "scaling.txt")), "## The library alone (`bench/multi/scaling.cu`)")

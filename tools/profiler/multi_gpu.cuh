@@ -32,6 +32,10 @@ namespace profiler {
 struct MultiGpu {
     int gpus = 1;
     std::vector<double> h2d_gbs, d2h_gbs, staging_gbs, fresh_gbs, context_ms, nccl_init_ms;
+    // The exit of the same fresh processes: holding i + 1 contexts, and
+    // holding i + 1 contexts and NCCL's communicators (entry 0: 0, as
+    // nccl_init_ms), from the figure read until the process is reaped.
+    std::vector<double> exit_ms, nccl_exit_ms;
     double exchange_us = 0, exchange_gbs = 0;
     std::vector<double> exchange_bytes, exchange_ns;  // the points fitted
     std::string error;
@@ -69,6 +73,7 @@ inline int context_child_main(const char* n_text) {
     bool ok = true;
     multi_detail::on_gpus(n, [&](int) { ok = ok && cudaFree(nullptr) == cudaSuccess; });
     std::printf("%.3f\n", multi_detail::ms_since(t0));
+    std::fflush(stdout);  // the parent times the exit from here
     return ok ? 0 : 3;
 }
 
@@ -81,6 +86,7 @@ inline int nccl_child_main(const char* n_text) {
         const auto t0 = std::chrono::steady_clock::now();
         recipe::detail::Nccl::get().comms(n);
         std::printf("%.3f\n", multi_detail::ms_since(t0));
+        std::fflush(stdout);  // the parent times the exit from here
     } catch (const recipe::Error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 3;
@@ -95,15 +101,38 @@ inline int nccl_child_main(const char* n_text) {
 // program 3 s after the previous one exited 0.08-0.12 s later than at once.
 constexpr int idle_seconds_before_cold_start = 3;
 
-// Runs the profiler again as `--MODE-child N` and reads the ms it prints.
-inline double child_ms(const char* self, const char* mode, int n) {
+// Runs the profiler again as `--MODE-child N`: the ms it prints, and how
+// long it then takes to exit (its contexts' and communicators' teardown, as
+// an emitted program's exit pays it); both -1 when the child failed.
+struct ChildTimes {
+    double ms = -1, exit_ms = -1;
+};
+inline ChildTimes child_times(const char* self, const char* mode, int n) {
     if (std::string(mode) == "context") std::this_thread::sleep_for(std::chrono::seconds(idle_seconds_before_cold_start));
     const std::string command = std::string("'") + self + "' --" + mode + "-child " + std::to_string(n);
     FILE* p = popen(command.c_str(), "r");
-    if (!p) return -1;
-    double ms = -1;
-    if (std::fscanf(p, "%lf", &ms) != 1) ms = -1;
-    return pclose(p) == 0 ? ms : -1;
+    if (!p) return {};
+    ChildTimes t;
+    if (std::fscanf(p, "%lf", &t.ms) != 1) t.ms = -1;
+    const auto printed = std::chrono::steady_clock::now();
+    const bool ok = pclose(p) == 0;
+    t.exit_ms = multi_detail::ms_since(printed);
+    return ok && t.ms >= 0 ? t : ChildTimes{};
+}
+
+// Three children: the medians of their figures and of their exits into
+// `ms` and `exit_ms`; false when one failed.
+inline bool three_children(const char* self, const char* mode, int n, std::vector<double>* ms, std::vector<double>* exit_ms) {
+    std::vector<double> figures, exits;
+    for (int r = 0; r < 3; ++r) {
+        const ChildTimes t = child_times(self, mode, n);
+        if (t.ms < 0) return false;
+        figures.push_back(t.ms);
+        exits.push_back(t.exit_ms);
+    }
+    ms->push_back(multi_detail::median(figures));
+    exit_ms->push_back(multi_detail::median(exits));
+    return true;
 }
 
 inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
@@ -111,16 +140,12 @@ inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
     MultiGpu m;
     m.gpus = gpus;
     // Cold starts first, while no process of ours holds a GPU.
-    child_ms(self, "context", gpus);  // discarded: a machine just started is slower at its first
-    for (int n = 1; n <= gpus; ++n) {
-        std::vector<double> runs;
-        for (int r = 0; r < 3; ++r) runs.push_back(child_ms(self, "context", n));
-        if (*std::min_element(runs.begin(), runs.end()) < 0) {
+    child_times(self, "context", gpus);  // discarded: a machine just started is slower at its first
+    for (int n = 1; n <= gpus; ++n)
+        if (!three_children(self, "context", n, &m.context_ms, &m.exit_ms)) {
             m.error = "a --context-child process failed";
             return m;
         }
-        m.context_ms.push_back(median(runs));
-    }
     const std::size_t bytes = (quick ? 64u : 256u) << 20;
     // Page-locked copies, every GPU its own host and device buffer.
     std::vector<char*> host(static_cast<std::size_t>(gpus)), dev(static_cast<std::size_t>(gpus));
@@ -201,15 +226,12 @@ inline MultiGpu measure_multi_gpu(const char* self, int gpus, bool quick) {
         // In fresh processes: a program's first communicators pay NCCL's own
         // start-up too.
         m.nccl_init_ms.push_back(0);
-        for (int n = 2; n <= gpus; ++n) {
-            std::vector<double> runs;
-            for (int r = 0; r < 3; ++r) runs.push_back(child_ms(self, "nccl", n));
-            if (*std::min_element(runs.begin(), runs.end()) < 0) {
+        m.nccl_exit_ms.push_back(0);
+        for (int n = 2; n <= gpus; ++n)
+            if (!three_children(self, "nccl", n, &m.nccl_init_ms, &m.nccl_exit_ms)) {
                 m.error = "a --nccl-child process failed";
                 return m;
             }
-            m.nccl_init_ms.push_back(median(runs));
-        }
         if (gpus > 1) {
             const std::vector<recipe::detail::Nccl::Comm>& comms = nccl.comms(gpus);
             const std::size_t most = 16u << 20;
@@ -302,7 +324,8 @@ inline std::string multi_gpu_json(const MultiGpu& m, const std::string& how) {
     return std::string(head) + ", \"h2dGBs\": " + json_numbers(m.h2d_gbs) + ", \"d2hGBs\": " + json_numbers(m.d2h_gbs) +
            ", \"stagingGBs\": " + json_numbers(m.staging_gbs) + ", \"freshGBs\": " + json_numbers(m.fresh_gbs) +
            ", \"contextStartMs\": " + json_numbers(m.context_ms) +
-           ", \"ncclInitMs\": " + json_numbers(m.nccl_init_ms) + ", \"exchangeBytes\": " + json_numbers(m.exchange_bytes) +
+           ", \"ncclInitMs\": " + json_numbers(m.nccl_init_ms) + ", \"exitMs\": " + json_numbers(m.exit_ms) +
+           ", \"ncclExitMs\": " + json_numbers(m.nccl_exit_ms) + ", \"exchangeBytes\": " + json_numbers(m.exchange_bytes) +
            ", \"exchangeNs\": " + json_numbers(m.exchange_ns) + ", \"measured\": \"" + how +
            "; entry i: i+1 GPUs at once; h2d/d2h: aggregate of a 256 MiB page-locked cudaMemcpy per GPU, best of 3; "
            "staging: aggregate of each GPU's staging threads packing 256 MiB pageable into pinned, best of 3; "
@@ -310,7 +333,9 @@ inline std::string multi_gpu_json(const MultiGpu& m, const std::string& how) {
            "contextStart: cudaFree(0) on every GPU at once as a fresh process's first CUDA call, the host's GPUs visible and "
            "none held by another process of the profiler's, each after " + std::to_string(idle_seconds_before_cold_start) +
            " s with no CUDA process running, median of 3; "
-           "ncclInit: ncclCommInitAll in a fresh process once its contexts are up, median of 3; exchange: NCCL send+recv between every neighbour pair both ways at once, "
+           "ncclInit: ncclCommInitAll in a fresh process once its contexts are up, median of 3; "
+           "exit, ncclExit: the same processes' exit (contexts, and contexts with NCCL's communicators, torn down), "
+           "from their figure read until reaped, median of 3; exchange: NCCL send+recv between every neighbour pair both ways at once, "
            "4 KiB..16 MiB, least squares\"}";
 }
 

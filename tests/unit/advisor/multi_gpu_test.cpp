@@ -350,3 +350,32 @@ TEST_CASE("a program on a host of several GPUs starts CUDA at that host's cost",
     pf.multi_gpu.context_start_ms.clear();
     CHECK(cuda_startup_ms(pf, 4) == Approx(200));
 }
+
+TEST_CASE("the further GPUs' teardown at exit is priced once, with NCCL's only where a region exchanges halos", "[advisor]") {
+    // Exits of 100, 140, 180, 220 ms holding 1-4 contexts, and 300, 350, 400
+    // ms holding 2-4 contexts and NCCL's communicators.
+    json m = test::multi_gpu_json();
+    m["exitMs"] = {100.0, 140.0, 180.0, 220.0};
+    m["ncclExitMs"] = {0.0, 300.0, 350.0, 400.0};
+    const Platform pf = test::unit_multi_gpu_platform(m);
+    CHECK(to_json(pf.multi_gpu)["exitMs"] == m["exitMs"]);
+    CHECK(extra_exit_ms(pf, 1, true) == 0);
+    CHECK(extra_exit_ms(pf, 2, false) == Approx(40));
+    CHECK(extra_exit_ms(pf, 4, false) == Approx(120));
+    // Contexts 40 more, communicators 300 - 140 more.
+    CHECK(extra_exit_ms(pf, 2, true) == Approx(40 + 160));
+    Prediction call;
+    call.total_ms = 12;
+    const DeviceCost calls = device_cost(call, pf, 2, false, 0, 1);
+    CHECK(calls.exit_ms == Approx(40));
+    CHECK(calls.total_ms() == Approx(12 + 10 + 40));
+    CHECK(device_cost(call, pf, 2, true, 0, 1).exit_ms == Approx(200));
+    // A profile without exits prices none.
+    CHECK(extra_exit_ms(test::unit_multi_gpu_platform(), 4, true) == 0);
+    // Both or neither, one per count.
+    m.erase("ncclExitMs");
+    CHECK(load_error(test::unit_multi_gpu_platform_json(m)) == "p.json: multiGpu.ncclExitMs: missing: the exits timed need both");
+    m["ncclExitMs"] = {0.0, 300.0};
+    CHECK(load_error(test::unit_multi_gpu_platform_json(m)) ==
+          "p.json: multiGpu.ncclExitMs: needs one value per GPU count, 1 to gpus (4), got 2");
+}
