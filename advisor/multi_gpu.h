@@ -54,9 +54,10 @@ double nccl_init_ms(const Platform& platform, int devices);
 // What the further GPUs add to the program's exit: their contexts torn down
 // (exitMs[n-1] - exitMs[0]) and, when the program made NCCL's communicators,
 // theirs (ncclExitMs[n-1] - exitMs[n-1]); 0 for one GPU or a profile without
-// exitMs. Measured on a host of 2 H200s (bench/multi/outside.sh): the exit
-// after the checksum line took 67 ms longer with a second GPU's context and
-// 390 ms longer with NCCL's communicators of two, than with one GPU.
+// exitMs. Measured on a host of 2 H200s (bench/multi/outside.sh, medians of
+// 5; docs/results-multi-gpu-h200-2gpus.md): the exit after the checksum line
+// took 46 ms longer with a second GPU's context (emboss) and 426 ms longer
+// with NCCL's communicators of two as well (stencil7), than with one GPU.
 double extra_exit_ms(const Platform& platform, int devices, bool nccl);
 // One halo exchange, every neighbour pair sending `bytes` each way at once:
 // exchangeUs + bytes / exchangeGBs, ms.

@@ -12,6 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 platform=${1:?usage: outside.sh PLATFORM OUTDIR [N]}
 out=$(mkdir -p "${2:?usage: outside.sh PLATFORM OUTDIR [N]}" && cd "$2" && pwd)
 n=${3:-$(nvidia-smi -L | wc -l)}
+[ "$n" -gt 1 ] || { echo "outside.sh: needs N > 1 GPUs (got $n)" >&2; exit 2; }
 recipe=${RECIPE_BINARY:-$root/build/recipe}
 export NCCL_NVLS_ENABLE=0 RECIPE_PLATFORM_DIR=${RECIPE_PLATFORM_DIR:-$root/advisor/platforms}
 programs=${PROGRAMS:-"emboss|samples/emboss.c|-DW=16384 -DH=16384
