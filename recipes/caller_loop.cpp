@@ -1,6 +1,7 @@
 #include "recipes/caller_loop.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "recipes/c_declarations.h"
@@ -149,6 +150,63 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
         out.push_back(c);
     }
     return out;
+}
+
+std::optional<std::map<std::string, std::vector<std::string>>> holders_after(const CTree& tree, const CallerLoop& loop,
+                                                                            const std::vector<std::string>& names) {
+    if (!loop.steps) return std::nullopt;
+    const TSNode body = field(loop.loop, "body");
+    constexpr int kUnknown = -1;
+    // Which of the buffers the names held when the loop began each name
+    // holds now (their index in `names`).
+    std::vector<int> held(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) held[i] = static_cast<int>(i);
+    auto turn = [&](const std::vector<int>& before) {
+        std::map<std::string, int> now;  // the names, and the block's temporaries
+        for (std::size_t i = 0; i < names.size(); ++i) now[names[i]] = before[i];
+        auto value = [&](TSNode e) {
+            if (!is(e, "identifier")) return kUnknown;
+            const auto it = now.find(std::string(tree.text(e)));
+            return it == now.end() ? kUnknown : it->second;
+        };
+        if (is(body, "compound_statement"))
+            for (TSNode s : named_children(body)) {
+                if (is(s, "declaration")) {
+                    for (TSNode d : named_children(s)) {
+                        if (is(d, "init_declarator")) now[std::string(tree.text(declared_name(field(d, "declarator"))))] = value(field(d, "value"));
+                        else if (!ts_node_is_null(declared_name(d))) now[std::string(tree.text(declared_name(d)))] = kUnknown;
+                    }
+                    continue;
+                }
+                const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
+                if (is(e, "assignment_expression") && is(field(e, "left"), "identifier") && now.count(std::string(tree.text(field(e, "left")))))
+                    now[std::string(tree.text(field(e, "left")))] = value(field(e, "right"));
+            }
+        std::vector<int> after(names.size());
+        for (std::size_t i = 0; i < names.size(); ++i) after[i] = now[names[i]];
+        return after;
+    };
+    // The names' buffers after each turn depend on the turn before alone:
+    // they repeat with a short period, found by remembering each state.
+    std::map<std::vector<int>, std::int64_t> seen;
+    std::vector<std::vector<int>> states;
+    for (std::int64_t t = 0; t < *loop.steps; ++t) {
+        const auto [at, fresh] = seen.emplace(held, t);
+        if (!fresh) {
+            const std::int64_t period = t - at->second;
+            held = states[static_cast<std::size_t>(at->second + (*loop.steps - t) % period)];
+            break;
+        }
+        states.push_back(held);
+        held = turn(held);
+    }
+    std::map<std::string, std::vector<std::string>> holders;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (held[i] == kUnknown) return std::nullopt;
+        holders[names[static_cast<std::size_t>(held[i])]].push_back(names[i]);
+    }
+    for (const std::string& n : names) holders[n];  // a buffer no name holds any more: no entry otherwise
+    return holders;
 }
 
 }  // namespace recipe::recipes

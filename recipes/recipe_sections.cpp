@@ -785,7 +785,10 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
             } else if (loop) {
                 a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
                 a.set("out", h.copy_out     ? (region.swaps ? "once, after the loop, if a turn wrote it" : "once, after the loop")
-                             : h.dead_after ? "no: the code after the loop never reads it"
+                             : h.dead_after ? (h.held_after.empty() || h.held_after.front() == h.name
+                                                   ? std::string("no: the code after the loop never reads it")
+                                                                    : "no: after the loop it is `" + h.held_after.front() +
+                                                                          "`'s, which the code after the loop never reads")
                                             : "no: the loop only reads it");
             } else {
                 a.set("in", h.copy_in ? "once, before the first nest" : "no: a nest writes all of it first");

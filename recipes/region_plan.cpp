@@ -435,10 +435,22 @@ void caller_regions(const CTree& tree, const std::vector<NestOutcome>& nests, co
                 if (r.swaps) {
                     // Which buffer a name holds changes every turn: each is
                     // copied in, and back if some turn wrote it (the library
-                    // copies back only those).
+                    // copies back only those) and a name that holds it
+                    // after the loop may be read.
+                    std::vector<std::string> names;
+                    for (const RegionHostArray& a : r.arrays) names.push_back(a.name);
+                    const auto holders = holders_after(tree, loop, names);
                     for (std::size_t k = 0; k < r.arrays.size(); ++k) {
                         r.arrays[k].copy_in = r.arrays[k].copy_out = true;
                         r.problem.arrays[k].copy_in = r.problem.arrays[k].copy_out = true;
+                        if (!holders) continue;
+                        const std::vector<std::string>& by = holders->at(r.arrays[k].name);
+                        r.arrays[k].held_after = by;
+                        if (!by.empty() && std::all_of(by.begin(), by.end(), [&](const std::string& n) { return dead_after(tree, r.begin, r.end, n); })) {
+                            r.arrays[k].copy_out = false;
+                            r.arrays[k].dead_after = true;
+                            r.problem.arrays[k].copy_out = false;
+                        }
                     }
                 } else {
                     for (std::size_t k = 0; k < r.arrays.size(); ++k)

@@ -33,6 +33,7 @@ struct RegionHostArray {
     bool copy_in = true;   // the region reads it before writing all of it
     bool copy_out = false;  // the region writes it, and the host may read it after
     bool dead_after = false;  // written, but the host never reads it after the region (host_uses.h)
+    std::vector<std::string> held_after;  // a loop that swaps pointers: the names holding it after the loop (holders_after)
     bool pinned = false;
     bool zero_pages = false;  // copied in, but its pages still are zero pages (ArrayRole::zero_pages)
     bool written_before = false;  // a nest outside the region writes it before the region runs: its pages are not fresh

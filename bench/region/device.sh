@@ -12,4 +12,4 @@ trap 'rm -rf "$work"' EXIT
 RECIPE_PLATFORM_DIR=${RECIPE_PLATFORM_DIR:-$root/advisor/platforms} "$root/bench/region/generate.sh" "$work/gen" "$platform" >"$work/generate.log" 2>&1 ||
   { tail -20 "$work/generate.log"; exit 1; }
 "$root/bench/region/run.sh" "$work/gen" "$out"
-(cd "$out" && tar -czf raw.tgz --exclude='*-dump' --exclude='*-time' --exclude='*.o' --exclude=copy_floor raw && rm -rf raw)
+(cd "$out" && tar -czf raw.tgz --exclude='*-dump' --exclude='*-time' --exclude='*.o' --exclude=copy_floor --exclude=staged_floor raw && rm -rf raw)

@@ -64,10 +64,13 @@ def main():
           "its first and only call, set-up and staging included, CUDA's start-up left out where the region is the "
           "program's first GPU work: the program pays that once, whatever it runs); `floor` is what the same work costs at the "
           "hardware's pace: one page-locked cudaMemcpy of the region's bytes each way (measured in the same run) "
-          "plus the kernels' time (events, RECIPE_REPORT=1). `MB in / out`: what the region copied each way.\n")
+          "plus the kernels' time (events, RECIPE_REPORT=1); `staged floor`, where the program's arrays are pageable, "
+          "the fastest raw-CUDA way found to move the same bytes from and to pageable memory (bench/region/staged_floor.cu: "
+          "threads staging through page-locked buffers, chunk, threads and buffers searched, or registering the pages) "
+          "plus the same kernels. `MB in / out`: what the region copied each way.\n")
     print("| program | decision | dump | C program s | .cu program s | C kernel s | .cu kernel s | region ms | predicted ms | "
-          "error | MB in / out | copies in + out ms | kernels ms | floor ms | region / floor |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "error | MB in / out | copies in + out ms | kernels ms | floor ms | region / floor | staged floor ms | region / staged floor |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in open(tsv):
         name, c, cu, flags, decision = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
         w = os.path.join(raw, name)
@@ -75,7 +78,7 @@ def main():
             continue  # left out (ONLY)
         errors = read(os.path.join(w, "errors"))
         if errors:
-            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 12)
+            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 14)
             continue
         dump = read(os.path.join(w, "dump"), "?") + f" ({read(os.path.join(w, 'dump-bytes'), '?')} bytes)"
         c_wall, g_wall, c_kernel, g_kernel, region, predicted = [], [], [], [], [], None
@@ -108,12 +111,15 @@ def main():
         kernels = block.get("kernel", (None,))[0]
         fl = copies + kernels if copies is not None and kernels is not None else None
         ratio = f"{statistics.median(region) / fl:.2f}" if fl and region else "–"
+        staged = read(os.path.join(w, "staged-floor")).split()
+        sfl = float(staged[0]) + float(staged[1]) + kernels if len(staged) >= 2 and kernels is not None else None
+        sratio = f"{statistics.median(region) / sfl:.2f}" if sfl and region else "–"
         # The prediction against the measured region: (predicted - measured) / measured.
         err = f"{(predicted / statistics.median(region) - 1) * 100:+.0f}%" if predicted and region else "–"
         print(f"| {name} | {decision} | {dump} | {med(c_wall)} | {med(g_wall)} | {med(c_kernel)} | {med(g_kernel)} | "
               f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | {err} | {mb} | "
               f"{'–' if copies is None else f'{copies:.2f}'} | {'–' if kernels is None else f'{kernels:.2f}'} | "
-              f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} |")
+              f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} | {'–' if sfl is None else f'{sfl:.2f}'} | {sratio} |")
 
 
 if __name__ == "__main__":

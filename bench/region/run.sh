@@ -9,7 +9,10 @@
 #     measures it in the program (RECIPE_REPORT=time), beside its prediction;
 #  3. the floor: one run with RECIPE_REPORT=1 gives the region's bytes and
 #     kernel time (events); copy_floor.cu times one page-locked copy of those
-#     bytes each way. floor = copies in + kernels + copies out.
+#     bytes each way. floor = copies in + kernels + copies out. Where the
+#     program's arrays are pageable (the region stages them), staged_floor.cu
+#     times the fastest raw-CUDA way to move the same bytes from and to
+#     pageable memory: staged floor = those copies + kernels.
 # Writes OUTDIR/region.md and OUTDIR/raw/ (logs).
 # usage: bench/region/run.sh GENDIR OUTDIR   (RUNS: runs per program; ONLY: names)
 set -uo pipefail
@@ -21,6 +24,7 @@ mkdir -p "$raw"
 runs=${RUNS:-3}
 arch=${ARCH:-native}
 nvcc -O2 -arch="$arch" "$root/bench/region/copy_floor.cu" -o "$raw/copy_floor" || exit 1
+nvcc -O2 -arch="$arch" -Xcompiler -fopenmp "$root/bench/region/staged_floor.cu" -o "$raw/staged_floor" || exit 1
 
 # Builds, in parallel: per program a C and a GPU binary for dumps and for timing.
 build() {
@@ -96,6 +100,7 @@ while IFS=$'\t' read -r name c cu flags decision; do
   echo "$region" >"$w/region-name"
   bytes=$(awk -v n="recipe: $region:" 'index($0, n) == 1 {on = 1} on && /copies:/ {gsub(/[()]/, ""); print $5, $9; exit}' "$w/gpu-report.out")
   [ -n "$bytes" ] && "$raw/copy_floor" $bytes >"$w/floor"
+  if [ -n "$bytes" ] && grep -q "HostMemory::Staged" "$cu"; then "$raw/staged_floor" $bytes >"$w/staged-floor"; fi
 done <"$gen/programs.tsv"
 python3 "$root/bench/region/report.py" "$gen/programs.tsv" "$raw" "$runs" >"$out/region.md"
 cat "$out/region.md"

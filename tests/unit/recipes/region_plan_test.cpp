@@ -382,9 +382,10 @@ int main(void)
         a = b;
         b = tmp;
     }
+    t = a[n / 2] > 0.0f;  /* the host reads the last grid, not the other */
     free(a);
     free(b);
-    return 0;
+    return t;
 }
 )";
 }
@@ -402,22 +403,49 @@ TEST_CASE("a loop that calls a function of nests and swaps the pointers keeps th
     CHECK(region.problem.steps == 30);
     CHECK(region.swaps);
     REQUIRE(region.arrays.size() == 2);
-    // Each name holds either buffer: both go in, and back where a turn wrote them.
-    for (const auto& a : region.arrays) {
-        CHECK(a.copy_in);
-        CHECK(a.copy_out);
-    }
+    // Each name holds either buffer: both go in; after 30 turns `a` holds
+    // its own again, which the host reads, and `b`'s buffer, which it never
+    // reads, stays on the GPU.
+    for (const auto& a : region.arrays) CHECK(a.copy_in);
+    CHECK(region.arrays[0].name == "a");
+    CHECK(region.arrays[0].copy_out);
+    CHECK_FALSE(region.arrays[1].copy_out);
+    CHECK(region.arrays[1].dead_after);
+    CHECK(region.arrays[1].held_after == std::vector<std::string>{"b"});
+    CHECK_FALSE(region.problem.arrays[1].copy_out);
     CHECK(region.extents_code[0] == "n");  // the caller's name for the size
     CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
     const std::string cu = cu_of(r);
     CHECK(count(cu, "recipe::Region recipe_region(") == 1);
     CHECK(count(cu, "recipe::resident(a)") == 1);
-    CHECK(count(cu, "recipe::resident(b)") == 1);
+    CHECK(count(cu, "recipe::resident(b, true, false)") == 1);
     // The function keeps its library call, which launches on the region's arrays.
     CHECK(count(cu, "recipe::run(cfg, sweep_kernel") == 1);
     CHECK(count(cu, "Called from main()'s loop") == 1);
     CHECK(cu.find("recipe::Region recipe_region(") < cu.find("for (t = 0; t < 30; t++)"));
     CHECK(cu.find(".finish();") > cu.find("b = tmp;"));
+}
+
+TEST_CASE("after an odd number of swaps the buffer the host reads is the other name's", "[recipes]") {
+    const AdviseResult odd = advise_text(called_sweep("for (t = 0; t < 31; t++)", ""));
+    REQUIRE(odd.regions.size() == 1);
+    const RegionOutcome& region = odd.regions[0];
+    REQUIRE(region.arrays.size() == 2);
+    // `a`'s buffer is `b`'s after the loop, never read; `b`'s is `a`'s.
+    CHECK_FALSE(region.arrays[0].copy_out);
+    CHECK(region.arrays[0].held_after == std::vector<std::string>{"b"});
+    CHECK(region.arrays[1].copy_out);
+    CHECK(region.arrays[1].held_after == std::vector<std::string>{"a"});
+    const std::string cu = cu_of(odd);
+    CHECK(count(cu, "recipe::resident(a, true, false)") == 1);
+    CHECK(count(cu, "recipe::resident(b)") == 1);
+    // A host that reads both names after the loop gets both back.
+    std::string both = called_sweep("for (t = 0; t < 31; t++)", "");
+    const std::string reads_a = "t = a[n / 2] > 0.0f;";
+    both.replace(both.find(reads_a), reads_a.size(), "t = a[n / 2] > b[1];");
+    const AdviseResult read_both = advise_text(both);
+    REQUIRE(read_both.regions.size() == 1);
+    for (const auto& a : read_both.regions[0].arrays) CHECK(a.copy_out);
 }
 
 TEST_CASE("a loop that does more than call, swap and count calls its function call by call", "[recipes]") {
