@@ -82,8 +82,8 @@ while IFS=$'\t' read -r name c cu flags decision; do
 done <"$gen/programs.tsv"
 
 # The dumps above left hundreds of MB of written files for the kernel to
-# write back: flushed now, or the writeback runs beside the timed runs (on
-# an H200 host it made stencil7's region 7.9-18.4 ms instead of 7.7-8.5).
+# write back: flushed now, so that the writeback does not run beside the
+# timed runs.
 sync
 # Times: one process per run, C and GPU alternating, nothing else running.
 while IFS=$'\t' read -r name c cu flags decision; do
