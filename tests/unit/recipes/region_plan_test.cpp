@@ -448,6 +448,55 @@ TEST_CASE("after an odd number of swaps the buffer the host reads is the other n
     for (const auto& a : read_both.regions[0].arrays) CHECK(a.copy_out);
 }
 
+TEST_CASE("a loop that rotates three pointers copies back the buffer the name read after it holds", "[recipes]") {
+    // Each turn: a <- b, b <- c, c <- a's old buffer; every third turn all are home again.
+    auto rotating = [](int turns) {
+        return R"(#include <stdlib.h>
+#define N 16000000
+
+static void step(const float *a, const float *b, float *c, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        c[i] = 0.25f * a[i] + 0.75f * b[i];
+}
+
+int main(void)
+{
+    int n = N, t;
+    float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *c = malloc(N * sizeof *c);
+    if (!a || !b || !c) return 1;
+    for (t = 0; t < )" + std::to_string(turns) + R"(; t++) {
+        float *tmp = a;
+        step(a, b, c, n);
+        a = b;
+        b = c;
+        c = tmp;
+    }
+    t = a[n / 2] > 0.0f;
+    free(a);
+    free(b);
+    free(c);
+    return t;
+}
+)";
+    };
+    for (const int turns : {4, 30, 1000000001}) {
+        INFO(turns << " turns");
+        const AdviseResult r = advise_text(rotating(turns));
+        REQUIRE(r.regions.size() == 1);
+        const RegionOutcome& region = r.regions[0];
+        REQUIRE(region.arrays.size() == 3);
+        // The buffer `a` holds after the loop: b's after 1 turn (mod 3), c's after 2, its own after 0.
+        const std::string home = turns % 3 == 1 ? "b" : turns % 3 == 2 ? "c" : "a";
+        for (const auto& arr : region.arrays) {
+            INFO("array " << arr.name);
+            CHECK(arr.copy_out == (arr.name == home));
+            REQUIRE(arr.held_after.size() == 1);
+        }
+    }
+}
+
 TEST_CASE("a loop that does more than call, swap and count calls its function call by call", "[recipes]") {
     const AdviseResult extra = advise_text(called_sweep("for (t = 0; t < 30; t++)", "        a[0] = 1.0f;"));
     CHECK(extra.regions.empty());
