@@ -91,7 +91,12 @@ VectorReport vectorization_report(const std::string& path, std::string_view text
         report.command += (i ? " " : "") + shell_quote(word);
     }
     CompilerRun run;
-    if (!run_compiler(args, text, &run, &report.why_unknown)) return report;
+    if (!run_compiler(args, text, &run, &report.why_unknown, kVectorReportSeconds)) return report;
+    if (run.timed_out) {
+        report.why_unknown = "the C compiler's vectorisation report took more than " +
+                             std::to_string(static_cast<int>(kVectorReportSeconds)) + " s (stopped): " + report.command;
+        return report;
+    }
     if (!run.started || run.exit_status != 0) {
         report.why_unknown = "the C compiler did not compile the file with its vectorisation report on: " + report.command;
         return report;

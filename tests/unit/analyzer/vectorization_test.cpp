@@ -2,11 +2,13 @@
 // vectorises, and how wide, from its own report; the nests' lanes.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
 
+#include "analyzer/compiler_run.h"
 #include "analyzer/translation_unit.h"
 #include "analyzer/vectorization.h"
 
@@ -129,4 +131,19 @@ TEST_CASE("the user's compiler says which nests it vectorises, at their optimisa
     CHECK(none.why_unknown == "'cat -E' failed (exit 1): its vectorisation report is not read");
     not_a_c_compiler.cc = "no-such-compiler-anywhere";
     CHECK(vectorization_report("k.c", kTwoLoops, not_a_c_compiler).why_unknown.find("could not be run") != std::string::npos);
+}
+
+TEST_CASE("a compiler run that outlasts its time is stopped; one that does not is left alone", "[analyzer]") {
+    CompilerRun run;
+    std::string error;
+    const auto t0 = std::chrono::steady_clock::now();
+    REQUIRE(run_compiler({"sleep", "30"}, "", &run, &error, 0.2));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(run.timed_out);
+    CHECK(run.exit_status == -1);
+    CHECK(seconds < 5);
+    REQUIRE(run_compiler({"cat"}, "int x;\n", &run, &error, 10));
+    CHECK_FALSE(run.timed_out);
+    CHECK(run.exit_status == 0);
+    CHECK(run.out == "int x;\n");
 }
