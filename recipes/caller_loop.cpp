@@ -142,7 +142,7 @@ std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& call
             const TSNode extra = facts::loop_body_extra(tree, block, c.counter, movable, [&](TSNode s) {
                 const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
                 return is(e, "call_expression") && called_function(tree, e) == callee;
-            }, &c.swaps);
+            }, &c.swaps, true);
             if (!ts_node_is_null(extra))
                 c.why = "its loop also runs `" + std::string(tree.text(extra)).substr(0, 40) + "` (line " +
                         std::to_string(tree.user_line(extra)) + ") every turn";
@@ -156,20 +156,34 @@ std::optional<std::map<std::string, std::vector<std::string>>> holders_after(con
                                                                             const std::vector<std::string>& names) {
     if (!loop.steps) return std::nullopt;
     const TSNode body = field(loop.loop, "body");
+    const bool block = is(body, "compound_statement");
     constexpr int kUnknown = -1;
-    // Which of the buffers the names held when the loop began each name
-    // holds now (their index in `names`).
-    std::vector<int> held(names.size());
+    // What holds a buffer across turns: the names, and the function's own
+    // temporaries the body assigns (a swap through `tmp` declared before
+    // the loop); the body's block-scoped temporaries start anew each turn.
+    std::vector<std::string> tracked = names;
+    const std::set<std::string> scoped = block ? facts::declared_in(tree, body) : std::set<std::string>{};
+    if (block)
+        for (TSNode s : named_children(body)) {
+            const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
+            if (!is(e, "assignment_expression") || !is(field(e, "left"), "identifier")) continue;
+            const std::string left(tree.text(field(e, "left")));
+            if (left != loop.counter && !scoped.count(left) && std::find(tracked.begin(), tracked.end(), left) == tracked.end())
+                tracked.push_back(left);
+        }
+    // Which of the buffers the names held when the loop began each tracked
+    // identifier holds now (their index in `names`).
+    std::vector<int> held(tracked.size(), kUnknown);
     for (std::size_t i = 0; i < names.size(); ++i) held[i] = static_cast<int>(i);
     auto turn = [&](const std::vector<int>& before) {
-        std::map<std::string, int> now;  // the names, and the block's temporaries
-        for (std::size_t i = 0; i < names.size(); ++i) now[names[i]] = before[i];
+        std::map<std::string, int> now;
+        for (std::size_t i = 0; i < tracked.size(); ++i) now[tracked[i]] = before[i];
         auto value = [&](TSNode e) {
             if (!is(e, "identifier")) return kUnknown;
             const auto it = now.find(std::string(tree.text(e)));
             return it == now.end() ? kUnknown : it->second;
         };
-        if (is(body, "compound_statement"))
+        if (block)
             for (TSNode s : named_children(body)) {
                 if (is(s, "declaration")) {
                     for (TSNode d : named_children(s)) {
@@ -178,16 +192,17 @@ std::optional<std::map<std::string, std::vector<std::string>>> holders_after(con
                     }
                     continue;
                 }
+                // Pointer assignments (loop_body_extra allows no others).
                 const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
-                if (is(e, "assignment_expression") && is(field(e, "left"), "identifier") && now.count(std::string(tree.text(field(e, "left")))))
+                if (is(e, "assignment_expression") && is(field(e, "left"), "identifier"))
                     now[std::string(tree.text(field(e, "left")))] = value(field(e, "right"));
             }
-        std::vector<int> after(names.size());
-        for (std::size_t i = 0; i < names.size(); ++i) after[i] = now[names[i]];
+        std::vector<int> after(tracked.size());
+        for (std::size_t i = 0; i < tracked.size(); ++i) after[i] = now[tracked[i]];
         return after;
     };
-    // The names' buffers after each turn depend on the turn before alone:
-    // they repeat with a short period, found by remembering each state.
+    // The state after each turn depends on the turn before alone: it
+    // repeats with a short period, found by remembering each state.
     std::map<std::vector<int>, std::int64_t> seen;
     std::vector<std::vector<int>> states;
     for (std::int64_t t = 0; t < *loop.steps; ++t) {
@@ -201,11 +216,14 @@ std::optional<std::map<std::string, std::vector<std::string>>> holders_after(con
         held = turn(held);
     }
     std::map<std::string, std::vector<std::string>> holders;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (held[i] == kUnknown) return std::nullopt;
-        holders[names[static_cast<std::size_t>(held[i])]].push_back(names[i]);
+    for (const std::string& n : names) holders[n];  // a buffer nothing holds any more: an empty list
+    for (std::size_t i = 0; i < tracked.size(); ++i) {
+        if (held[i] == kUnknown) {
+            if (i < names.size()) return std::nullopt;  // a name holding a pointer the loop made otherwise
+            continue;  // a temporary assigned on no turn
+        }
+        holders[names[static_cast<std::size_t>(held[i])]].push_back(tracked[i]);
     }
-    for (const std::string& n : names) holders[n];  // a buffer no name holds any more: no entry otherwise
     return holders;
 }
 

@@ -40,11 +40,12 @@ std::string callee_body_problem(const CTree& tree, TSNode function, const std::v
 // must be plain names, which the body may swap.
 std::vector<CallerLoop> loops_calling(const CTree& tree, const std::string& callee, const std::vector<std::size_t>& pointers);
 
-// For each of `names` (pointers the loop's calls pass): the names among
-// them that hold its buffer once the loop has run all its turns, the body's
-// pointer assignments (swaps through temporaries) replayed turn by turn.
-// Nothing when the turns are unknown or a name may end up holding a
-// pointer the loop made some other way.
+// For each of `names` (pointers the loop's calls pass): the identifiers
+// that hold its buffer once the loop has run all its turns (the names, and
+// temporaries of the function the body assigns), the body's pointer
+// assignments (swaps through temporaries) replayed turn by turn. Nothing
+// when the turns are unknown or a name may end up holding a pointer the
+// loop made some other way.
 std::optional<std::map<std::string, std::vector<std::string>>> holders_after(const CTree& tree, const CallerLoop& loop,
                                                                             const std::vector<std::string>& names);
 

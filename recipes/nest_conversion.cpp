@@ -39,7 +39,7 @@ const std::set<std::string> kInexactMath = {
 }  // namespace
 
 std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::TimeLoop& tl,
-                                   const std::vector<analyzer::SourceSpan>& nests) {
+                                   const std::vector<analyzer::SourceSpan>& nests, bool loop_stays) {
     TSNode body = field(loop, "body");
     if (!is(body, "compound_statement")) {
         // `for (t = 0; t < T; t++) for (i = ...) ...`: the nest is the body.
@@ -52,7 +52,7 @@ std::string time_loop_body_problem(const CTree& t, TSNode loop, const analyzer::
         return std::any_of(nests.begin(), nests.end(), [&](const analyzer::SourceSpan& n) {
             return ts_node_start_byte(s) == n.begin_byte && ts_node_end_byte(s) == n.end_byte;
         });
-    });
+    }, nullptr, loop_stays);
     if (ts_node_is_null(extra)) return "";
     return "the time loop also runs `" + std::string(t.text(extra)).substr(0, 40) + "` (line " +
            std::to_string(t.user_line(extra)) + ") every step";
@@ -84,7 +84,7 @@ std::string without_dropped_lines(const std::string& body) {
 // Checks that the time loop's body does nothing but run the nest, swap the
 // arrays and count: anything else would be lost when the loop is replaced.
 void check_time_loop_body(const CTree& t, TSNode loop, const LoopNest& nest) {
-    const std::string why = time_loop_body_problem(t, loop, *nest.time_loop, {nest.span});
+    const std::string why = time_loop_body_problem(t, loop, *nest.time_loop, {nest.span}, false);
     if (!why.empty()) throw Failure{why + ", which the library call would drop"};
 }
 

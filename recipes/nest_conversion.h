@@ -123,9 +123,11 @@ struct NestConversion {
 
 // Why the body of time loop `loop` does more each step than run `nests`,
 // count and swap the arrays it exchanges (a statement a library call that
-// replaces the loop's work would drop); "" when it does not.
+// replaces the loop's work would drop); "" when it does not. `loop_stays`:
+// the loop stays in the .cu, its swaps run as written (a region's), rather
+// than one call replacing it (recipe::iterate).
 std::string time_loop_body_problem(const CTree& file, TSNode loop, const analyzer::TimeLoop& time_loop,
-                                   const std::vector<analyzer::SourceSpan>& nests);
+                                   const std::vector<analyzer::SourceSpan>& nests, bool loop_stays);
 
 // The inputs' halos are their arrays' (ArrayProperties::halo, which the
 // advisor priced). `taken` holds the names already used (kernel names are

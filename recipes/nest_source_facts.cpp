@@ -34,8 +34,59 @@ bool is_pointer_or_array(const std::string& type) {
 }
 
 // Whether a write at `n` happens only on some paths through the body.
+namespace {
+
+// Whether `name` is a pointer temporary of the function around loop body
+// `block`, declared in that function outside the loop (C89 style: `float
+// *tmp;` at the top, not static), mentioned in the loop only by plain
+// pointer assignments of the body's own statements (`tmp = a;`, `b = tmp;`)
+// and, unless `mentioned_after` allows it, nowhere after the loop: a swap
+// through it is the body's alone, and code that replaces the loop loses
+// nothing the program reads.
+bool outer_pointer_temporary(const CTree& t, TSNode block, const std::string& name, bool mentioned_after) {
+    const TSNode loop = ts_node_parent(block);
+    const TSNode function = enclosing_function(t, ts_node_start_byte(block));
+    if (ts_node_is_null(function) || ts_node_is_null(loop)) return false;
+    const std::uint32_t loop_begin = ts_node_start_byte(loop), loop_end = ts_node_end_byte(loop);
+    // Inside another loop, a mention before this one comes after it too, on the next turn.
+    bool nested = false;
+    for (TSNode a = ts_node_parent(loop); !ts_node_is_null(a) && !ts_node_eq(a, function); a = ts_node_parent(a))
+        nested = nested || is(a, "for_statement") || is(a, "while_statement") || is(a, "do_statement");
+    bool declared = false, other_use = false;
+    walk(field(function, "body"), [&](TSNode n) {
+        if (other_use) return;
+        if (is(n, "declaration") && ts_node_end_byte(n) <= loop_begin) {
+            bool storage = false;
+            for (TSNode c : named_children(n)) storage = storage || is(c, "storage_class_specifier");
+            for (TSNode c : named_children(n)) {
+                const TSNode d = is(c, "init_declarator") ? field(c, "declarator") : c;
+                if (is(d, "pointer_declarator") && t.text(declared_name(d)) == name) declared = !storage;
+            }
+            return;
+        }
+        if (!is(n, "identifier") || t.text(n) != name) return;
+        const std::uint32_t at = ts_node_start_byte(n);
+        if (at < loop_begin) {  // before the loop: the body assigns it before it reads it
+            other_use = nested && !mentioned_after;
+            return;
+        }
+        if (at >= loop_end) {
+            other_use = !mentioned_after;
+            return;
+        }
+        const TSNode e = ts_node_parent(n);
+        const bool plain = is(e, "assignment_expression") && t.text(ts_node_child(e, 1)) == "=" &&
+                           is(field(e, "left"), "identifier") && is(field(e, "right"), "identifier") &&
+                           is(ts_node_parent(e), "expression_statement") && ts_node_eq(ts_node_parent(ts_node_parent(e)), block);
+        if (!plain) other_use = true;
+    });
+    return declared && !other_use;
+}
+
+}  // namespace
+
 TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter, std::set<std::string> movable,
-                       const std::function<bool(TSNode)>& allowed, bool* swapped) {
+                       const std::function<bool(TSNode)>& allowed, bool* swapped, bool loop_stays) {
     for (TSNode s : named_children(block)) {
         if (is(s, "comment") || allowed(s)) continue;
         if (is(s, "declaration")) {
@@ -60,10 +111,15 @@ TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter,
         }
         const TSNode e = is(s, "expression_statement") ? ts_node_named_child(s, 0) : TSNode{};
         if (is(e, "assignment_expression") && t.text(ts_node_child(e, 1)) == "=" && is(field(e, "left"), "identifier") &&
-            is(field(e, "right"), "identifier") && movable.count(std::string(t.text(field(e, "left")))) &&
-            movable.count(std::string(t.text(field(e, "right"))))) {
-            if (swapped) *swapped = true;
-            continue;
+            is(field(e, "right"), "identifier") && movable.count(std::string(t.text(field(e, "right"))))) {
+            // A pointer moved: between the pointers, or into a temporary of
+            // the function declared before the loop, which then joins them.
+            const std::string left(t.text(field(e, "left")));
+            if (movable.count(left) || outer_pointer_temporary(t, block, left, loop_stays)) {
+                movable.insert(left);
+                if (swapped) *swapped = true;
+                continue;
+            }
         }
         const bool counts = !counter.empty() && ((is(e, "update_expression") && t.text(field(e, "argument")) == counter) ||
                                                  (is(e, "assignment_expression") && t.text(field(e, "left")) == counter));

@@ -26,10 +26,14 @@ bool is_pointer_or_array(const std::string& type);
 // The first statement of loop body `block` that does more than what
 // `allowed` accepts (the nests, the calls the caller accounts for), declare
 // or swap the pointers in `movable` (a pointer declared in the body joins
-// them), or count with `counter`; a null node when there is none.
-// `swapped` is set when the body swaps.
+// them, and so does a pointer temporary the function declares before the
+// loop, assigned one of them), or count with `counter`; a null node when
+// there is none. `swapped` is set when the body swaps. `loop_stays`: the
+// loop stays in the .cu and its swaps run as written; otherwise one call
+// replaces it, and a temporary of the function must not be mentioned after
+// the loop (the call leaves it as it was).
 TSNode loop_body_extra(const CTree& t, TSNode block, const std::string& counter, std::set<std::string> movable,
-                       const std::function<bool(TSNode)>& allowed, bool* swapped = nullptr);
+                       const std::function<bool(TSNode)>& allowed, bool* swapped = nullptr, bool loop_stays = false);
 // An extent as host code: its expression, else its value; "" when unknown.
 std::string extent_text(const analyzer::Extent& e);
 bool same_extent(const analyzer::Extent& a, const analyzer::Extent& b);

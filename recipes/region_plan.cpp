@@ -51,7 +51,7 @@ void check_time_loop(const CTree& tree, const std::vector<NestOutcome>& nests, c
     if (!tl.iterations.value || *tl.iterations.value < 0) throw Refusal{"its number of steps is unknown"};
     const TSNode loop = facts::node_for(tree, tl.span);
     if (ts_node_is_null(loop)) throw Refusal{"its span does not match the source"};
-    if (const std::string why = time_loop_body_problem(tree, loop, tl, spans); !why.empty())
+    if (const std::string why = time_loop_body_problem(tree, loop, tl, spans, true); !why.empty())
         throw Refusal{why + ", which may use the arrays between the nests"};
     r->problem.steps = *tl.iterations.value;
     r->problem.swaps = tl.exchange == analyzer::TimeLoop::Exchange::PointerSwap;

@@ -47,9 +47,13 @@ std::vector<Edit> unused_declaration_edits(const CTree& tree, const analyzer::So
                       is(d, "array_declarator")))
                     continue;
                 declarators.push_back(d);
-                if (!is(d, "identifier")) continue;  // with an initialiser, or an array or pointer: kept
+                // A plain name or pointer (a swap's temporary, `float *tmp;`);
+                // with an initialiser, or an array: kept.
+                TSNode id = d;
+                while (is(id, "pointer_declarator")) id = field(id, "declarator");
+                if (!is(id, "identifier")) continue;
                 bool in = false, out = false;
-                uses(tree, fn, std::string(tree.text(d)), replaced, ts_node_start_byte(d), &in, &out);
+                uses(tree, fn, std::string(tree.text(id)), replaced, ts_node_start_byte(id), &in, &out);
                 if (in && !out) gone.push_back(d);
             }
             if (gone.empty()) return;

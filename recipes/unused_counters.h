@@ -1,6 +1,6 @@
 // unused_counters.h — what the converted nests leave unused in the host
-// code: loop counters (and other plain variables) that only the replaced
-// loops used. Their declarations are taken out of the .cu (the whole
+// code: loop counters (and other plain variables, and pointers such as a
+// swap's temporary) that only the replaced loops used. Their declarations are taken out of the .cu (the whole
 // declaration when nothing of it is left), so it compiles without
 // "declared but never referenced" warnings. A variable with an initialiser,
 // or used anywhere else, stays.

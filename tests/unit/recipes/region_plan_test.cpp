@@ -497,6 +497,87 @@ int main(void)
     }
 }
 
+namespace {
+
+// C89 style: the swap's temporary declared at the top of main, with the
+// other variables. `CALL` is the loop's work, `AFTER` what main does next.
+std::string outer_temporary(const std::string& call, const std::string& after) {
+    return R"(#include <stdlib.h>
+#define N 16000000
+
+static void sweep(const float *a, float *b, int n)
+{
+    int i;
+    for (i = 1; i < n - 1; i++)
+        b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];
+}
+
+int main(void)
+{
+    int n = N, t, i;
+    float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    float *tmp;
+    if (!a || !b) return 1;
+    for (t = 0; t < 30; t++) {
+)" + call + R"(
+        tmp = a;
+        a = b;
+        b = tmp;
+    }
+)" + after + R"(
+    t = a[n / 2] > 0.0f;
+    free(a);
+    free(b);
+    return t;
+}
+)";
+}
+
+const char* kSweepCall = "        sweep(a, b, n);";
+const char* kSweepInPlace = R"(        for (i = 1; i < n - 1; i++)
+            b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];)";
+
+}  // namespace
+
+TEST_CASE("a swap through a temporary the function declares before the loop is a swap", "[recipes]") {
+    SECTION("a loop calling a function of nests keeps the arrays on the GPU, and its swaps as written") {
+        const AdviseResult r = advise_text(outer_temporary(kSweepCall, ""));
+        REQUIRE(r.regions.size() == 1);
+        const RegionOutcome& region = r.regions[0];
+        CHECK(region.kind == RegionKind::CallerLoop);
+        CHECK(region.swaps);
+        REQUIRE(region.arrays.size() == 2);
+        CHECK(region.arrays[0].copy_out);        // `a`, read after the loop
+        CHECK_FALSE(region.arrays[1].copy_out);  // `b`, only freed
+        const std::string cu = cu_of(r);
+        CHECK(count(cu, "float *tmp;") == 1);
+        CHECK(count(cu, "tmp = a;") == 1);
+    }
+    SECTION("a time loop of one nest becomes one recipe::iterate call, and the temporary goes with the loop") {
+        const AdviseResult r = advise_text(outer_temporary(kSweepInPlace, ""));
+        const std::string cu = cu_of(r);
+        CHECK(count(cu, "recipe::iterate(") == 1);
+        CHECK(count(cu, "tmp") == 0);  // declared for the loop alone: nvcc would warn of it
+    }
+    SECTION("a temporary the code after the loop reads holds a buffer the host reads") {
+        // After the turns `tmp` holds `b`'s buffer, which main then reads through it.
+        const AdviseResult r = advise_text(outer_temporary(kSweepCall, "    if (tmp[1] > 0.0f) a[0] = 1.0f;"));
+        REQUIRE(r.regions.size() == 1);
+        const RegionOutcome& region = r.regions[0];
+        REQUIRE(region.arrays.size() == 2);
+        CHECK(region.arrays[0].copy_out);
+        CHECK(region.arrays[1].copy_out);
+        CHECK(region.arrays[1].held_after == std::vector<std::string>{"b", "tmp"});
+    }
+    SECTION("a call that replaces the loop leaves a temporary the code after it mentions as it was: not converted") {
+        const AdviseResult r = advise_text(outer_temporary(kSweepInPlace, "    if (tmp == b) a[0] = 0.0f;"));
+        CHECK(count(cu_of(r), "recipe::iterate(") == 0);
+        bool told = false;  // why, in the recipe's words
+        for (const auto& n : r.nests) told = told || n.why.find("`tmp = a;`") != std::string::npos;
+        CHECK(told);
+    }
+}
+
 TEST_CASE("a loop that does more than call, swap and count calls its function call by call", "[recipes]") {
     const AdviseResult extra = advise_text(called_sweep("for (t = 0; t < 30; t++)", "        a[0] = 1.0f;"));
     CHECK(extra.regions.empty());
