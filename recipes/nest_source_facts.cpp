@@ -33,7 +33,6 @@ bool is_pointer_or_array(const std::string& type) {
     return type.find('*') != std::string::npos || type.find('[') != std::string::npos;
 }
 
-// Whether a write at `n` happens only on some paths through the body.
 namespace {
 
 // Whether `name` is a pointer temporary of the function around loop body
