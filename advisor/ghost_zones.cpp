@@ -182,7 +182,8 @@ TileLayout tile_layout(const RegionProblem& r, const Platform& pf, const GhostPl
 // passes); the last pass may run fewer steps.
 PassCost price_passes(const RegionProblem& r, const Platform& pf, const std::vector<GhostLaunch>& launches, const GhostPlan& g,
                       const TileLayout& layout, bool staged) {
-    RegionProblem later = r;
+    const RegionProblem first = copied_whole(r);  // every tile is copied in whole
+    RegionProblem later = first;
     for (RegionArray& a : later.arrays) a.copy_in = a.copy_in || a.copy_out;
     const std::int64_t k = g.steps_per_pass;
     const std::int64_t last_steps = std::max<std::int64_t>(0, r.steps) - (g.passes - 1) * k;
@@ -190,7 +191,7 @@ PassCost price_passes(const RegionProblem& r, const Platform& pf, const std::vec
         return price_pass(r, moved, pf, launches, steps, g.core_rows, layout.chunk, staged, layout.setup_ms);
     };
     PassCost total;
-    if (g.passes >= 1) total.add(pass(r, g.passes == 1 ? last_steps : k));
+    if (g.passes >= 1) total.add(pass(first, g.passes == 1 ? last_steps : k));
     if (g.passes >= 3) total.add(pass(later, k), static_cast<double>(g.passes - 2));
     if (g.passes >= 2) total.add(pass(later, last_steps));
     return total;

@@ -231,8 +231,9 @@ std::string region_devices_refusal(const RegionProblem& r) {
 // part plus the exchange. Each launch waits for the halo rows its GPU's
 // neighbours wrote; the exchange overlaps the rows that need none (the
 // interior), and the rows that do (one strip per neighbour) run after it.
-bool predict_region_devices(const RegionProblem& r, const Platform& platform, const ModelOptions& options, int devices,
+bool predict_region_devices(const RegionProblem& region, const Platform& platform, const ModelOptions& options, int devices,
                             RegionDevicePrediction* out, std::string* error) {
+    const RegionProblem r = copied_whole(region);  // every GPU copies its held rows in whole
     if (devices <= 1) return fail(error, "a region over several GPUs needs at least two");
     if (const std::string why = region_devices_refusal(r); !why.empty()) return fail(error, why);
     if (profile_gpus(platform) < devices) return fail(error, missing_gpu_figures(platform, devices));

@@ -50,32 +50,46 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
     const std::int64_t full = chunk[slow], count = (rows + full - 1) / full, last = rows - (count - 1) * full;
     double first_dma = 0, first_pack = 0;
     for (std::int64_t k = 0; k < count; ++k) {
-        double chunk_bytes = 0, chunk_dma = 0, chunk_pack = 0;
+        double chunk_bytes = 0, chunk_dma = 0, chunk_pack = 0, chunk_packed = 0;
+        Box box{{0, 0, 0}, r.extents};
+        box.begin[slow] = row_begin + k * full;
+        box.end[slow] = box.begin[slow] + (k + 1 == count ? last : full);
         for (const RegionArray& a : r.arrays) {
             if (in ? !a.copy_in : !a.copy_out) continue;
-            const double row = static_cast<double>(volume(r.extents) / r.extents[slow] * a.elem_bytes);
-            const double bytes = row * static_cast<double>(k + 1 == count ? last : full);
+            // Staged in, only the points outside written_first (the library's
+            // Engine::copy_in); a chunk wholly inside it is not copied.
+            std::int64_t needed = box.count();
+            if (in && !a.written_first.empty()) {
+                needed = 0;
+                for (const Box& b : boxes_outside(box, a.written_first)) needed += b.count();
+                if (needed == 0) continue;
+            }
+            const double bytes = static_cast<double>(box.count() * a.elem_bytes);
+            const double packed = static_cast<double>(needed * a.elem_bytes);
             chunk_bytes += bytes;
+            chunk_packed += packed;
             chunk_dma += table.ms(bytes);
             // Without the region's own figures: the library's staged
             // pipeline per tile (stagingTile: packing and unpacking of one
             // tile of these bytes), one direction.
             if (staged && !paced)
                 chunk_pack += !pf.staging_tile.empty()
-                                  ? pf.staging_tile.ms(bytes) / 2
-                                  : pf.pageable_to_pinned_host.ms(bytes) / std::max(1.0, pf.host_copy_parallel_speedup);
+                                  ? pf.staging_tile.ms(packed) / 2
+                                  : pf.pageable_to_pinned_host.ms(packed) / std::max(1.0, pf.host_copy_parallel_speedup);
             d.stats.copies += 1;
         }
-        if (chunk_bytes <= 0) return d;
-        if (paced) chunk_pack = paced->ms(chunk_bytes);
+        if (chunk_bytes <= 0) continue;
+        // The measured pace of a staged chunk, at the bytes packed.
+        if (paced) chunk_pack = paced->ms(chunk_packed);
         d.dma_ms += chunk_dma;
         d.staging_ms += chunk_pack;
         d.stats.bytes += static_cast<std::int64_t>(chunk_bytes);
-        if (k == 0) {
+        if (first_dma == 0 && first_pack == 0) {  // the first chunk copied
             first_dma = chunk_dma;
             first_pack = chunk_pack;
         }
     }
+    if (d.stats.copies == 0) return d;
     if (!staged) d.total_ms = d.dma_ms;
     else if (paced) d.total_ms = std::max(d.dma_ms, d.staging_ms) + first_dma;
     else d.total_ms = std::max(d.dma_ms, d.staging_ms) + std::min(first_dma, first_pack);
@@ -152,6 +166,11 @@ Index3 region_chunk_of(const RegionProblem& r, std::int64_t widest_bytes) {
     const std::int64_t row = volume(r.extents) / std::max<std::int64_t>(1, r.extents[slow]) * widest;
     chunk[slow] = std::clamp<std::int64_t>(widest_bytes / std::max<std::int64_t>(1, row), 1, r.extents[slow]);
     return chunk;
+}
+
+RegionProblem copied_whole(RegionProblem r) {
+    for (RegionArray& a : r.arrays) a.written_first = Box{{0, 0, 0}, {0, 0, 0}};
+    return r;
 }
 
 std::int64_t region_staging_bytes(const RegionProblem& r, const Index3& chunk, std::int64_t streams) {

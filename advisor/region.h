@@ -21,7 +21,13 @@ struct RegionArray {
     int elem_bytes = 4;
     bool copy_in = true;   // read by the region before (or without) being written whole
     bool copy_out = true;  // written by the region
+    // Copied in, but for this box (array coordinates), which the first launch
+    // naming the array writes before any reads it: a chunk inside it is not
+    // copied, the others are copied whole with only their points outside it
+    // staged (recipe::Resident::written_first; one GPU, no ghost zones).
+    Box written_first{{0, 0, 0}, {0, 0, 0}};
 };
+
 
 struct RegionProblem {
     int dims = 1;
@@ -40,6 +46,10 @@ struct RegionProblem {
     // under another name in a later step.
     bool swaps = false;
 };
+
+// The region with every array copied in whole (written_first dropped): how a
+// region over several GPUs, or one with ghost zones, copies.
+RegionProblem copied_whole(RegionProblem region);
 
 // One nest of the region as it runs: one launch per step.
 struct RegionLaunch {

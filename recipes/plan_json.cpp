@@ -169,9 +169,17 @@ nlohmann::json region_json(const AdviseResult& r, const RegionOutcome& region) {
     for (const std::size_t i : region.nests) x["nests"].push_back(r.nests[i].nest->id);
     x["converted"] = region.converted;
     x["arrays"] = nlohmann::json::array();
-    for (const auto& a : region.arrays)
-        x["arrays"].push_back({{"name", a.name}, {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
-                               {"copy_in", a.copy_in}, {"copy_out", a.copy_out}, {"dead_after", a.dead_after}});
+    for (std::size_t k = 0; k < region.arrays.size(); ++k) {
+        const auto& a = region.arrays[k];
+        nlohmann::json j = {{"name", a.name},         {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
+                            {"copy_in", a.copy_in},   {"copy_out", a.copy_out},    {"dead_after", a.dead_after}};
+        // The box its first writer fills before anything reads it: not staged in (one GPU).
+        if (a.has_written_first && k < region.problem.arrays.size()) {
+            const Box& b = region.problem.arrays[k].written_first;
+            j["written_first"] = {{"begin", b.begin}, {"end", b.end}};
+        }
+        x["arrays"].push_back(j);
+    }
     x["prediction"] = advisor::to_json(region.prediction.total);
     x["chunks"] = region.prediction.chunks;
     x["launches"] = nlohmann::json::array();

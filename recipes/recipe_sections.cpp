@@ -774,6 +774,15 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         }
         d.set("parts", parts);
         d.set("host_reads", host_reads);
+        // An array the region writes in part before reading it: the points
+        // of that part are not staged in (one GPU; docs/model.md, "Regions").
+        const auto frame_only = [&region](const RegionHostArray& h) -> std::string {
+            if (!h.has_written_first || region.gpus.devices > 1) return "";
+            std::string box;
+            for (int k = 0; k < std::clamp(region.problem.dims, 1, 3); ++k)
+                box += (k ? " × [" : "[") + h.written_first_begin[k] + ", " + h.written_first_end[k] + ")";
+            return ", all but " + box + ", which its first nest writes before anything reads it";
+        };
         d.set("arrays", list_of(region.arrays, [&](km::data& a, const RegionHostArray& h) {
             a.set("name", h.name);
             a.set("type", h.element_type);
@@ -783,7 +792,7 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
                 a.set("in", h.copy_in ? every : h.copy_out ? every + ", once a pass has written it" : "no: the loop writes all of it first");
                 a.set("out", h.copy_out ? every : "no: the loop only reads it");
             } else if (loop) {
-                a.set("in", h.copy_in ? "once, before the loop" : "no: the loop writes all of it first");
+                a.set("in", h.copy_in ? "once, before the loop" + frame_only(h) : "no: the loop writes all of it first");
                 a.set("out", h.copy_out     ? (region.swaps ? "once, after the loop, if a turn wrote it" : "once, after the loop")
                              : h.dead_after ? (h.held_after.empty() || h.held_after.front() == h.name
                                                    ? std::string("no: the code after the loop never reads it")
@@ -791,7 +800,7 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
                                                                           "`'s, which the code after the loop never reads")
                                             : "no: the loop only reads it");
             } else {
-                a.set("in", h.copy_in ? "once, before the first nest" : "no: a nest writes all of it first");
+                a.set("in", h.copy_in ? "once, before the first nest" + frame_only(h) : "no: a nest writes all of it first");
                 a.set("out", h.copy_out     ? "once, after the last nest"
                              : h.dead_after ? "no: the code after the nests never reads it"
                                             : "no: the nests only read it");

@@ -199,10 +199,22 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
                 a.pinned = role.pinned;
                 a.zero_pages = role.zero_pages;
                 a.written_before = outside_writer(role);
-                // Written whole before anything reads it: nothing to copy in.
-                a.copy_in = !(output && !role.inout && covers_arrays(c, r.extents_code, launch.rename));
+                // Written whole before anything reads it: nothing to copy in;
+                // written in part (every point of the nest's space) before
+                // anything reads it: all but that part.
+                const bool written_first = output && !role.inout;
+                a.copy_in = !(written_first && covers_arrays(c, r.extents_code, launch.rename));
+                advisor::RegionArray modelled{role.name, use->elem_bytes, a.copy_in, false};
+                if (written_first && a.copy_in && !p.space.empty()) {
+                    a.has_written_first = true;
+                    for (std::size_t d = 0; d < 3; ++d) {
+                        a.written_first_begin[d] = renamed(c.space_begin_code[d], launch.rename);
+                        a.written_first_end[d] = renamed(c.space_end_code[d], launch.rename);
+                    }
+                    modelled.written_first = p.space;
+                }
                 r.arrays.push_back(a);
-                r.problem.arrays.push_back({role.name, use->elem_bytes, a.copy_in, false});
+                r.problem.arrays.push_back(modelled);
                 it = r.arrays.end() - 1;
             } else if (it->element_type != role.element_type) {
                 throw Refusal{"`" + role.name + "` is used with two element types"};
@@ -227,6 +239,10 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
             throw Refusal{"`" + part.role.host_pointer + "` is a part of `" + part.array + "`, which no nest of the region uses whole"};
         if (it->element_type != part.role.element_type) throw Refusal{"`" + part.array + "` is used with two element types"};
         const auto k = static_cast<std::size_t>(it - r.arrays.begin());
+        // Where a part is used against the whole array's first write is not
+        // followed here: the whole array is copied in.
+        it->has_written_first = false;
+        r.problem.arrays[k].written_first = Box{{0, 0, 0}, {0, 0, 0}};
         if (part.output) it->copy_out = r.problem.arrays[k].copy_out = true;
         if (!part.output || part.role.inout) it->copy_in = r.problem.arrays[k].copy_in = true;
         all_pinned = all_pinned && part.role.pinned;

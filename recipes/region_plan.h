@@ -31,6 +31,11 @@ struct RegionHostArray {
     std::string element_type;
     std::int64_t bytes = 0;
     bool copy_in = true;   // the region reads it before writing all of it
+    // Copied in but for the box its first launch writes before anything reads
+    // it (a stencil's interior): the loops' bounds as code, and the box
+    // (recipe::Resident::written_first; advisor::RegionArray::written_first).
+    bool has_written_first = false;
+    std::array<std::string, 3> written_first_begin{"0", "0", "0"}, written_first_end{"0", "0", "0"};
     bool copy_out = false;  // the region writes it, and the host may read it after
     bool dead_after = false;  // written, but the host never reads it after the region (host_uses.h)
     std::vector<std::string> held_after;  // a loop that swaps pointers: the names holding it after the loop (holders_after)

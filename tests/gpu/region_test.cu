@@ -4,9 +4,11 @@
 // an fdtd-like step of three nests over three arrays with inout updates,
 // nests on single rows named by pointers inside the held arrays,
 // host pointers swapped between steps), an array the region writes whole
-// before reading it (not copied in; untouched when no step runs), 0 to 5 steps, every host memory mode,
+// before reading it (not copied in; untouched when no step runs), one whose
+// interior the first nest writes (only its frame staged in), 0 to 5 steps, every host memory mode,
 // chunks of several sizes over 1 to 3 streams. Every array is compared
 // exactly with the sequential loops; misuse must throw recipe::Error.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -374,9 +376,62 @@ void misuse() {
     mirrored<float>(s, 2, false);
 }
 
+// PolyBench's jacobi-1d/2d and heat-3d steps with B's interior promised
+// written first (recipe::resident(B, interior)): B's host interior holds
+// values the loops never read, and only its frame may reach the device. A
+// chunk inside the interior is not copied at all (counted in 1-D, where
+// such chunks exist); every array must come out as the sequential loops
+// leave it.
+template <class T>
+void written_first(const Setup& s, int dims, std::int64_t steps) {
+    const recipe::Index3 ext = jacobi_cases::extents(dims);
+    const std::int64_t n = ext[0] * ext[1] * ext[2];
+    const recipe::Box inner = jacobi_cases::interior(dims, ext);
+    test::HostArray<T> a(n, s.host), b(n, s.host);
+    for (std::int64_t i = 0; i < n; ++i) {
+        a.data()[i] = jacobi_cases::value<T>(i);
+        b.data()[i] = jacobi_cases::value<T>(i + 5);
+    }
+    std::vector<T> ra(a.data(), a.data() + n), rb(b.data(), b.data() + n);
+    for (std::int64_t t = 0; t < steps; ++t) {
+        jacobi_cases::sweep(dims, ext, inner, ra, rb);
+        jacobi_cases::sweep(dims, ext, inner, rb, ra);
+    }
+    recipe::Index3 chunk = ext;
+    chunk[dims - 1] = std::max<std::int64_t>(1, ext[dims - 1] / 7);  // 7 or 8 chunks of whole rows (planes)
+    const Setup framed{s.host, chunk, s.streams};
+    const std::string w = what<T>(("written first " + std::to_string(dims) + "-D").c_str(), framed, steps, ext);
+    try {
+        recipe::Config nest = nest_config(ext, inner, "written_first");
+        nest.block = dims == 1 ? dim3(64) : dims == 2 ? dim3(16, 8) : dim3(8, 4, 4);
+        recipe::Region region(region_config<T>(ext, framed, "region_test written_first"), recipe::resident(a.data()),
+                              recipe::resident(b.data(), inner));
+        for (std::int64_t t = 0; t < steps; ++t) jacobi_cases::region_step(region, dims, nest, a.data(), b.data());
+        const recipe::Measured m = region.finish();
+        if (dims == 1) {  // a whole, b's chunks that hold a point outside its interior
+            std::int64_t want = n;
+            for (std::int64_t begin = 0; begin < n; begin += chunk[0]) {
+                const std::int64_t end = std::min(n, begin + chunk[0]);
+                if (begin < inner.begin[0] || end > inner.end[0]) want += end - begin;
+            }
+            want *= static_cast<std::int64_t>(sizeof(T));
+            TEST_CHECK(m.h2d_bytes == want, "%s: %lld bytes copied in, want %lld", w.c_str(),
+                       static_cast<long long>(m.h2d_bytes), static_cast<long long>(want));
+        }
+    } catch (const recipe::Error& e) {
+        TEST_CHECK(false, "%s threw: %s", w.c_str(), e.what());
+        return;
+    }
+    TEST_CHECK(test::same(a.data(), ra.data(), ext, w + " A"), "%s: A differs", w.c_str());
+    TEST_CHECK(test::same(b.data(), rb.data(), ext, w + " B"), "%s: B differs", w.c_str());
+}
+
 template <class T>
 void run_all() {
     const bool quick = test::quick();
+    for (auto host : test::kHosts)
+        for (int dims = 1; dims <= 3; ++dims)
+            for (std::int64_t steps : {1, 3}) written_first<T>(Setup{host, {0, 0, 0}, 2}, dims, steps);
     for (auto host : test::kHosts)
         for (const recipe::Index3 chunk : {recipe::Index3{0, 0, 0}, recipe::Index3{23, 4, 1}, recipe::Index3{23, 1, 1}})
             for (int streams : {1, 3}) {

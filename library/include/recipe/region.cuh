@@ -31,17 +31,27 @@ namespace recipe {
 
 // One array of a region: copied in when the region starts (unless the region
 // writes all of it before reading it), copied out by finish() (when the region
-// writes it and some run() did).
+// writes it and some run() did). `written_first`: a box of it (array
+// coordinates) that the region's first launch naming the array writes whole
+// before any launch reads it, such as the interior a stencil writes: on one
+// GPU those points are not staged in (docs/model.md, "Regions").
 template <class T>
 struct Resident {
     T* host;
     bool copy_in;
     bool copy_out;
+    Box written_first{{0, 0, 0}, {0, 0, 0}};
 };
 
 template <class T>
 Resident<T> resident(T* host, bool copy_in = true, bool copy_out = true) {
     return Resident<T>{host, copy_in, copy_out};
+}
+
+// The array is copied in but for `written_first`, which the region writes before reading it.
+template <class T>
+Resident<T> resident(T* host, const Box& written_first, bool copy_out = true) {
+    return Resident<T>{host, true, copy_out, written_first};
 }
 
 class Region {
@@ -50,7 +60,7 @@ public:
     template <class... T>
     Region(const Config& cfg, Resident<T>... arrays) : impl_(cfg) {
         (impl_.add(reinterpret_cast<char*>(arrays.host), static_cast<std::int64_t>(sizeof(T)), arrays.copy_in,
-                   arrays.copy_out),
+                   arrays.copy_out, arrays.written_first),
          ...);
         impl_.start();
     }

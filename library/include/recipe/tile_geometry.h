@@ -288,6 +288,16 @@ private:
     Index3 count_{1, 1, 1};
 };
 
+// The points both boxes hold (an empty box where they do not meet).
+inline Box intersect(const Box& a, const Box& b) {
+    Box out;
+    for (int d = 0; d < 3; ++d) {
+        out.begin[d] = std::max(a.begin[d], b.begin[d]);
+        out.end[d] = std::max(out.begin[d], std::min(a.end[d], b.end[d]));
+    }
+    return out;
+}
+
 // The part of `outer` that is not in `inner` (inner inside outer), as at
 // most six disjoint boxes: the boundary frame recipe::iterate copies into
 // the written array before step 2 (the advisor prices the same boxes).
@@ -308,6 +318,15 @@ inline std::vector<Box> frame_boxes(const Box& outer, const Box& inner) {
         if (!hi.empty()) out.push_back(hi);
     }
     return out;
+}
+
+// The part of `box` outside `skip` (any two boxes), as at most six disjoint
+// boxes: what a region packs of a chunk of an array whose `skip` box it
+// writes before reading it (recipe::Resident::written_first).
+inline std::vector<Box> boxes_outside(const Box& box, const Box& skip) {
+    const Box inner = intersect(box, skip);
+    if (inner.empty()) return box.empty() ? std::vector<Box>{} : std::vector<Box>{box};
+    return frame_boxes(box, inner);
 }
 
 }  // namespace recipe

@@ -204,3 +204,39 @@ TEST_CASE("a region of fewer chunks than the chosen streams is priced from the t
     CHECK(in == Approx(pf.region_chunk_in.tables[0].ms(2 * 4096.0 * static_cast<double>(c.chunk[1])) *
                        static_cast<double>(2 / c.chunk[1])));
 }
+
+TEST_CASE("staged in, an array's points its first launch writes are not packed, and chunks of them alone are not copied", "[advisor]") {
+    Platform pf = test::unit_platform();
+    pf.region_chunk_in.streams = {2};
+    pf.region_chunk_in.tables = {chunk_table(100, 10)};
+    pf.region_chunk_out = pf.region_chunk_in;
+    RegionProblem r = two_nests(1, false);
+    r.extents = {1024, 4096, 1};
+    const Index3 chunk{1024, 1024, 1};
+    RegionProblem framed = r;
+    framed.arrays[1].written_first = Box{{1, 1, 0}, {1023, 4095, 1}};  // b: its interior, a 2-D stencil's output
+    const auto whole = advisor::detail::region_copies(r, pf, chunk, 2, true, true, 0, 4096);
+    const auto in = advisor::detail::region_copies(framed, pf, chunk, 2, true, true, 0, 4096);
+    // Every chunk of b holds boundary points: all go, whole, over the bus...
+    CHECK(in.stats.bytes == whole.stats.bytes);
+    CHECK(in.dma_ms == Approx(whole.dma_ms));
+    // ...but only a's chunk and b's frame are packed: the first chunk holds
+    // b's row 0 and two columns of 1023 rows, the middle ones two columns.
+    const double first = 4.0 * (1024 * 1024 + 1024 + 2 * 1023), middle = 4.0 * (1024 * 1024 + 2 * 1024);
+    const auto& table = pf.region_chunk_in.tables[0];
+    CHECK(in.staging_ms == Approx(2 * table.ms(first) + 2 * table.ms(middle)));
+    CHECK(in.staging_ms < whole.staging_ms);
+    // Out, nothing changes.
+    CHECK(advisor::detail::region_copies(framed, pf, chunk, 2, false, true, 0, 4096).staging_ms ==
+          Approx(advisor::detail::region_copies(r, pf, chunk, 2, false, true, 0, 4096).staging_ms));
+    // One dimension: the chunks inside the written part are not copied at all.
+    RegionProblem line = two_nests(1, false);
+    line.dims = 1;
+    line.extents = {4096, 1, 1};
+    line.arrays[1].written_first = Box{{2, 0, 0}, {4094, 1, 1}};
+    const auto signal = advisor::detail::region_copies(line, pf, Index3{1024, 1, 1}, 2, true, true, 0, 4096);
+    CHECK(signal.stats.copies == 4 + 2);  // a's four chunks, b's first and last
+    CHECK(signal.stats.bytes == 4 * 4096 + 2 * 4096);
+    // Over several GPUs and with ghost zones the arrays are copied whole.
+    CHECK(copied_whole(framed).arrays[1].written_first.empty());
+}

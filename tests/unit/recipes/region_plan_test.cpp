@@ -98,6 +98,12 @@ TEST_CASE("a time loop of mirrored nests becomes one region with both arrays cop
         CHECK(a.copy_out);
         CHECK(a.bytes == 2000LL * 2000 * 8);
     }
+    // B's first use writes its interior: only its frame is staged in, though
+    // every chunk (rows with their first and last columns) crosses the bus.
+    CHECK_FALSE(region.arrays[0].has_written_first);
+    REQUIRE(region.arrays[1].has_written_first);
+    CHECK(region.problem.arrays[1].written_first.begin == Index3{1, 1, 0});
+    CHECK(region.problem.arrays[1].written_first.end == Index3{1999, 1999, 1});
     CHECK(region.prediction.total.h2d.bytes == 2 * 2000LL * 2000 * 8);
     CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
     for (const auto& n : r.nests) {
@@ -418,7 +424,13 @@ TEST_CASE("a loop that calls a function of nests and swaps the pointers keeps th
     const std::string cu = cu_of(r);
     CHECK(count(cu, "recipe::Region recipe_region(") == 1);
     CHECK(count(cu, "recipe::resident(a)") == 1);
-    CHECK(count(cu, "recipe::resident(b, true, false)") == 1);
+    // The first call writes `b`'s interior before any call reads it: only its
+    // two ends are staged in.
+    CHECK(count(cu, "recipe::resident(b, recipe::Box{{1, 0, 0}, {n - 1, 1, 1}}, false)") == 1);
+    CHECK_FALSE(region.arrays[0].has_written_first);
+    REQUIRE(region.arrays[1].has_written_first);
+    CHECK(region.problem.arrays[1].written_first.begin == Index3{1, 0, 0});
+    CHECK(region.problem.arrays[1].written_first.end == Index3{16000000 - 1, 1, 1});
     // The function keeps its library call, which launches on the region's arrays.
     CHECK(count(cu, "recipe::run(cfg, sweep_kernel") == 1);
     CHECK(count(cu, "Called from main()'s loop") == 1);
@@ -438,7 +450,7 @@ TEST_CASE("after an odd number of swaps the buffer the host reads is the other n
     CHECK(region.arrays[1].held_after == std::vector<std::string>{"a"});
     const std::string cu = cu_of(odd);
     CHECK(count(cu, "recipe::resident(a, true, false)") == 1);
-    CHECK(count(cu, "recipe::resident(b)") == 1);
+    CHECK(count(cu, "recipe::resident(b, recipe::Box{{1, 0, 0}, {n - 1, 1, 1}}, true)") == 1);
     // A host that reads both names after the loop gets both back.
     std::string both = called_sweep("for (t = 0; t < 31; t++)", "");
     const std::string reads_a = "t = a[n / 2] > 0.0f;";

@@ -105,6 +105,10 @@ struct ArrayDesc {
     char* device_full = nullptr;        // naive, basic, iterate; the mapped pointer when mapped
     std::vector<char*> device_tile;     // scalable, buffered: one per stream
     std::vector<char*> stage;           // staging: one pinned buffer per stream
+    // A region's array that its first launch writes here before anything
+    // reads it (recipe::Resident::written_first): copy_in() leaves these
+    // points out (empty: none).
+    Box written_first{{0, 0, 0}, {0, 0, 0}};
 };
 
 // Where tile k keeps one array on the device.
@@ -403,23 +407,41 @@ public:
 
     // Host side: moves `box` of an array between the user's array and the
     // densely packed staging buffer (thread-parallel memcpy).
+    // Packing in, only the points of `box` in `parts` (boxes inside it) are
+    // moved, each to its place in the packed box; the rest of the staging
+    // buffer keeps what it held.
     void host_pack(const ArrayDesc& a, const Box& box, char* stage, bool to_stage) {
+        host_pack(a, box, std::vector<Box>{box}, stage, to_stage);
+    }
+    void host_pack(const ArrayDesc& a, const Box& box, const std::vector<Box>& parts, char* stage, bool to_stage) {
         const auto t0 = Clock::now();
         segments_.clear();
-        for (const Copy& c : copies_for(box, cfg_.extents, DeviceLayout{box.begin, box.extents()}, a.elem, cfg_.copy))
-            append_segments(c, a.host, stage, to_stage, &segments_);
+        const DeviceLayout packed{box.begin, box.extents()};
+        for (const Box& part : parts)
+            for (const Copy& c : copies_for(part, cfg_.extents, packed, a.elem, cfg_.copy))
+                append_segments(c, a.host, stage, to_stage, &segments_);
         copy_segments(segments_, *threads_);
         measured_staging_ += ms_since(t0);
     }
 
     // Copies `box` of array `i` into its placement for tile k (stream slot s).
+    // Of an array with a written_first box, a box wholly inside it is not
+    // copied; any other is copied whole, but staged, only its points outside
+    // the written_first box are packed: the rest of the one DMA carries stale
+    // staging bytes, which the region's first launch overwrites on the device
+    // before anything reads them.
     void copy_in(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k) {
         if (box.empty()) return;
         ArrayDesc& a = arrays_[i];
+        std::vector<Box> needed{box};
+        if (!a.written_first.empty()) {
+            needed = boxes_outside(box, a.written_first);
+            if (needed.empty()) return;
+        }
         const auto where = where_tile(k, static_cast<int>(i));
         if (staging_) {
             char* stage = a.stage[static_cast<std::size_t>(s)];
-            host_pack(a, box, stage, true);
+            host_pack(a, box, needed, stage, true);
             const DeviceLayout rebased{{p.layout.origin[0] - box.begin[0], p.layout.origin[1] - box.begin[1],
                                         p.layout.origin[2] - box.begin[2]},
                                        p.layout.extents};

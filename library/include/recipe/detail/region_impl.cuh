@@ -124,7 +124,7 @@ public:
 
     std::string region_name() const { return cfg_.name.empty() ? std::string("recipe::Region") : cfg_.name; }
 
-    void add(char* host, std::int64_t elem, bool copy_in, bool copy_out) {
+    void add(char* host, std::int64_t elem, bool copy_in, bool copy_out, const Box& written_first) {
         ArrayDesc a;
         a.host = host;
         a.elem = elem;
@@ -135,6 +135,7 @@ public:
         descs_.push_back(a);
         copy_in_.push_back(copy_in);
         copy_out_.push_back(copy_out);
+        written_first_.push_back(written_first);
     }
 
     // Allocates, then queues the copies in, chunk by chunk over the streams
@@ -193,6 +194,12 @@ public:
             part->descs = descs_;
             const std::int64_t first_row = part->held.begin[split_] * row_elements_;
             for (ArrayDesc& a : part->descs) a.host += first_row * a.elem;
+            // On one GPU, what the first launch writes before reading is left
+            // out of the copies in; over several every held row is copied (a
+            // GPU's halo rows are its neighbours' to write), and with ghost
+            // zones (above) every tile.
+            if (!several)
+                for (std::size_t i = 0; i < part->descs.size(); ++i) part->descs[i].written_first = written_first_[i];
             if (several) part->worker = std::make_unique<PartWorker>(part->device);
             parts_.push_back(std::move(part));
         }
@@ -614,6 +621,7 @@ private:
     Config cfg_;
     std::vector<ArrayDesc> descs_;  // the whole host arrays
     std::vector<bool> copy_in_, copy_out_;
+    std::vector<Box> written_first_;  // per array: Resident::written_first
     // Written by some run: only those are copied out (a loop that ran no
     // step leaves every host array as it was, as the C loop does, even one
     // the region never copied in).
