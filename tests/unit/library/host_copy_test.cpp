@@ -196,3 +196,45 @@ TEST_CASE("slabs made writable by several GPUs' runs cover a range across them",
     CHECK(many.contains(c.data() + 32 * 199, 16));
     CHECK_FALSE(many.contains(c.data(), 16));
 }
+
+TEST_CASE("a chunk's frame packed as the region packs it: the boxes' rows joined where they continue, every point in its place", "[library]") {
+    // A 3-D chunk of int32 whose interior the region writes first: its frame
+    // is six boxes (recipe::boxes_outside); the last point of each interior
+    // row and the first of the next continue each other in both memories.
+    const recipe::Index3 ext{16, 6, 5};
+    const recipe::Box chunk{{0, 0, 0}, ext}, inner{{1, 1, 1}, {15, 5, 4}};
+    const std::size_t n = static_cast<std::size_t>(chunk.count());
+    std::vector<std::int32_t> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<std::int32_t>(i * 7 + 1);
+    std::vector<std::int32_t> stage(n, -1);
+    const recipe::DeviceLayout packed{chunk.begin, chunk.extents()};
+    std::vector<Segment> segments;
+    std::vector<std::size_t> runs;
+    for (const recipe::Box& part : recipe::boxes_outside(chunk, inner)) {
+        runs.push_back(segments.size());
+        for (const recipe::Copy& c : recipe::copies_for(part, ext, packed, 4, recipe::CopyMethod::Merged))
+            recipe::detail::append_segments(c, reinterpret_cast<char*>(host.data()), reinterpret_cast<char*>(stage.data()),
+                                            true, &segments);
+    }
+    const std::size_t before = segments.size();
+    recipe::detail::join_segments(&segments, runs);
+    // The frame's maximal runs of consecutive points, counted point by point.
+    std::vector<bool> frame(n);
+    std::size_t expected_runs = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t x = static_cast<std::int64_t>(i) % ext[0], y = static_cast<std::int64_t>(i) / ext[0] % ext[1],
+                           z = static_cast<std::int64_t>(i) / (ext[0] * ext[1]);
+        frame[i] = !(x >= inner.begin[0] && x < inner.end[0] && y >= inner.begin[1] && y < inner.end[1] &&
+                     z >= inner.begin[2] && z < inner.end[2]);
+        if (frame[i] && (i == 0 || !frame[i - 1])) ++expected_runs;
+    }
+    CHECK(segments.size() == expected_runs);
+    CHECK(segments.size() < before);
+    for (std::size_t i = 1; i < segments.size(); ++i) CHECK(segments[i - 1].src < segments[i].src);
+    CopyThreads threads(3);
+    recipe::detail::copy_segments(segments, threads);
+    for (std::size_t i = 0; i < n; ++i) {
+        INFO("point " << i);
+        CHECK(stage[i] == (frame[i] ? host[i] : -1));  // the interior's staging bytes are left as they were
+    }
+}

@@ -417,9 +417,13 @@ public:
         const auto t0 = Clock::now();
         segments_.clear();
         const DeviceLayout packed{box.begin, box.extents()};
-        for (const Box& part : parts)
+        runs_.clear();
+        for (const Box& part : parts) {
+            runs_.push_back(segments_.size());
             for (const Copy& c : copies_for(part, cfg_.extents, packed, a.elem, cfg_.copy))
                 append_segments(c, a.host, stage, to_stage, &segments_);
+        }
+        if (parts.size() > 1) join_segments(&segments_, runs_);
         copy_segments(segments_, *threads_);
         measured_staging_ += ms_since(t0);
     }
@@ -701,6 +705,7 @@ private:
     std::vector<std::vector<Pending>> pending_;
     std::vector<bool> slot_used_;
     std::vector<Segment> segments_;
+    std::vector<std::size_t> runs_;  // host_pack: where each part's segments begin
 
     Measured measured_;
     double measured_staging_ = 0;

@@ -136,6 +136,34 @@ inline void append_segments(const Copy& c, char* host, char* stage, bool to_stag
         }
 }
 
+// Segments that runs of segments in source order (each run sorted, as a
+// box's rows are) interleave into: merged into one source order, and those
+// that continue each other in both memories joined. A region's frame (the
+// boxes around what its first launch writes: recipe::boxes_outside) ends
+// every row with its last point and starts the next with its first; joined,
+// the two are one segment. `runs` holds where each run begins.
+inline void join_segments(std::vector<Segment>* segments, const std::vector<std::size_t>& runs) {
+    auto by_src = [](const Segment& a, const Segment& b) { return a.src < b.src; };
+    for (std::size_t r = 1; r < runs.size(); ++r)
+        std::inplace_merge(segments->begin(), segments->begin() + static_cast<std::ptrdiff_t>(runs[r]),
+                           r + 1 < runs.size() ? segments->begin() + static_cast<std::ptrdiff_t>(runs[r + 1])
+                                               : segments->end(),
+                           by_src);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < segments->size(); ++i) {
+        const Segment& s = (*segments)[i];
+        if (kept > 0) {
+            Segment& last = (*segments)[kept - 1];
+            if (last.src + last.bytes == s.src && last.dst + last.bytes == s.dst) {
+                last.bytes += s.bytes;
+                continue;
+            }
+        }
+        (*segments)[kept++] = s;
+    }
+    segments->resize(kept);
+}
+
 // memcpy with non-temporal (streaming) stores: the destination's lines are
 // written without being read into the cache first. A staged tile's
 // destination is either the staging buffer, which the copy engine reads
@@ -203,26 +231,39 @@ inline bool populate_write(const char* begin, const char* end) {
 #endif
 }
 
-// Copies the segments, splitting the bytes evenly over the threads (a single
-// large row is split too). Small jobs stay on the calling thread. Jobs of a
-// MiB or more stream their rows of 4 KiB and more: they would only push the
-// cache's contents out. Shorter rows are copied with memcpy: their partial
-// lines at both ends would be a large share of what they stream.
+// Copies the segments, splitting the work evenly over the threads (a single
+// large row is split too): where rows are short, each segment weighs its
+// bytes plus kSegmentWeight, what reaching a row far from the last one costs (a cache
+// and often a TLB miss, ~100 ns: a thread copies ~500 bytes meanwhile), so
+// that many short rows (a region's frame: a few bytes at the ends of every
+// row) are shared out as widely as few long ones. Small jobs stay on the
+// calling thread. Jobs of a MiB or more stream their rows of 4 KiB and
+// more: they would only push the cache's contents out. Shorter rows are
+// copied with memcpy: their partial lines at both ends would be a large
+// share of what they stream.
 inline void copy_segments(const std::vector<Segment>& segments, CopyThreads& threads) {
-    std::size_t total = 0;
-    for (const Segment& s : segments) total += s.bytes;
-    if (total == 0) return;
+    std::size_t bytes = 0;
+    for (const Segment& s : segments) bytes += s.bytes;
+    if (bytes == 0) return;
+    // Rows of 4 KiB and more on average: the bytes alone, split at whole
+    // pages of the packed side as before.
+    const std::size_t kSegmentWeight = bytes / segments.size() < 4096 ? 512 : 0;
+    const std::size_t total = bytes + kSegmentWeight * segments.size();
     constexpr std::size_t kStreamFrom = std::size_t(1) << 20, kStreamRowsFrom = 4096;
-    const bool streaming = total >= kStreamFrom;
+    const bool streaming = bytes >= kStreamFrom;
+    // The bytes whose weight lies in [from, to): a segment's own weight
+    // precedes its bytes, so each byte is copied by exactly one range.
     auto copy_range = [&](std::size_t from, std::size_t to) {
         std::size_t at = 0;
         for (const Segment& s : segments) {
-            const std::size_t lo = std::max(from, at), hi = std::min(to, at + s.bytes);
+            const std::size_t first = at + kSegmentWeight;  // where its bytes begin
+            const std::size_t lo = std::max(from, first), hi = std::min(to, first + s.bytes);
             if (lo < hi) {
-                if (streaming && s.bytes >= kStreamRowsFrom) stream_copy(s.dst + (lo - at), s.src + (lo - at), hi - lo);
-                else std::memcpy(s.dst + (lo - at), s.src + (lo - at), hi - lo);
+                if (streaming && s.bytes >= kStreamRowsFrom)
+                    stream_copy(s.dst + (lo - first), s.src + (lo - first), hi - lo);
+                else std::memcpy(s.dst + (lo - first), s.src + (lo - first), hi - lo);
             }
-            at += s.bytes;
+            at = first + s.bytes;
             if (at >= to) break;
         }
         if (streaming) stream_fence();
