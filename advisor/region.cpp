@@ -65,7 +65,13 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
                 if (needed == 0) continue;
             }
             const double bytes = static_cast<double>(box.count() * a.elem_bytes);
-            const double packed = static_cast<double>(needed * a.elem_bytes);
+            double packed = static_cast<double>(needed * a.elem_bytes);
+            // A frame of short rows costs the staging threads a reach per row
+            // besides its bytes (kRowReachBytes, as the library shares them out).
+            if (needed < box.count()) {
+                const std::int64_t runs = runs_outside(box, a.written_first, r.extents);
+                if (runs > 0 && needed * a.elem_bytes / runs < 4096) packed += static_cast<double>(runs * kRowReachBytes);
+            }
             chunk_bytes += bytes;
             chunk_packed += packed;
             chunk_dma += table.ms(bytes);

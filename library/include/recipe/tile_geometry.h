@@ -329,4 +329,37 @@ inline std::vector<Box> boxes_outside(const Box& box, const Box& skip) {
     return frame_boxes(box, inner);
 }
 
+// What reaching a row far from the last one costs the host's staging
+// threads (a cache and often a TLB miss, ~100 ns), in the bytes a thread
+// copies meanwhile: where rows are short, the threads share out and the
+// model prices each row at its bytes plus this (detail/host_copy.cuh,
+// advisor/region.cpp).
+constexpr std::int64_t kRowReachBytes = 512;
+
+// The runs of consecutive host addresses the points of `box` outside
+// `skip` make (box full in x and y where it spans several rows: a region's
+// chunk), rows that continue each other joined, as the staging threads copy
+// them (detail/host_copy.cuh, join_segments).
+inline std::int64_t runs_outside(const Box& box, const Box& skip, const Index3& extents) {
+    std::int64_t runs = 0;
+    std::int64_t end = -1;  // one past the last run's last point, as a linear index
+    for (std::int64_t z = box.begin[2]; z < box.end[2]; ++z)
+        for (std::int64_t y = box.begin[1]; y < box.end[1]; ++y) {
+            const bool crosses = y >= skip.begin[1] && y < skip.end[1] && z >= skip.begin[2] && z < skip.end[2];
+            const std::int64_t row = (z * extents[1] + y) * extents[0];
+            auto piece = [&](std::int64_t x0, std::int64_t x1) {
+                if (x1 <= x0) return;
+                if (row + x0 != end) ++runs;
+                end = row + x1;
+            };
+            if (!crosses || skip.end[0] <= box.begin[0] || skip.begin[0] >= box.end[0]) {
+                piece(box.begin[0], box.end[0]);
+            } else {
+                piece(box.begin[0], std::max(box.begin[0], skip.begin[0]));
+                piece(std::min(box.end[0], skip.end[0]), box.end[0]);
+            }
+        }
+    return runs;
+}
+
 }  // namespace recipe

@@ -221,8 +221,11 @@ TEST_CASE("staged in, an array's points its first launch writes are not packed, 
     CHECK(in.stats.bytes == whole.stats.bytes);
     CHECK(in.dma_ms == Approx(whole.dma_ms));
     // ...but only a's chunk and b's frame are packed: the first chunk holds
-    // b's row 0 and two columns of 1023 rows, the middle ones two columns.
-    const double first = 4.0 * (1024 * 1024 + 1024 + 2 * 1023), middle = 4.0 * (1024 * 1024 + 2 * 1024);
+    // b's row 0 and two columns of 1023 rows, the middle ones two columns,
+    // each frame row's end joined with the next row's start: 1024 runs
+    // (1025 in the middle chunks), each priced a reach (kRowReachBytes).
+    const double first = 4.0 * (1024 * 1024 + 1024 + 2 * 1023) + 1024.0 * kRowReachBytes,
+                 middle = 4.0 * (1024 * 1024 + 2 * 1024) + 1025.0 * kRowReachBytes;
     const auto& table = pf.region_chunk_in.tables[0];
     CHECK(in.staging_ms == Approx(2 * table.ms(first) + 2 * table.ms(middle)));
     CHECK(in.staging_ms < whole.staging_ms);

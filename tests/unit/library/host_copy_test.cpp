@@ -229,6 +229,7 @@ TEST_CASE("a chunk's frame packed as the region packs it: the boxes' rows joined
         if (frame[i] && (i == 0 || !frame[i - 1])) ++expected_runs;
     }
     CHECK(segments.size() == expected_runs);
+    CHECK(recipe::runs_outside(chunk, inner, ext) == static_cast<std::int64_t>(expected_runs));  // as the model counts them
     CHECK(segments.size() < before);
     for (std::size_t i = 1; i < segments.size(); ++i) CHECK(segments[i - 1].src < segments[i].src);
     CopyThreads threads(3);

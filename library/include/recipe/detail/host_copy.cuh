@@ -233,8 +233,7 @@ inline bool populate_write(const char* begin, const char* end) {
 
 // Copies the segments, splitting the work evenly over the threads (a single
 // large row is split too): where rows are short, each segment weighs its
-// bytes plus kSegmentWeight, what reaching a row far from the last one costs (a cache
-// and often a TLB miss, ~100 ns: a thread copies ~500 bytes meanwhile), so
+// bytes plus kRowReachBytes (tile_geometry.h), so
 // that many short rows (a region's frame: a few bytes at the ends of every
 // row) are shared out as widely as few long ones. Small jobs stay on the
 // calling thread. Jobs of a MiB or more stream their rows of 4 KiB and
@@ -247,7 +246,7 @@ inline void copy_segments(const std::vector<Segment>& segments, CopyThreads& thr
     if (bytes == 0) return;
     // Rows of 4 KiB and more on average: the bytes alone, split at whole
     // pages of the packed side as before.
-    const std::size_t kSegmentWeight = bytes / segments.size() < 4096 ? 512 : 0;
+    const std::size_t kSegmentWeight = bytes / segments.size() < 4096 ? static_cast<std::size_t>(kRowReachBytes) : 0;
     const std::size_t total = bytes + kSegmentWeight * segments.size();
     constexpr std::size_t kStreamFrom = std::size_t(1) << 20, kStreamRowsFrom = 4096;
     const bool streaming = bytes >= kStreamFrom;
