@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "advisor/copy_costs.h"
 #include "advisor/kernel_time.h"
 #include "advisor/model.h"
 #include "advisor/sizes.h"
@@ -56,25 +57,39 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
         box.end[slow] = box.begin[slow] + (k + 1 == count ? last : full);
         for (const RegionArray& a : r.arrays) {
             if (in ? !a.copy_in : !a.copy_out) continue;
-            // Staged in, only the points outside written_first (the library's
-            // Engine::copy_in); a chunk wholly inside it is not copied.
+            // In, only the points outside written_first cross (the library's
+            // Engine::copy_in): each part of the chunk one strided copy, packed
+            // in place when staged; a chunk wholly inside it is not copied.
             std::int64_t needed = box.count();
+            std::vector<Box> parts;
             if (in && !a.written_first.empty()) {
+                parts = boxes_outside(box, a.written_first);
                 needed = 0;
-                for (const Box& b : boxes_outside(box, a.written_first)) needed += b.count();
+                for (const Box& b : parts) needed += b.count();
                 if (needed == 0) continue;
             }
-            const double bytes = static_cast<double>(box.count() * a.elem_bytes);
-            double packed = static_cast<double>(needed * a.elem_bytes);
-            // A frame of short rows costs the staging threads a reach per row
-            // besides its bytes (kRowReachBytes, as the library shares them out).
+            const double bytes = static_cast<double>(needed * a.elem_bytes);
+            double packed = bytes;
             if (needed < box.count()) {
+                TransferStats sent;
+                for (const Box& b : parts) {
+                    const Box local{{b.begin[0] - box.begin[0], b.begin[1] - box.begin[1], b.begin[2] - box.begin[2]},
+                                    {b.end[0] - box.begin[0], b.end[1] - box.begin[1], b.end[2] - box.begin[2]}};
+                    chunk_dma += price_copies(copy_groups_for(local, box.extents(), DeviceLayout{{0, 0, 0}, r.extents}, a.elem_bytes,
+                                                              CopyMethod::Strided),
+                                              table, pf.strided_copy, &sent);
+                }
+                d.stats.copies += sent.copies;
+                // A frame of short rows costs the staging threads a reach per
+                // row besides its bytes (kRowReachBytes, as the library shares them out).
                 const std::int64_t runs = runs_outside(box, a.written_first, r.extents);
                 if (runs > 0 && needed * a.elem_bytes / runs < 4096) packed += static_cast<double>(runs * kRowReachBytes);
+            } else {
+                chunk_dma += table.ms(bytes);
+                d.stats.copies += 1;
             }
             chunk_bytes += bytes;
             chunk_packed += packed;
-            chunk_dma += table.ms(bytes);
             // Without the region's own figures: the library's staged
             // pipeline per tile (stagingTile: packing and unpacking of one
             // tile of these bytes), one direction.
@@ -82,7 +97,6 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
                 chunk_pack += !pf.staging_tile.empty()
                                   ? pf.staging_tile.ms(packed) / 2
                                   : pf.pageable_to_pinned_host.ms(packed) / std::max(1.0, pf.host_copy_parallel_speedup);
-            d.stats.copies += 1;
         }
         if (chunk_bytes <= 0) continue;
         // The measured pace of a staged chunk, at the bytes packed.

@@ -98,13 +98,12 @@ TEST_CASE("a time loop of mirrored nests becomes one region with both arrays cop
         CHECK(a.copy_out);
         CHECK(a.bytes == 2000LL * 2000 * 8);
     }
-    // B's first use writes its interior: only its frame is staged in, though
-    // every chunk (rows with their first and last columns) crosses the bus.
+    // B's first use writes its interior: only its frame crosses the bus.
     CHECK_FALSE(region.arrays[0].has_written_first);
     REQUIRE(region.arrays[1].has_written_first);
     CHECK(region.problem.arrays[1].written_first.begin == Index3{1, 1, 0});
     CHECK(region.problem.arrays[1].written_first.end == Index3{1999, 1999, 1});
-    CHECK(region.prediction.total.h2d.bytes == 2 * 2000LL * 2000 * 8);
+    CHECK(region.prediction.total.h2d.bytes == 2000LL * 2000 * 8 + (2000LL * 2000 - 1998 * 1998) * 8);
     CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
     for (const auto& n : r.nests) {
         CHECK(n.verdict == Verdict::Converted);
@@ -306,10 +305,12 @@ TEST_CASE("an initialisation and the stencil reading it share the array on the G
     CHECK_FALSE(img->copy_in);
     CHECK_FALSE(img->copy_out);
     CHECK(img->dead_after);
-    // Written on the interior only: its border comes in, and all of it goes back.
+    // Written on the interior only: its border comes in (6000² − 5998²
+    // floats), and all of it goes back.
     CHECK(out->copy_in);
+    CHECK(out->has_written_first);
     CHECK(out->copy_out);
-    CHECK(region.prediction.total.h2d.bytes == out->bytes);
+    CHECK(region.prediction.total.h2d.bytes == (6000LL * 6000 - 5998LL * 5998) * 4);
     CHECK(region.prediction.total.d2h.bytes == out->bytes);
     CHECK(region.prediction.total.total_ms < region.step_by_step_ms);
     const std::string cu = cu_of(r);
@@ -334,13 +335,18 @@ TEST_CASE("nests do not share the GPU across a statement that may touch their ar
 }
 
 TEST_CASE("nests whose region the model prices above the nests alone run alone, and the recipe says so", "[recipes]") {
-    // `img` read after the nests: it goes back too, after the last nest,
-    // where alone its copy out overlaps the first nest's kernel. Page-locked
-    // arrays (the copies at the link's pace alone); staged, the region's
-    // chunk and streams chosen from h200's region tables make it the cheaper.
+    // A fill, then a map of all of `img` into all of `out`: nothing to copy
+    // in either way; `img` read after the nests goes back too, after the
+    // last nest, where alone its copy out overlaps the first nest's kernel.
+    // Page-locked arrays (the copies at the link's pace alone).
     AdviseOptions pinned;
     pinned.host_memory = advisor::HostMemory::Pinned;
-    const AdviseResult r = advise_text(init_then_stencil("", "    printf(\"%f\\n\", img[5]);"), pinned);
+    std::string text = init_then_stencil("", "    printf(\"%f\\n\", img[5]);");
+    const std::string stencil = "    for (y = 1; y < H - 1; y++)\n        for (x = 1; x < W - 1; x++)\n            out[y * W + x] = img[y * W + x - 1] + img[y * W + x + 1] + img[(y - 1) * W + x] + img[(y + 1) * W + x];";
+    REQUIRE(text.find(stencil) != std::string::npos);
+    text.replace(text.find(stencil), stencil.size(),
+                 "    for (y = 0; y < H; y++)\n        for (x = 0; x < W; x++)\n            out[y * W + x] = img[y * W + x] * 0.5f + 1.0f;");
+    const AdviseResult r = advise_text(text, pinned);
     CHECK(r.regions.empty());
     REQUIRE(r.region_notes.size() == 1);
     CHECK(r.region_notes[0].find("with their arrays kept on the GPU they would take") != std::string::npos);

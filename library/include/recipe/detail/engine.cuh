@@ -429,11 +429,14 @@ public:
     }
 
     // Copies `box` of array `i` into its placement for tile k (stream slot s).
-    // Of an array with a written_first box, a box wholly inside it is not
-    // copied; any other is copied whole, but staged, only its points outside
-    // the written_first box are packed: the rest of the one DMA carries stale
-    // staging bytes, which the region's first launch overwrites on the device
-    // before anything reads them.
+    // Of an array with a written_first box, only the points outside it are
+    // copied (a box wholly inside it not at all): staged, packed in place in
+    // the staging buffer, then each part of the box (recipe::boxes_outside)
+    // sent as one strided copy from there; page-locked, each part straight
+    // from the array. A region's frame makes columns one point wide (the ends
+    // of every row): the copy engine takes a strided copy's rows at ~1 ns
+    // each (MEASURED.md), where sending the whole box would move the
+    // interior the first launch overwrites anyway.
     void copy_in(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k) {
         if (box.empty()) return;
         ArrayDesc& a = arrays_[i];
@@ -442,6 +445,7 @@ public:
             needed = boxes_outside(box, a.written_first);
             if (needed.empty()) return;
         }
+        const bool parts = needed.size() > 1 || needed[0].count() < box.count();
         const auto where = where_tile(k, static_cast<int>(i));
         if (staging_) {
             char* stage = a.stage[static_cast<std::size_t>(s)];
@@ -449,9 +453,22 @@ public:
             const DeviceLayout rebased{{p.layout.origin[0] - box.begin[0], p.layout.origin[1] - box.begin[1],
                                         p.layout.origin[2] - box.begin[2]},
                                        p.layout.extents};
-            for (const Copy& c : copies_for(Box{{0, 0, 0}, box.extents()}, box.extents(), rebased, a.elem,
-                                            device_side_method_))
-                issue(c, stage, p.device, true, stream(s), where);
+            if (!parts) {
+                for (const Copy& c : copies_for(Box{{0, 0, 0}, box.extents()}, box.extents(), rebased, a.elem,
+                                                device_side_method_))
+                    issue(c, stage, p.device, true, stream(s), where);
+                return;
+            }
+            for (const Box& part : needed) {
+                const Box local{{part.begin[0] - box.begin[0], part.begin[1] - box.begin[1], part.begin[2] - box.begin[2]},
+                                {part.end[0] - box.begin[0], part.end[1] - box.begin[1], part.end[2] - box.begin[2]}};
+                for (const Copy& c : copies_for(local, box.extents(), rebased, a.elem, CopyMethod::Strided))
+                    issue(c, stage, p.device, true, stream(s), where);
+            }
+        } else if (parts && (cfg_.host == HostMemory::Pinned || cfg_.host == HostMemory::Register)) {
+            for (const Box& part : needed)
+                for (const Copy& c : copies_for(part, cfg_.extents, p.layout, a.elem, CopyMethod::Strided))
+                    issue(c, a.host, p.device, true, stream(s), where);
         } else {
             for (const Copy& c : copies_for(box, cfg_.extents, p.layout, a.elem, cfg_.copy))
                 issue(c, a.host, p.device, true, stream(s), where);
