@@ -26,7 +26,8 @@ namespace {
 
 constexpr std::int64_t kX = 512, kY = 512, kZ = 64, kPoints = kX * kY * kZ;
 constexpr std::size_t kChunk = std::size_t(8) << 20;
-constexpr int kBuffers = 4, kThreads = 8;
+constexpr int kBuffers = 4;
+#define WARM_PROBE_THREADS 8  // OpenMP threads of the raw pipeline (a macro: num_threads takes it)
 
 static recipe::EarlyStart early(recipe::PoolSize{2 * kPoints * 4, 64 << 20, 4, 0});
 
@@ -48,7 +49,7 @@ double now_ms() {
 }
 
 void parallel_copy(char* dst, const char* src, std::size_t bytes) {
-#pragma omp parallel num_threads(kThreads)
+#pragma omp parallel num_threads(WARM_PROBE_THREADS)
     {
         const int i = omp_get_thread_num(), n = omp_get_num_threads();
         const std::size_t share = ((bytes / n) + 4095) & ~std::size_t(4095);
