@@ -96,6 +96,54 @@ bool covers_arrays(const NestConversion& c, const std::array<std::string, 3>& ex
     return true;
 }
 
+// The names a bound's code uses (not the words of a cast the generator wrote).
+std::set<std::string> names_in_code(const std::string& code) {
+    static const std::set<std::string> kTypeWords{"static_cast", "std", "int64_t", "size_t", "long", "int", "unsigned"};
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < code.size();) {
+        const unsigned char ch = static_cast<unsigned char>(code[i]);
+        if (std::isdigit(ch)) {  // a number whole (10L is no name)
+            while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.')) ++i;
+            continue;
+        }
+        if (!std::isalpha(ch) && ch != '_') {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '_')) ++j;
+        if (!kTypeWords.count(code.substr(i, j - i))) names.insert(code.substr(i, j - i));
+        i = j;
+    }
+    return names;
+}
+
+// A written_first box is written where the region opens: its bounds must not
+// name what the region's own code declares (a bound the loop body computes),
+// which is not in scope there. Whether the box holds the values the nest's
+// loops will have is checked by the library at the first launch naming the
+// array (which copies the box in after all where it does not).
+void drop_unwritable_boxes(const CTree& tree, RegionOutcome* r) {
+    std::set<std::string> declared;
+    const TSNode function = tree.function_at(r->begin);
+    if (!ts_node_is_null(function))
+        walk(function, [&](TSNode n) {
+            if (!is(n, "declaration") || ts_node_start_byte(n) < r->begin || ts_node_end_byte(n) > r->end) return;
+            for (const std::string& name : facts::declared_in(tree, n)) declared.insert(name);
+        });
+    for (std::size_t k = 0; k < r->arrays.size(); ++k) {
+        RegionHostArray& a = r->arrays[k];
+        if (!a.has_written_first) continue;
+        bool writable = !ts_node_is_null(function);
+        for (const auto* codes : {&a.written_first_begin, &a.written_first_end})
+            for (const std::string& code : *codes)
+                for (const std::string& name : names_in_code(code)) writable = writable && !declared.count(name);
+        if (writable) continue;
+        a.has_written_first = false;
+        r->problem.arrays[k].written_first = Box{{0, 0, 0}, {0, 0, 0}};
+    }
+}
+
 // One launch of a region's step: a nest, and the names its arrays and sizes
 // have where the region is opened (a called function's parameters renamed
 // to the caller's arguments; empty for nests written in place).
@@ -206,11 +254,11 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
                 a.copy_in = !(written_first && covers_arrays(c, r.extents_code, launch.rename));
                 advisor::RegionArray modelled{role.name, use->elem_bytes, a.copy_in, false};
                 if (written_first && a.copy_in && !p.space.empty()) {
-                    a.has_written_first = true;
                     for (std::size_t d = 0; d < 3; ++d) {
                         a.written_first_begin[d] = renamed(c.space_begin_code[d], launch.rename);
                         a.written_first_end[d] = renamed(c.space_end_code[d], launch.rename);
                     }
+                    a.has_written_first = true;
                     modelled.written_first = p.space;
                 }
                 r.arrays.push_back(a);
@@ -257,6 +305,7 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
 }
 
 void price(const CTree& tree, const advisor::Platform& platform, const advisor::ModelOptions& options, RegionOutcome* r) {
+    drop_unwritable_boxes(tree, r);
     std::string error;
     if (!advisor::predict_region(r->problem, platform, options, &r->prediction, &error)) {
         // Arrays larger than the device memory: a loop's steps pass through

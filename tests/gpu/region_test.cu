@@ -382,8 +382,11 @@ void misuse() {
 // chunk inside the interior is not copied at all (counted in 1-D, where
 // such chunks exist); every array must come out as the sequential loops
 // leave it.
+// With `broken`, each step runs the other way round (A = f(B) first), so the
+// first launch naming B reads it: the library must copy the promised box in
+// before that launch, and the result must still be exact.
 template <class T>
-void written_first(const Setup& s, int dims, std::int64_t steps) {
+void written_first(const Setup& s, int dims, std::int64_t steps, bool broken = false) {
     const recipe::Index3 ext = jacobi_cases::extents(dims);
     const std::int64_t n = ext[0] * ext[1] * ext[2];
     const recipe::Box inner = jacobi_cases::interior(dims, ext);
@@ -394,21 +397,29 @@ void written_first(const Setup& s, int dims, std::int64_t steps) {
     }
     std::vector<T> ra(a.data(), a.data() + n), rb(b.data(), b.data() + n);
     for (std::int64_t t = 0; t < steps; ++t) {
-        jacobi_cases::sweep(dims, ext, inner, ra, rb);
-        jacobi_cases::sweep(dims, ext, inner, rb, ra);
+        if (broken) {
+            jacobi_cases::sweep(dims, ext, inner, rb, ra);
+            jacobi_cases::sweep(dims, ext, inner, ra, rb);
+        } else {
+            jacobi_cases::sweep(dims, ext, inner, ra, rb);
+            jacobi_cases::sweep(dims, ext, inner, rb, ra);
+        }
     }
     recipe::Index3 chunk = ext;
     chunk[dims - 1] = std::max<std::int64_t>(1, ext[dims - 1] / 7);  // 7 or 8 chunks of whole rows (planes)
     const Setup framed{s.host, chunk, s.streams};
-    const std::string w = what<T>(("written first " + std::to_string(dims) + "-D").c_str(), framed, steps, ext);
+    const std::string w =
+        what<T>(((broken ? "written first, broken, " : "written first ") + std::to_string(dims) + "-D").c_str(), framed, steps, ext);
     try {
         recipe::Config nest = nest_config(ext, inner, "written_first");
         nest.block = dims == 1 ? dim3(64) : dims == 2 ? dim3(16, 8) : dim3(8, 4, 4);
         recipe::Region region(region_config<T>(ext, framed, "region_test written_first"), recipe::resident(a.data()),
                               recipe::resident(b.data(), inner));
-        for (std::int64_t t = 0; t < steps; ++t) jacobi_cases::region_step(region, dims, nest, a.data(), b.data());
+        for (std::int64_t t = 0; t < steps; ++t)
+            if (broken) jacobi_cases::region_step(region, dims, nest, b.data(), a.data());
+            else jacobi_cases::region_step(region, dims, nest, a.data(), b.data());
         const recipe::Measured m = region.finish();
-        if (dims == 1) {  // a whole; of b its points outside the interior (pageable: its chunks that hold one)
+        if (dims == 1 && !broken) {  // a whole; of b its points outside the interior (pageable: its chunks that hold one)
             std::int64_t want = n;
             if (s.host != recipe::HostMemory::Pageable) {
                 want += n - inner.count();
@@ -435,7 +446,10 @@ void run_all() {
     const bool quick = test::quick();
     for (auto host : test::kHosts)
         for (int dims = 1; dims <= 3; ++dims)
-            for (std::int64_t steps : {1, 3}) written_first<T>(Setup{host, {0, 0, 0}, 2}, dims, steps);
+            for (std::int64_t steps : {1, 3}) {
+                written_first<T>(Setup{host, {0, 0, 0}, 2}, dims, steps);
+                written_first<T>(Setup{host, {0, 0, 0}, 2}, dims, steps, true);
+            }
     for (auto host : test::kHosts)
         for (const recipe::Index3 chunk : {recipe::Index3{0, 0, 0}, recipe::Index3{23, 4, 1}, recipe::Index3{23, 1, 1}})
             for (int streams : {1, 3}) {

@@ -724,3 +724,33 @@ void run(void)
     CHECK(cu.find("recipe::Region recipe_region(") < cu.find("for (t = 0; t < T; t++)"));
     CHECK(cu.find("recipe_region.finish()") > cu.find("recipe_region.run("));
 }
+
+TEST_CASE("a first writer's bounds in the function's own variables make the box, which the library checks", "[recipes]") {
+    // `lo` and `hi` are in scope where the region opens and the loop does not
+    // declare them: the box is written there; at the first launch naming `b`
+    // the library checks that the launch's space holds it (region_test.cu).
+    AdviseOptions o;
+    o.assumptions = {{"lo", "1"}, {"hi", "3999999"}};
+    const AdviseResult r = advise_text(R"(#define N 4000000
+#define T 20
+
+void smooth(float a[N], float b[N], int lo, int hi)
+{
+    int t, i;
+    for (t = 0; t < T; t++) {
+        for (i = lo; i < hi; i++)
+            b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];
+        for (i = lo; i < hi; i++)
+            a[i] = b[i];
+    }
+}
+)", o);
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    REQUIRE(region.arrays.size() == 2);
+    CHECK_FALSE(region.arrays[0].has_written_first);
+    CHECK(region.arrays[1].has_written_first);
+    CHECK(region.problem.arrays[1].written_first.begin == Index3{1, 0, 0});
+    CHECK(region.problem.arrays[1].written_first.end == Index3{3999999, 1, 1});
+    CHECK(count(cu_of(r), "recipe::resident(b, recipe::Box{{lo, 0, 0}, {hi, 1, 1}}, true)") == 1);
+}

@@ -437,11 +437,12 @@ public:
     // of every row): the copy engine takes a strided copy's rows at ~1 ns
     // each (MEASURED.md), where sending the whole box would move the
     // interior the first launch overwrites anyway.
-    void copy_in(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k) {
+    // `all`: the whole box, written_first or not.
+    void copy_in(std::size_t i, const Box& box, const Placement& p, int s, std::int64_t k, bool all = false) {
         if (box.empty()) return;
         ArrayDesc& a = arrays_[i];
         std::vector<Box> needed{box};
-        if (!a.written_first.empty()) {
+        if (!all && !a.written_first.empty()) {
             needed = boxes_outside(box, a.written_first);
             if (needed.empty()) return;
         }

@@ -136,6 +136,7 @@ public:
         copy_in_.push_back(copy_in);
         copy_out_.push_back(copy_out);
         written_first_.push_back(written_first);
+        first_named_.push_back(false);
     }
 
     // Allocates, then queues the copies in, chunk by chunk over the streams
@@ -294,6 +295,7 @@ public:
                          });
             return;
         }
+        if (!several) keep_promises(index, offset, sizeof...(I), space);
         // An output whose halo is being exchanged: the launch waits for the
         // exchange instead of overlapping it.
         bool overlap = true;
@@ -355,6 +357,7 @@ public:
             });
         }
         for (std::size_t i : exchange) dirty_[i] = false;
+        for (std::size_t i : index) first_named_[i] = true;
         for (std::size_t j = sizeof...(I); j < named.size(); ++j) {
             written_[index[j]] = true;
             dirty_[index[j]] = true;
@@ -427,6 +430,40 @@ private:
                     if (!failed) failed = std::current_exception();
                 }
         if (failed) std::rethrow_exception(failed);
+    }
+
+    // The first launch naming an array with a written_first box must write
+    // all of the box without reading the array (Resident::written_first):
+    // named as an output only, whole, over a space that holds the box. Where
+    // it does not (a box the program computed otherwise, a first use the
+    // generator did not foresee), the box is copied in now, before the
+    // launch, as it would have been with the rest: slower, never wrong.
+    void keep_promises(const std::vector<std::size_t>& index, const std::vector<std::int64_t>& offset, std::size_t inputs,
+                       const Box& space) {
+        std::vector<std::size_t> late;
+        for (std::size_t j = 0; j < index.size(); ++j) {
+            const std::size_t i = index[j];
+            if (first_named_[i] || written_first_[i].empty() || !copy_in_[i]) continue;
+            if (std::find(late.begin(), late.end(), i) != late.end()) continue;
+            bool kept = true;
+            for (std::size_t m = 0; m < index.size(); ++m)
+                if (index[m] == i && (m < inputs || offset[m] != 0)) kept = false;
+            const Box& w = written_first_[i];
+            for (int d = 0; d < 3; ++d) kept = kept && space.begin[d] <= w.begin[d] && w.end[d] <= space.end[d];
+            if (!kept) late.push_back(i);
+        }
+        if (late.empty()) return;
+        RegionPart& part = *parts_.front();
+        Engine& e = *part.engine;
+        const auto where = [&] { return region_name() + ", copying in a box its first launch does not write"; };
+        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", where);  // the staging slots are free
+        for (std::size_t i : late)
+            for (std::int64_t k = 0; k < e.grid().tile_count(); ++k) {
+                const Box box = intersect(e.grid().core(k), written_first_[i]);
+                if (box.empty()) continue;
+                e.copy_in(i, box, part.local[i], 0, k, true);
+                check(cudaStreamSynchronize(e.stream(0)), "cudaStreamSynchronize", where);
+            }
     }
 
     void copy_in(RegionPart& part) { copy_in(part, copy_in_); }
@@ -622,6 +659,7 @@ private:
     std::vector<ArrayDesc> descs_;  // the whole host arrays
     std::vector<bool> copy_in_, copy_out_;
     std::vector<Box> written_first_;  // per array: Resident::written_first
+    std::vector<bool> first_named_;   // per array: a launch has named it
     // Written by some run: only those are copied out (a loop that ran no
     // step leaves every host array as it was, as the C loop does, even one
     // the region never copied in).
