@@ -34,7 +34,9 @@ namespace recipe {
 // writes it and some run() did). `written_first`: a box of it (array
 // coordinates) that the region's first launch naming the array writes whole
 // before any launch reads it, such as the interior a stencil writes: on one
-// GPU those points are not copied in (docs/model.md, "Regions").
+// GPU those points are not copied in (docs/model.md, "Regions"), unless that
+// first launch turns out not to write all of them, when they are copied in
+// before it.
 template <class T>
 struct Resident {
     T* host;
