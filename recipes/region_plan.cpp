@@ -307,7 +307,21 @@ void gather(const std::vector<NestOutcome>& nests, const std::vector<Launch>& la
 void price(const CTree& tree, const advisor::Platform& platform, const advisor::ModelOptions& options, RegionOutcome* r) {
     drop_unwritable_boxes(tree, r);
     std::string error;
-    if (!advisor::predict_region(r->problem, platform, options, &r->prediction, &error)) {
+    if (advisor::predict_region(r->problem, platform, options, &r->prediction, &error)) {
+        // The boxes stay only where the model prices them below copying the
+        // arrays whole: a frame of very short rows costs more to reach than
+        // its rows do to copy.
+        const bool boxed = std::any_of(r->arrays.begin(), r->arrays.end(), [](const RegionHostArray& a) { return a.has_written_first; });
+        advisor::RegionPrediction whole;
+        std::string ignored;
+        const advisor::RegionProblem plain = advisor::copied_whole(r->problem);
+        if (boxed && advisor::predict_region(plain, platform, options, &whole, &ignored) &&
+            whole.total.total_ms <= r->prediction.total.total_ms) {
+            for (RegionHostArray& a : r->arrays) a.has_written_first = false;
+            r->problem = plain;
+            r->prediction = whole;
+        }
+    } else {
         // Arrays larger than the device memory: a loop's steps pass through
         // the GPU tile by tile with ghost zones (seed 002).
         const std::int64_t budget = advisor::device_budget(platform, options);

@@ -319,3 +319,66 @@ TEST_CASE("every ghost-zone plan is finite, within its budget and the fastest of
     CHECK(planned > 200);
     CHECK(bad == 0);
 }
+
+// One-GPU regions whose arrays have random written_first boxes (anywhere in
+// the extents, empty or whole): every prediction is finite and not negative
+// in every phase, and no box makes the region copy more bytes in than the
+// same region copying every array whole.
+TEST_CASE("every region with boxes written first is priced finite, and copies in no more than whole", "[advisor]") {
+    const std::vector<Platform> platforms = stored_platforms();
+    REQUIRE_FALSE(platforms.empty());
+    std::mt19937_64 rng(20261129);
+    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto log_extent = [&](double max_log2) {
+        return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::exp2(std::uniform_real_distribution<double>(0, max_log2)(rng))));
+    };
+    int priced = 0, bad = 0;
+    for (int n = 0; n < 300; ++n) {
+        Problem p;
+        p.dims = static_cast<int>(pick(1, 3));
+        const double max_log2 = p.dims == 1 ? 28 : p.dims == 2 ? 14 : 9;
+        for (int d = 0; d < p.dims; ++d) p.extents[d] = log_extent(max_log2);
+        p.space = {{0, 0, 0}, p.extents};
+        const int elem = static_cast<int>(std::int64_t{1} << pick(2, 3));
+        for (const char* name : {"a0", "a1"}) {
+            ArrayUse a;
+            a.name = name;
+            a.elem_bytes = elem;
+            a.extents = p.extents;
+            (name[1] == '0' ? p.inputs : p.outputs).push_back(a);
+        }
+        p.flops_per_point = 8;
+        p.bytes_per_point = 2 * elem;
+        RegionProblem r;
+        r.dims = p.dims;
+        r.extents = p.extents;
+        r.arrays = {{"a0", elem, true, pick(0, 1) == 1}, {"a1", elem, true, true}, {"a2", elem, pick(0, 1) == 1, true}};
+        for (RegionArray& a : r.arrays) {
+            if (pick(0, 2) == 0) continue;
+            for (int d = 0; d < 3; ++d) {
+                a.written_first.begin[d] = pick(0, r.extents[d] - 1);
+                a.written_first.end[d] = pick(a.written_first.begin[d], r.extents[d]);
+            }
+        }
+        r.nests = {p};
+        r.steps = pick(1, 50);
+        r.pinned_host = pick(0, 1) == 1;
+        for (const auto& platform : platforms) {
+            RegionPrediction boxed, whole;
+            std::string error;
+            if (!predict_region(r, platform, {}, &boxed, &error)) continue;
+            REQUIRE(predict_region(copied_whole(r), platform, {}, &whole, &error));
+            ++priced;
+            const auto& ph = boxed.total.phases;
+            const bool ok = sane(boxed.total.total_ms) && sane(ph.alloc) && sane(ph.h2d) && sane(ph.kernel) && sane(ph.d2h) &&
+                            sane(ph.staging) && boxed.total.h2d.bytes <= whole.total.h2d.bytes;
+            if (!ok && ++bad <= 10)
+                WARN(platform.name << " dims " << r.dims << " extents " << r.extents[0] << "x" << r.extents[1] << "x" << r.extents[2]
+                                   << ": " << boxed.total.total_ms << " ms, " << boxed.total.h2d.bytes << " bytes in against "
+                                   << whole.total.h2d.bytes);
+        }
+    }
+    INFO(priced << " regions priced");
+    CHECK(priced > 300);
+    CHECK(bad == 0);
+}

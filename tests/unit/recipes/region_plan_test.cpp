@@ -754,3 +754,34 @@ void smooth(float a[N], float b[N], int lo, int hi)
     CHECK(region.problem.arrays[1].written_first.end == Index3{3999999, 1, 1});
     CHECK(count(cu_of(r), "recipe::resident(b, recipe::Box{{lo, 0, 0}, {hi, 1, 1}}, true)") == 1);
 }
+
+TEST_CASE("a frame of rows a few points long is copied whole: the model prices reaching each row above copying it", "[recipes]") {
+    // Rows of 4 doubles: every row is frame but for two points, and a reach
+    // per row costs more than the 16 bytes it would save.
+    const AdviseResult r = advise_text(R"(#define NX 4
+#define NY 2000
+#define NZ 500
+#define T 20
+
+static void kernel(double A[NZ][NY][NX], double B[NZ][NY][NX])
+{
+    int t, i, j, k;
+    for (t = 0; t < T; t++) {
+        for (k = 1; k < NZ - 1; k++)
+            for (j = 1; j < NY - 1; j++)
+                for (i = 1; i < NX - 1; i++)
+                    B[k][j][i] = (A[k][j][i - 1] + A[k][j][i + 1] + A[k][j - 1][i] + A[k][j + 1][i] + A[k - 1][j][i] + A[k + 1][j][i]) / 6;
+        for (k = 1; k < NZ - 1; k++)
+            for (j = 1; j < NY - 1; j++)
+                for (i = 1; i < NX - 1; i++)
+                    A[k][j][i] = (B[k][j][i - 1] + B[k][j][i + 1] + B[k][j - 1][i] + B[k][j + 1][i] + B[k - 1][j][i] + B[k + 1][j][i]) / 6;
+    }
+}
+)");
+    REQUIRE(r.regions.size() == 1);
+    const RegionOutcome& region = r.regions[0];
+    for (const auto& a : region.arrays) CHECK_FALSE(a.has_written_first);
+    for (const auto& a : region.problem.arrays) CHECK(a.written_first.empty());
+    CHECK(region.prediction.total.h2d.bytes == 2LL * 4 * 2000 * 500 * 8);
+    CHECK(count(cu_of(r), "recipe::Box{") == 0);
+}
