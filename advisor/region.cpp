@@ -50,6 +50,7 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
     if (rows <= 0) return d;
     const std::int64_t full = chunk[slow], count = (rows + full - 1) / full, last = rows - (count - 1) * full;
     double first_dma = 0, first_pack = 0;
+    bool first = true;  // the first chunk copied is yet to come
     for (std::int64_t k = 0; k < count; ++k) {
         double chunk_bytes = 0, chunk_dma = 0, chunk_pack = 0, chunk_packed = 0;
         Box box{{0, 0, 0}, r.extents};
@@ -72,13 +73,10 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
             double packed = bytes;
             if (needed < box.count()) {
                 TransferStats sent;
-                for (const Box& b : parts) {
-                    const Box local{{b.begin[0] - box.begin[0], b.begin[1] - box.begin[1], b.begin[2] - box.begin[2]},
-                                    {b.end[0] - box.begin[0], b.end[1] - box.begin[1], b.end[2] - box.begin[2]}};
-                    chunk_dma += price_copies(copy_groups_for(local, box.extents(), DeviceLayout{{0, 0, 0}, r.extents}, a.elem_bytes,
-                                                              CopyMethod::Strided),
+                for (const Box& b : parts)
+                    chunk_dma += price_copies(copy_groups_for(relative_to(b, box.begin), box.extents(), DeviceLayout{{0, 0, 0}, r.extents},
+                                                              a.elem_bytes, CopyMethod::Strided),
                                               table, pf.strided_copy, &sent);
-                }
                 d.stats.copies += sent.copies;
                 // A frame of short rows costs the staging threads a reach per
                 // row besides its bytes (kRowReachBytes, as the library shares them out).
@@ -104,9 +102,10 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
         d.dma_ms += chunk_dma;
         d.staging_ms += chunk_pack;
         d.stats.bytes += static_cast<std::int64_t>(chunk_bytes);
-        if (first_dma == 0 && first_pack == 0) {  // the first chunk copied
+        if (first) {
             first_dma = chunk_dma;
             first_pack = chunk_pack;
+            first = false;
         }
     }
     if (d.stats.copies == 0) return d;

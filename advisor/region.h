@@ -22,12 +22,11 @@ struct RegionArray {
     bool copy_in = true;   // read by the region before (or without) being written whole
     bool copy_out = true;  // written by the region
     // Copied in, but for this box (array coordinates), which the first launch
-    // naming the array writes before any reads it: a chunk inside it is not
-    // copied, the others are copied whole with only their points outside it
-    // staged (recipe::Resident::written_first; one GPU, no ghost zones).
+    // naming the array writes before any reads it: of each chunk only the
+    // parts outside it cross (recipe::Resident::written_first; one GPU, no
+    // ghost zones).
     Box written_first{{0, 0, 0}, {0, 0, 0}};
 };
-
 
 struct RegionProblem {
     int dims = 1;

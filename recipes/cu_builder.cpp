@@ -322,9 +322,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
             d.set("default", a.copy_in && a.copy_out);
             d.set("copy_in", a.copy_in ? "true" : "false");
             d.set("copy_out", a.copy_out ? "true" : "false");
-            // One GPU without ghost zones leaves out what the first launch
-            // writes before reading (the library copies the rest whole elsewhere).
-            if (a.has_written_first && region.gpus.devices <= 1 && !region.runs_ghost_zones()) {
+            if (region.skips_written_first(a)) {
                 km::data box;
                 box.set("begin", text_list({a.written_first_begin[0], a.written_first_begin[1], a.written_first_begin[2]}));
                 box.set("end", text_list({a.written_first_end[0], a.written_first_end[1], a.written_first_end[2]}));

@@ -173,8 +173,8 @@ nlohmann::json region_json(const AdviseResult& r, const RegionOutcome& region) {
         const auto& a = region.arrays[k];
         nlohmann::json j = {{"name", a.name},         {"pointer", a.host_pointer}, {"type", a.element_type}, {"bytes", a.bytes},
                             {"copy_in", a.copy_in},   {"copy_out", a.copy_out},    {"dead_after", a.dead_after}};
-        // The box its first writer fills before anything reads it: not staged in (one GPU).
-        if (a.has_written_first && k < region.problem.arrays.size()) {
+        // The box its first writer fills before anything reads it: not copied in.
+        if (region.skips_written_first(a)) {
             const Box& b = region.problem.arrays[k].written_first;
             j["written_first"] = {{"begin", b.begin}, {"end", b.end}};
         }

@@ -775,9 +775,9 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("parts", parts);
         d.set("host_reads", host_reads);
         // An array the region writes in part before reading it: the points
-        // of that part are not staged in (one GPU; docs/model.md, "Regions").
+        // of that part are not copied in (docs/model.md, "Regions").
         const auto frame_only = [&region](const RegionHostArray& h) -> std::string {
-            if (!h.has_written_first || region.gpus.devices > 1) return "";
+            if (!region.skips_written_first(h)) return "";
             std::string box;
             for (int k = 0; k < std::clamp(region.problem.dims, 1, 3); ++k)
                 box += (k ? " × [" : "[") + h.written_first_begin[k] + ", " + h.written_first_end[k] + ")";

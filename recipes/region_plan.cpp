@@ -96,28 +96,6 @@ bool covers_arrays(const NestConversion& c, const std::array<std::string, 3>& ex
     return true;
 }
 
-// The names a bound's code uses (not the words of a cast the generator wrote).
-std::set<std::string> names_in_code(const std::string& code) {
-    static const std::set<std::string> kTypeWords{"static_cast", "std", "int64_t", "size_t", "long", "int", "unsigned"};
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < code.size();) {
-        const unsigned char ch = static_cast<unsigned char>(code[i]);
-        if (std::isdigit(ch)) {  // a number whole (10L is no name)
-            while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.')) ++i;
-            continue;
-        }
-        if (!std::isalpha(ch) && ch != '_') {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '_')) ++j;
-        if (!kTypeWords.count(code.substr(i, j - i))) names.insert(code.substr(i, j - i));
-        i = j;
-    }
-    return names;
-}
-
 // A written_first box is written where the region opens: its bounds must not
 // name what the region's own code declares (a bound the loop body computes),
 // which is not in scope there. Whether the box holds the values the nest's
@@ -137,7 +115,7 @@ void drop_unwritable_boxes(const CTree& tree, RegionOutcome* r) {
         bool writable = !ts_node_is_null(function);
         for (const auto* codes : {&a.written_first_begin, &a.written_first_end})
             for (const std::string& code : *codes)
-                for (const std::string& name : names_in_code(code)) writable = writable && !declared.count(name);
+                for (const std::string& name : declared) writable = writable && !contains_identifier(code, name);
         if (writable) continue;
         a.has_written_first = false;
         r->problem.arrays[k].written_first = Box{{0, 0, 0}, {0, 0, 0}};

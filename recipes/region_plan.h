@@ -72,6 +72,11 @@ struct RegionOutcome {
     bool with_ghost_zones = false;
     advisor::GhostPlan ghost;
     bool runs_ghost_zones() const { return with_ghost_zones && gpus.devices <= 1; }
+    // Whether the arrays' written_first boxes are left out of the copies in:
+    // on one GPU without ghost zones (the library copies whole otherwise).
+    bool skips_written_first(const RegionHostArray& a) const {
+        return a.has_written_first && gpus.devices <= 1 && !runs_ghost_zones();
+    }
     // The nests run alone instead (a library call per nest and step, the arrays copied every time).
     double step_by_step_ms = 0;
     bool converted = false;  // the region is in the .cu

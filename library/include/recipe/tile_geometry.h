@@ -298,6 +298,12 @@ inline Box intersect(const Box& a, const Box& b) {
     return out;
 }
 
+// `box` counted from `origin` (a part of a chunk in the chunk's coordinates).
+inline Box relative_to(const Box& box, const Index3& origin) {
+    return Box{{box.begin[0] - origin[0], box.begin[1] - origin[1], box.begin[2] - origin[2]},
+               {box.end[0] - origin[0], box.end[1] - origin[1], box.end[2] - origin[2]}};
+}
+
 // The part of `outer` that is not in `inner` (inner inside outer), as at
 // most six disjoint boxes: the boundary frame recipe::iterate copies into
 // the written array before step 2 (the advisor prices the same boxes).

@@ -460,12 +460,9 @@ public:
                     issue(c, stage, p.device, true, stream(s), where);
                 return;
             }
-            for (const Box& part : needed) {
-                const Box local{{part.begin[0] - box.begin[0], part.begin[1] - box.begin[1], part.begin[2] - box.begin[2]},
-                                {part.end[0] - box.begin[0], part.end[1] - box.begin[1], part.end[2] - box.begin[2]}};
-                for (const Copy& c : copies_for(local, box.extents(), rebased, a.elem, CopyMethod::Strided))
+            for (const Box& part : needed)
+                for (const Copy& c : copies_for(relative_to(part, box.begin), box.extents(), rebased, a.elem, CopyMethod::Strided))
                     issue(c, stage, p.device, true, stream(s), where);
-            }
         } else if (parts && (cfg_.host == HostMemory::Pinned || cfg_.host == HostMemory::Register)) {
             for (const Box& part : needed)
                 for (const Copy& c : copies_for(part, cfg_.extents, p.layout, a.elem, CopyMethod::Strided))
