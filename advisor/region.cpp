@@ -96,9 +96,13 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
                                   ? pf.staging_tile.ms(packed) / 2
                                   : pf.pageable_to_pinned_host.ms(packed) / std::max(1.0, pf.host_copy_parallel_speedup);
         }
-        if (chunk_bytes <= 0) continue;
+        if (chunk_bytes <= 0) {
+            d.chunk_ms.push_back(0);
+            continue;
+        }
         // The measured pace of a staged chunk, at the bytes packed.
         if (paced) chunk_pack = paced->ms(chunk_packed);
+        d.chunk_ms.push_back(staged ? std::max(chunk_dma, chunk_pack) : chunk_dma);
         d.dma_ms += chunk_dma;
         d.staging_ms += chunk_pack;
         d.stats.bytes += static_cast<std::int64_t>(chunk_bytes);
@@ -136,7 +140,9 @@ bool price_launches(const RegionProblem& r, const Platform& pf, const ModelOptio
         // Launches queued back to back on one stream: the host issues the
         // next while the GPU runs this one, so a launch costs the longer of
         // the two, not their sum.
-        l.kernel_ms = std::max(kernel.run_ms(volume(space), l.occupancy), kernel.launch_overhead_ms());
+        l.run_ms = kernel.run_ms(volume(space), l.occupancy);
+        l.overhead_ms = kernel.launch_overhead_ms();
+        l.kernel_ms = std::max(l.run_ms, l.overhead_ms);
         l.source = kernel.source();
         if (l.source == KernelSource::Estimate) p.kernel_source = KernelSource::Estimate;
         else if (l.source == KernelSource::UserGiven && p.kernel_source == KernelSource::Measured)
@@ -239,6 +245,49 @@ RegionCopyChoice choose_region_copies(const RegionProblem& r, const Platform& pf
     return chosen;
 }
 
+namespace {
+
+// How many launches the library cuts into pieces (recipe/wavefront.h): the
+// count whose timeline is shortest, tried at every step's worth of launches
+// doubled up to all of them; kept only where it gains at least 2% on
+// running every launch whole, since each piece is one more launch. The
+// pieces take stream 0; the copies keep the streams priced for them.
+void choose_pipelined_launches(const RegionProblem& r, const Platform& pf, const Index3& chunk, const detail::RegionCopies& in,
+                               const detail::RegionCopies& back, RegionPrediction* rp) {
+    Prediction& p = rp->total;
+    const int slow = std::clamp(r.dims - 1, 0, 2);
+    if (rp->chunks < 2 || r.steps < 1 || r.nests.empty()) return;
+    const std::vector<LaunchRows> launches = detail::region_launch_rows(r);
+    const auto n = static_cast<std::int64_t>(launches.size());
+    if (n == 0 || n > kMostPipelinedLaunches) return;
+    std::int64_t pieces = 0;
+    const double issue_ms = pf.kernel_launch_ns * 1e-6;
+    const double whole = detail::pipelined_region_ms(r, launches, rp->launches, chunk[slow], in, back, 0, issue_ms, &pieces);
+    double best = whole;
+    std::int64_t best_cut = 0, best_pieces = pieces;
+    const auto per_step = static_cast<std::int64_t>(r.nests.size());
+    for (std::int64_t cut = per_step;; cut = std::min(n, cut * 2)) {
+        const double ms = detail::pipelined_region_ms(r, launches, rp->launches, chunk[slow], in, back, cut, issue_ms, &pieces);
+        if (ms < best) {
+            best = ms;
+            best_cut = cut;
+            best_pieces = pieces;
+        }
+        if (cut >= n) break;
+    }
+    if (best_cut == 0 || best > 0.98 * whole) return;
+    rp->pipelined_launches = best_cut;
+    rp->pieces = best_pieces;
+    p.config.streams = static_cast<int>(std::min<std::int64_t>(p.config.streams + 1, rp->chunks));
+    const bool staged = p.host_strategy == HostStrategy::Staged;
+    if (staged) p.host_bytes = region_staging_bytes(r, chunk, p.config.streams);
+    p.phases.alloc = alloc_ms(pf, p, p.config.streams, staged);
+    p.phases.pipeline = best;
+    p.total_ms = p.phases.alloc + p.phases.pipeline;
+}
+
+}  // namespace
+
 bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptions& options, RegionPrediction* out,
                     std::string* error) {
     RegionPrediction rp;
@@ -285,6 +334,7 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
     p.phases.alloc = alloc_ms(pf, p, streams, staged);
     p.phases.pipeline = in.total_ms + p.phases.kernel + back.total_ms;
     p.total_ms = p.phases.alloc + p.phases.pipeline;
+    choose_pipelined_launches(r, pf, chunk, in, back, &rp);
 
     p.dominant = dominant_operation(p.phases);  // the region's setup is all in alloc
     p.typical_tile = {in.staging_ms / static_cast<double>(rp.chunks), in.dma_ms / static_cast<double>(rp.chunks), step_ms,
@@ -294,6 +344,10 @@ bool predict_region(const RegionProblem& r, const Platform& pf, const ModelOptio
                       " chunks over " + std::to_string(streams) + " streams" + (staged ? ", staged" : "") + "; " +
                       std::to_string(r.steps) + " steps of " + std::to_string(r.nests.size()) +
                       " launches on the resident arrays");
+    if (rp.pipelined_launches > 0)
+        p.notes.push_back("region: the first and last " + std::to_string(rp.pipelined_launches) +
+                          " launches cut into pieces of rows that run as the chunks land and ahead of the chunks out (" +
+                          std::to_string(rp.pieces) + " launches issued), on a stream of their own");
     *out = std::move(rp);
     return true;
 }

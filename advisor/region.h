@@ -13,6 +13,7 @@
 
 #include "advisor/plan.h"
 #include "advisor/platform.h"
+#include "recipe/wavefront.h"
 
 namespace recipe::advisor {
 
@@ -55,6 +56,8 @@ struct RegionLaunch {
     Index3 block{1, 1, 1};
     double occupancy = 0;
     double kernel_ms = 0;  // one launch, its overhead included
+    double run_ms = 0;       // one launch's kernel, no overhead
+    double overhead_ms = 0;  // what issuing a launch costs at least
     KernelSource source = KernelSource::Estimate;
 };
 
@@ -62,7 +65,16 @@ struct RegionPrediction {
     Prediction total;                  // phases, bytes and total of the whole region (config: chunk and streams)
     std::vector<RegionLaunch> launches;  // per nest
     std::int64_t chunks = 1;           // pieces each array is copied in and out in
+    // How many of the first and of the last launches are cut into pieces of
+    // rows pipelined with the copies (recipe::Config::pipelined_launches,
+    // recipe/wavefront.h); 0: none. Then config.streams counts the stream the
+    // pieces run on besides the copies'.
+    std::int64_t pipelined_launches = 0;
+    std::int64_t pieces = 0;  // launches issued, pieces counted
 };
+// Regions of more launches (steps × nests) are not priced pipelined: the
+// timeline would cost the search more than the few copies it could hide.
+constexpr std::int64_t kMostPipelinedLaunches = 20000;
 
 // The chunk the copies are pipelined in: whole rows (planes in 3-D), about
 // kRegionChunkBytes of the widest array per chunk.
@@ -112,11 +124,33 @@ struct RegionCopies {
     double staging_ms = 0;
     double total_ms = 0;
     TransferStats stats;
+    // Per chunk, in order: the longer of its DMA and its packing (the share
+    // of total_ms it takes in the pipeline).
+    std::vector<double> chunk_ms;
 };
 // The arrays' rows [row_begin, row_end) of the slowest dimension, in chunks
 // of `chunk` over `streams` streams.
 RegionCopies region_copies(const RegionProblem& region, const Platform& platform, const Index3& chunk, std::int64_t streams,
                            bool in, bool staged, std::int64_t row_begin, std::int64_t row_end);
+// The region's launches, every step's nests in order, as recipe::Wavefront
+// cuts them: rows of the slowest dimension, arrays by their index in
+// region.arrays. A launch naming a part of an array runs whole. Empty when
+// the launches cannot be told apart this way (pointers swapped among more
+// than one nest's arrays): such a region is not pipelined.
+std::vector<LaunchRows> region_launch_rows(const RegionProblem& region);
+// The region's copies in, launches and copies out on one GPU's timeline with
+// the first and last `cut` launches pipelined (the order recipe::Region
+// issues them in): when each chunk lands (its share of in.total_ms), the
+// pieces it lets run, one after another on the GPU, the chunks out each
+// after the pieces they need (back.total_ms shared out the same way). A
+// launch run whole costs its kernel time, at least a launch's overhead; a
+// piece its share of the kernel time plus that overhead (a small launch
+// still fills and drains the GPU). The host issues every piece between its
+// copies: `issue_ms` each, which delays the chunks after it. cut 0: in +
+// every launch + out. Returns the pipeline's ms; *pieces, the launches issued.
+double pipelined_region_ms(const RegionProblem& region, const std::vector<LaunchRows>& launches,
+                           const std::vector<RegionLaunch>& per_nest, std::int64_t chunk_rows, const RegionCopies& in,
+                           const RegionCopies& back, std::int64_t cut, double issue_ms, std::int64_t* pieces);
 // The library's alloc phase for a device block of these bytes (and a staging block, staged).
 double region_alloc_ms(const Platform& platform, std::int64_t device_bytes, std::int64_t host_bytes, std::int64_t streams,
                        bool staged);

@@ -288,6 +288,7 @@ std::string render_region(const TemplateStore& t, const RegionOutcome& region, c
             tile.push_back(p.config.tile[d] >= region.problem.extents[d] ? region.extents_code[d] : std::to_string(p.config.tile[d]));
         v.set("tile", text_list(tile));
         v.set("streams", std::to_string(p.config.streams));
+        v.set("pipelined", region.pipelined_launches() > 0 ? km::data(std::to_string(region.pipelined_launches())) : km::data(false));
         v.set("host", recipe::enumerator(p.host_strategy));
         v.set("host_threads", staging_threads(ctx, p));
         if (region.runs_ghost_zones()) {

@@ -182,6 +182,7 @@ nlohmann::json region_json(const AdviseResult& r, const RegionOutcome& region) {
     }
     x["prediction"] = advisor::to_json(region.prediction.total);
     x["chunks"] = region.prediction.chunks;
+    x["pipelined_launches"] = region.pipelined_launches();
     x["launches"] = nlohmann::json::array();
     for (const auto& l : region.prediction.launches)
         x["launches"].push_back({{"block", l.block}, {"kernel_ms", l.kernel_ms}, {"kernel_source", advisor::to_string(l.source)}});

@@ -811,7 +811,17 @@ km::data regions_view(const AdviseResult& r, const RecipeContext& x) {
         d.set("out_mb", mb(static_cast<double>(p.d2h.bytes)));
         const auto count = [](std::int64_t n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); };
         d.set("chunks", count(region.prediction.chunks, "chunk"));
-        d.set("streams", count(p.config.streams, "stream"));
+        const std::int64_t pipelined = region.pipelined_launches();
+        d.set("streams", count(p.config.streams - (pipelined > 0 ? 1 : 0), "stream"));
+        if (pipelined > 0) {
+            km::data pl;
+            pl.set("launches", std::to_string(pipelined));
+            pl.set("pieces", std::to_string(region.prediction.pieces));
+            pl.set("whole", std::to_string(static_cast<std::int64_t>(region.problem.nests.size()) * region.problem.steps));
+            d.set("pipelined", pl);
+        } else {
+            d.set("pipelined", false);
+        }
         d.set("nests_word", region.nests.size() == 1 ? "nest" : "nests");
         d.set("staged", p.host_strategy == advisor::HostStrategy::Staged);
         d.set("platform", r.platform.name);

@@ -90,6 +90,11 @@ struct RegionOutcome {
     GpuChoice gpus;    // the GPUs it runs on (recipe advise --gpus)
     // The region as the program runs it: on one GPU, or on gpus.devices.
     const advisor::Prediction& running() const { return gpus.devices > 1 ? gpus.region.total : prediction.total; }
+    // The launches cut into pieces pipelined with the copies
+    // (recipe::Config::pipelined_launches): on one GPU, arrays held whole.
+    std::int64_t pipelined_launches() const {
+        return gpus.devices <= 1 && !with_ghost_zones ? prediction.pipelined_launches : 0;
+    }
 };
 
 // Regions from the converted nests.

@@ -6,7 +6,9 @@
 // host pointers swapped between steps), an array the region writes whole
 // before reading it (not copied in; untouched when no step runs), one whose
 // interior the first nest writes (only its frame copied in), 0 to 5 steps, every host memory mode,
-// chunks of several sizes over 1 to 3 streams. Every array is compared
+// chunks of several sizes over 1 to 3 streams, the launches run as written or
+// cut into pieces pipelined with the copies (Config::pipelined_launches; each
+// input declares the halo it reads). Every array is compared
 // exactly with the sequential loops; misuse must throw recipe::Error.
 #include <algorithm>
 #include <cstdio>
@@ -66,6 +68,7 @@ struct Setup {
     recipe::HostMemory host;
     recipe::Index3 chunk;
     int streams;
+    std::int64_t pipelined = 0;  // Config::pipelined_launches
 };
 
 template <class T>
@@ -76,7 +79,8 @@ std::string what(const char* name, const Setup& s, std::int64_t steps, const rec
     c.host = s.host;
     c.streams = s.streams;
     c.tile = s.chunk;
-    return std::string(test::type_name<T>()) + " " + name + " steps " + std::to_string(steps) + " " + test::describe(c);
+    return std::string(test::type_name<T>()) + " " + name + " steps " + std::to_string(steps) + " " + test::describe(c) +
+           (s.pipelined > 0 ? " pipelined " + std::to_string(s.pipelined) : std::string());
 }
 
 template <class T>
@@ -86,6 +90,7 @@ recipe::Config region_config(const recipe::Index3& ext, const Setup& s, const ch
     c.host = s.host;
     c.streams = s.streams;
     c.tile = s.chunk;
+    c.pipelined_launches = s.pipelined;
     c.name = name;
     return c;
 }
@@ -134,13 +139,13 @@ void mirrored(const Setup& s, std::int64_t steps, bool swap_pointers) {
         T *cur = a.data(), *next = b.data();
         for (std::int64_t t = 0; t < steps; ++t) {
             if (swap_pointers) {
-                region.run(c1, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(cur))),
+                region.run(c1, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(cur), recipe::Halo{{1, 1, 0}, {1, 1, 0}})),
                            recipe::outputs(recipe::output(next)));
                 std::swap(cur, next);
             } else {
-                region.run(c1, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(a.data()))),
+                region.run(c1, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(a.data()), recipe::Halo{{1, 1, 0}, {1, 1, 0}})),
                            recipe::outputs(recipe::output(b.data())));
-                region.run(c2, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(b.data()))),
+                region.run(c2, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(b.data()), recipe::Halo{{1, 1, 0}, {1, 1, 0}})),
                            recipe::outputs(recipe::output(a.data())));
             }
         }
@@ -164,7 +169,7 @@ void sweep_call(T* in, T* out, const recipe::Index3& ext) {
     c.scheme = recipe::Scheme::Basic;
     c.tile = {ext[0], 3, 1};
     c.host = recipe::HostMemory::Pageable;  // any mode: the arrays given are valid for each
-    recipe::run(c, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(in))), recipe::outputs(recipe::inout(out)));
+    recipe::run(c, jacobi2d<T>, recipe::inputs(recipe::input(static_cast<const T*>(in), recipe::Halo{{1, 1, 0}, {1, 1, 0}})), recipe::outputs(recipe::inout(out)));
 }
 
 template <class T>
@@ -254,14 +259,14 @@ void fdtd_like(const Setup& s, std::int64_t steps) {
                    recipe::outputs(recipe::output(f.data())));
         for (std::int64_t t = 0; t < steps; ++t) {
             region.run(nest_config(ext, {{0, 0, 0}, {X, Y, 1}}, "ey"), update_ey<T>,
-                       recipe::inputs(recipe::input(static_cast<const T*>(hz.data()))),
+                       recipe::inputs(recipe::input(static_cast<const T*>(hz.data()), recipe::Halo{{0, 1, 0}, {0, 0, 0}})),
                        recipe::outputs(recipe::inout(ey.data())), static_cast<T>(t));
             region.run(nest_config(ext, {{1, 0, 0}, {X, Y, 1}}, "ex"), update_ex<T>,
-                       recipe::inputs(recipe::input(static_cast<const T*>(hz.data()))),
+                       recipe::inputs(recipe::input(static_cast<const T*>(hz.data()), recipe::Halo{{1, 0, 0}, {0, 0, 0}})),
                        recipe::outputs(recipe::inout(ex.data())));
             region.run(nest_config(ext, {{0, 0, 0}, {X - 1, Y - 1, 1}}, "hz"), update_hz<T>,
-                       recipe::inputs(recipe::input(static_cast<const T*>(ex.data())),
-                                      recipe::input(static_cast<const T*>(ey.data()))),
+                       recipe::inputs(recipe::input(static_cast<const T*>(ex.data()), recipe::Halo{{0, 0, 0}, {1, 0, 0}}),
+                                      recipe::input(static_cast<const T*>(ey.data()), recipe::Halo{{0, 0, 0}, {0, 1, 0}})),
                        recipe::outputs(recipe::inout(hz.data())));
         }
         region.finish();
@@ -304,7 +309,7 @@ void rows(const Setup& s, std::int64_t steps) {
                        recipe::inputs(recipe::input(static_cast<const T*>(e.data() + X * (Y - 2)))),
                        recipe::outputs(recipe::output(e.data() + X * (Y - 1))));
             region.run(nest_config(ext, {{1, 0, 0}, {X, Y, 1}}, "update"), update_ex<T>,
-                       recipe::inputs(recipe::input(static_cast<const T*>(h.data()))),
+                       recipe::inputs(recipe::input(static_cast<const T*>(h.data()), recipe::Halo{{1, 0, 0}, {0, 0, 0}})),
                        recipe::outputs(recipe::inout(e.data())));
         }
         region.finish();
@@ -407,7 +412,7 @@ void written_first(const Setup& s, int dims, std::int64_t steps, bool broken = f
     }
     recipe::Index3 chunk = ext;
     chunk[dims - 1] = std::max<std::int64_t>(1, ext[dims - 1] / 7);  // 7 or 8 chunks of whole rows (planes)
-    const Setup framed{s.host, chunk, s.streams};
+    const Setup framed{s.host, chunk, s.streams, s.pipelined};
     const std::string w =
         what<T>(((broken ? "written first, broken, " : "written first ") + std::to_string(dims) + "-D").c_str(), framed, steps, ext);
     try {
@@ -446,23 +451,25 @@ void run_all() {
     const bool quick = test::quick();
     for (auto host : test::kHosts)
         for (int dims = 1; dims <= 3; ++dims)
-            for (std::int64_t steps : {1, 3}) {
-                written_first<T>(Setup{host, {0, 0, 0}, 2}, dims, steps);
-                written_first<T>(Setup{host, {0, 0, 0}, 2}, dims, steps, true);
-            }
+            for (std::int64_t steps : {1, 3})
+                for (std::int64_t pipelined : {0, 1, 1000}) {
+                    written_first<T>(Setup{host, {0, 0, 0}, 2, pipelined}, dims, steps);
+                    written_first<T>(Setup{host, {0, 0, 0}, 2, pipelined}, dims, steps, true);
+                }
     for (auto host : test::kHosts)
         for (const recipe::Index3 chunk : {recipe::Index3{0, 0, 0}, recipe::Index3{23, 4, 1}, recipe::Index3{23, 1, 1}})
-            for (int streams : {1, 3}) {
-                if (quick && streams == 1) continue;
-                const Setup s{host, chunk, streams};
-                for (std::int64_t steps : {0, 1, 2, 5}) {
-                    mirrored<T>(s, steps, false);
-                    mirrored<T>(s, steps, true);
-                    called<T>(s, steps);
-                    fdtd_like<T>(Setup{host, recipe::Index3{19, chunk[1], 1}, streams}, steps);
-                    rows<T>(Setup{host, recipe::Index3{29, chunk[1], 1}, streams}, steps);
+            for (int streams : {1, 3})
+                for (std::int64_t pipelined : {0, 2, 1000}) {
+                    if (quick && (streams == 1 || pipelined == 2)) continue;
+                    const Setup s{host, chunk, streams, pipelined};
+                    for (std::int64_t steps : {0, 1, 2, 5}) {
+                        mirrored<T>(s, steps, false);
+                        mirrored<T>(s, steps, true);
+                        called<T>(s, steps);
+                        fdtd_like<T>(Setup{host, recipe::Index3{19, chunk[1], 1}, streams, pipelined}, steps);
+                        rows<T>(Setup{host, recipe::Index3{29, chunk[1], 1}, streams, pipelined}, steps);
+                    }
                 }
-            }
 }
 
 int main() {

@@ -77,6 +77,16 @@ struct Config {
     // are held whole.
     std::int64_t ghost_launches = 0;
     std::int64_t ghost_tile_rows = 0;
+    // A Region on one GPU holding its arrays whole: how many of its first and
+    // of its last runs are cut into pieces of rows that run as the chunks land
+    // and ahead of the chunks out (recipe/wavefront.h), so that the kernels
+    // overlap the copies. 0: every run waits for the last chunk in and every
+    // chunk out for the last run. The runs are then issued at finish(), on
+    // stream 0, the copies on the other streams (so `streams` is at least 2;
+    // with fewer, or chunks that cut more than one dimension, or several GPUs
+    // or ghost zones, the runs are not cut). Every input must declare the
+    // halo its kernel reads (recipe::input(p, Halo)): the pieces follow it.
+    std::int64_t pipelined_launches = 0;
     std::string name;            // names the nest in errors and reports
     Predicted predicted;
     // Measure per-phase times with CUDA events even without RECIPE_REPORT

@@ -581,6 +581,12 @@ public:
                           where());
     }
 
+    // Stream s waits for everything issued so far on stream `on`.
+    void stream_waits(int s, int on) {
+        check(cudaEventRecord(join_[static_cast<std::size_t>(on)], stream(on)), "cudaEventRecord", where());
+        check(cudaStreamWaitEvent(stream(s), join_[static_cast<std::size_t>(on)], 0), "cudaStreamWaitEvent", where());
+    }
+
     // ---- timing of one tile's phases (measuring only)
     void mark(std::int64_t timing_index, int phase, int s) {
         if (!measure_) return;

@@ -32,6 +32,7 @@
 #include "recipe/detail/part_worker.cuh"
 #include "recipe/detail/pipeline.cuh"
 #include "recipe/device_split.h"
+#include "recipe/wavefront.h"
 
 namespace recipe::detail {
 
@@ -137,6 +138,7 @@ public:
         copy_out_.push_back(copy_out);
         written_first_.push_back(written_first);
         first_named_.push_back(false);
+        late_.push_back(false);
     }
 
     // Allocates, then queues the copies in, chunk by chunk over the streams
@@ -181,6 +183,8 @@ public:
             active_regions().push_back(this);
             return;
         }
+        // Pipelined: stream 0 runs the pieces, the others copy (so two at least).
+        pipelined_ = !several && cfg_.pipelined_launches > 0 && cfg_.streams >= 2 && chunked_dimension(&chunked_);
         int current = 0;
         check(cudaGetDevice(&current), "cudaGetDevice", [&] { return name; });
         for (std::size_t d = 0; d < owned.size(); ++d) {
@@ -228,6 +232,11 @@ public:
                 check(cudaEventCreateWithFlags(&part.written, cudaEventDisableTiming), "cudaEventCreateWithFlags", where);
                 check(cudaEventCreateWithFlags(&part.exchanged, cudaEventDisableTiming), "cudaEventCreateWithFlags",
                       where);
+            }
+            if (pipelined_) {
+                // Copied in at finish(), with the runs recorded meanwhile.
+                part.kernel_entry = e.grid().tile_count();
+                return;
             }
             copy_in(part);
             // The kernels (stream 0) wait for every chunk.
@@ -293,6 +302,13 @@ public:
                          [=](Engine& e, const std::vector<Placement>& p, const Box& box) {
                              launch_box(kernel, block, packed, place_text, e, p, box, TypeList<I...>{}, TypeList<O...>{});
                          });
+            return;
+        }
+        if (pipelined_) {
+            record_pipelined(named, index, offset, sizeof...(I), space,
+                             [=](Engine& e, const std::vector<Placement>& p, const Box& box) {
+                                 launch_box(kernel, block, packed, place_text, e, p, box, TypeList<I...>{}, TypeList<O...>{});
+                             });
             return;
         }
         if (!several) keep_promises(index, offset, sizeof...(I), space);
@@ -369,7 +385,14 @@ public:
         finished_ = true;
         deactivate();
         if (ghost_) return finish_ghost();
+        if (pipelined_) run_pipelined(*parts_.front());
         each_part([this](RegionPart& part) {
+            if (pipelined_) {
+                Engine& e = *part.engine;
+                e.finish(part.entry);
+                part.measured = e.measured();
+                return;
+            }
             Engine& e = *part.engine;
             if (!part.kernels_marked) {
                 e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
@@ -440,18 +463,7 @@ private:
     // launch, as it would have been with the rest: slower, never wrong.
     void keep_promises(const std::vector<std::size_t>& index, const std::vector<std::int64_t>& offset, std::size_t inputs,
                        const Box& space) {
-        std::vector<std::size_t> late;
-        for (std::size_t j = 0; j < index.size(); ++j) {
-            const std::size_t i = index[j];
-            if (first_named_[i] || written_first_[i].empty() || !copy_in_[i]) continue;
-            if (std::find(late.begin(), late.end(), i) != late.end()) continue;
-            bool kept = true;
-            for (std::size_t m = 0; m < index.size(); ++m)
-                if (index[m] == i && (m < inputs || offset[m] != 0)) kept = false;
-            const Box& w = written_first_[i];
-            for (int d = 0; d < 3; ++d) kept = kept && space.begin[d] <= w.begin[d] && w.end[d] <= space.end[d];
-            if (!kept) late.push_back(i);
-        }
+        const std::vector<std::size_t> late = broken_promises(index, offset, inputs, space);
         if (late.empty()) return;
         RegionPart& part = *parts_.front();
         Engine& e = *part.engine;
@@ -466,21 +478,50 @@ private:
             }
     }
 
+    // The arrays with a written_first box that this launch, the first naming
+    // them, does not write whole without reading them.
+    std::vector<std::size_t> broken_promises(const std::vector<std::size_t>& index, const std::vector<std::int64_t>& offset,
+                                             std::size_t inputs, const Box& space) const {
+        std::vector<std::size_t> late;
+        for (std::size_t j = 0; j < index.size(); ++j) {
+            const std::size_t i = index[j];
+            if (first_named_[i] || written_first_[i].empty() || !copy_in_[i]) continue;
+            if (std::find(late.begin(), late.end(), i) != late.end()) continue;
+            bool kept = true;
+            for (std::size_t m = 0; m < index.size(); ++m)
+                if (index[m] == i && (m < inputs || offset[m] != 0)) kept = false;
+            const Box& w = written_first_[i];
+            for (int d = 0; d < 3; ++d) kept = kept && space.begin[d] <= w.begin[d] && w.end[d] <= space.end[d];
+            if (!kept) late.push_back(i);
+        }
+        return late;
+    }
+
+    // The stream chunk k is copied on: any, or (pipelined) any but stream 0,
+    // which runs the pieces.
+    int copy_stream(const Engine& e, std::int64_t k) const {
+        return pipelined_ ? 1 + static_cast<int>(k % (e.stream_count() - 1)) : static_cast<int>(k % e.stream_count());
+    }
+    int copy_streams(const Engine& e) const { return pipelined_ ? e.stream_count() - 1 : e.stream_count(); }
+
     void copy_in(RegionPart& part) { copy_in(part, copy_in_); }
-    void copy_in(RegionPart& part, const std::vector<bool>& which) {
+    // `landed(k)`: after chunk k's copies are issued.
+    template <class Landed = void (*)(std::int64_t)>
+    void copy_in(RegionPart& part, const std::vector<bool>& which, Landed landed = [](std::int64_t) {}) {
         Engine& e = *part.engine;
         const std::int64_t chunks = e.grid().tile_count();
         for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
-            const int s = static_cast<int>(k % e.stream_count());
+            const int s = copy_stream(e, k);
             e.wait_slot_free(s, k);
             e.mark(part.entry, PhaseEvents::kStart, s);
             for (std::size_t i = 0; i < part.local.size(); ++i)
-                if (which[i]) e.copy_in(i, e.grid().core(k), part.local[i], s, k);
+                if (which[i]) e.copy_in(i, e.grid().core(k), part.local[i], s, k, late_[i]);
             e.mark(part.entry, PhaseEvents::kInDone, s);
             e.mark(part.entry, PhaseEvents::kKernelStart, s);
             e.mark(part.entry, PhaseEvents::kKernelDone, s);
             e.mark(part.entry, PhaseEvents::kOutDone, s);
             if (e.staging()) e.mark_done(s, k);
+            landed(k);
         }
     }
 
@@ -490,14 +531,17 @@ private:
         for (std::size_t i = 0; i < which.size(); ++i) which[i] = copy_out_[i] && written_[i];
         copy_out(part, which);
     }
-    void copy_out(RegionPart& part, const std::vector<bool>& which) {
+    // `ready(k, s)`: before chunk k is copied out on stream s.
+    template <class Ready = void (*)(std::int64_t, int)>
+    void copy_out(RegionPart& part, const std::vector<bool>& which, Ready ready = [](std::int64_t, int) {}) {
         Engine& e = *part.engine;
         const std::int64_t chunks = e.grid().tile_count();
         Box owned = part.owned;  // in held-row coordinates
         owned.begin[split_] -= part.held.begin[split_];
         owned.end[split_] -= part.held.begin[split_];
         for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
-            const int s = static_cast<int>(k % e.stream_count());
+            const int s = copy_stream(e, k);
+            ready(k, s);
             e.wait_slot_free(s, k);
             e.mark(part.entry, PhaseEvents::kStart, s);
             e.mark(part.entry, PhaseEvents::kInDone, s);
@@ -512,7 +556,7 @@ private:
             e.mark(part.entry, PhaseEvents::kOutDone, s);
             if (e.staging()) {
                 e.mark_done(s, k);
-                if (k + 1 >= e.stream_count()) e.unpack_slot_if_done(static_cast<int>((k + 1) % e.stream_count()));
+                if (k + 1 >= copy_streams(e)) e.unpack_slot_if_done(copy_stream(e, k + 1));
             }
         }
     }
@@ -548,6 +592,109 @@ private:
                     packed);
                 e.check_launch([&] { return where; });
             }
+    }
+
+    // ---- Pipelined launches (Config::pipelined_launches; recipe/wavefront.h).
+    struct PipelinedLaunch {
+        std::function<void(Engine&, const std::vector<Placement>&, const Box&)> issue;
+        std::vector<Placement> placements;
+        Box space;
+        LaunchRows rows;
+    };
+
+    // Whether the region's chunks cut exactly one dimension (*d): the rows
+    // the launches are cut along. Otherwise the launches are not pipelined.
+    bool chunked_dimension(int* d) const {
+        int cut = -1;
+        for (int k = 0; k < 3; ++k)
+            if (cfg_.tile[k] > 0 && cfg_.tile[k] < cfg_.extents[k]) {
+                if (cut >= 0) return false;
+                cut = k;
+            }
+        if (cut < 0) return false;
+        *d = cut;
+        return true;
+    }
+
+    void record_pipelined(const std::vector<ArrayDesc>& named, const std::vector<std::size_t>& index,
+                          const std::vector<std::int64_t>& offset, std::size_t inputs, const Box& space,
+                          std::function<void(Engine&, const std::vector<Placement>&, const Box&)> issue) {
+        for (std::size_t i : broken_promises(index, offset, inputs, space)) late_[i] = true;
+        PipelinedLaunch l;
+        l.issue = std::move(issue);
+        l.space = space;
+        l.rows.begin = space.begin[chunked_];
+        l.rows.end = space.end[chunked_];
+        const RegionPart& part = *parts_.front();
+        for (std::size_t j = 0; j < named.size(); ++j) {
+            Placement place = part.global[index[j]];
+            place.device += offset[j];
+            l.placements.push_back(place);
+            l.rows.whole = l.rows.whole || offset[j] != 0;
+            const int array = static_cast<int>(index[j]);
+            if (j < inputs) l.rows.reads.push_back(RowReach{array, named[j].halo.lo[chunked_], named[j].halo.hi[chunked_]});
+            else if (std::find(l.rows.writes.begin(), l.rows.writes.end(), array) == l.rows.writes.end())
+                l.rows.writes.push_back(array);
+        }
+        recorded_.push_back(std::move(l));
+        for (std::size_t i : index) first_named_[i] = true;
+        for (std::size_t j = inputs; j < named.size(); ++j) written_[index[j]] = true;
+    }
+
+    // The recorded runs and the copies, interleaved: as each chunk lands,
+    // every one of the first pipelined_launches runs the rows it can; then
+    // the runs not cut, whole; then before each chunk out, the pieces of the
+    // last pipelined_launches that it needs (recipe/wavefront.h). Pieces run
+    // in that order on stream 0; the copies on the others, each chunk in
+    // waited for by stream 0, each chunk out waiting for stream 0.
+    void run_pipelined(RegionPart& part) {
+        Engine& e = *part.engine;
+        std::vector<LaunchRows> rows;
+        for (const PipelinedLaunch& l : recorded_) rows.push_back(l.rows);
+        const std::int64_t extent = cfg_.extents[chunked_];
+        Wavefront wave(std::move(rows), extent);
+        const std::size_t n = recorded_.size();
+        const std::size_t cut = static_cast<std::size_t>(std::min<std::int64_t>(cfg_.pipelined_launches, static_cast<std::int64_t>(n)));
+        bool started = false;
+        const auto issue = [&](const std::vector<Piece>& pieces) {
+            for (const Piece& p : pieces) {
+                if (!started) {
+                    e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+                    e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+                    e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
+                    started = true;
+                }
+                const PipelinedLaunch& l = recorded_[p.launch];
+                Box box = l.space;
+                if (!p.whole) {
+                    box.begin[chunked_] = p.begin;
+                    box.end[chunked_] = p.end;
+                }
+                l.issue(e, l.placements, box);
+            }
+        };
+        copy_in(part, copy_in_, [&](std::int64_t k) {
+            const std::int64_t arrived = e.grid().core(k).end[chunked_];
+            e.stream_waits(0, copy_stream(e, k));
+            if (arrived < extent) issue(wave.advance(arrived, cut));
+        });
+        issue(wave.complete_before(n - cut));
+        part.entry = part.kernel_entry + 1;
+        std::vector<bool> out(descs_.size());
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = copy_out_[i] && written_[i];
+        copy_out(part, out, [&](std::int64_t k, int s) {
+            issue(wave.until_final(e.grid().core(k).end[chunked_], out));
+            e.stream_waits(s, 0);
+        });
+        issue(wave.complete_before(n));  // what writes only arrays not copied out
+        if (!started) {
+            e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+            e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
+        }
+        e.mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
+        e.mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
+        recorded_.clear();
     }
 
     // ---- Ghost zones (Config::ghost_launches; seed 002, Meng & Skadron,
@@ -659,6 +806,9 @@ private:
     std::vector<ArrayDesc> descs_;  // the whole host arrays
     std::vector<bool> copy_in_, copy_out_;
     std::vector<Box> written_first_;  // per array: Resident::written_first
+    // Per array: its written_first box is copied in after all, its first
+    // launch not writing it whole (pipelined: known before the copies in).
+    std::vector<bool> late_;
     std::vector<bool> first_named_;   // per array: a launch has named it
     // Written by some run: only those are copied out (a loop that ran no
     // step leaves every host array as it was, as the C loop does, even one
@@ -673,6 +823,10 @@ private:
     double startup_ = 0;            // several GPUs: CUDA's start-up waited for before the parts
     Clock::time_point t_start_;
     bool finished_ = false;
+    // Pipelined (Config::pipelined_launches > 0): the runs, kept until finish().
+    bool pipelined_ = false;
+    int chunked_ = 0;  // the dimension the chunks cut
+    std::vector<PipelinedLaunch> recorded_;
     // Ghost zones (Config::ghost_launches > 0): the runs of the pass under way.
     bool ghost_ = false;
     std::vector<GhostLaunch> pending_;
