@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "advisor/region.h"
+#include "tests/unit/advisor/region_fixtures.h"
 #include "unit_platform.h"
 
 using namespace recipe;
@@ -245,4 +246,67 @@ TEST_CASE("staged in, an array's points its first launch writes are not packed, 
     CHECK(signal.stats.bytes == 4 * 4096 + 4 * 4);
     // Over several GPUs and with ghost zones the arrays are copied whole.
     CHECK(copied_whole(framed).arrays[1].written_first.empty());
+}
+
+TEST_CASE("a region's launches run as the chunks land when that hides them behind the copies", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // Two steps of jacobi-2d on 1000 x 4000 floats, 16 MB per array (four
+    // chunks): 32 ms of copies each way, 4 ms per launch.
+    RegionProblem r = test::jacobi_region(2);
+    r.extents = {1000, 4000, 1};
+    for (Problem& q : r.nests) {
+        q.extents = q.space.end = r.extents;
+        for (auto* uses : {&q.inputs, &q.outputs})
+            for (ArrayUse& a : *uses) a.extents = r.extents;
+    }
+    RegionPrediction p;
+    std::string error;
+    REQUIRE(predict_region(r, pf, {}, &p, &error));
+    const Prediction& t = p.total;
+    REQUIRE(p.pipelined_launches > 0);
+    CHECK(p.pieces > 4);  // the launches in pieces
+    const double in_order = t.phases.alloc + t.phases.h2d + t.phases.kernel + t.phases.d2h;
+    CHECK(t.total_ms < in_order - 1.0);
+    // Never below the copies, which do not overlap each other (every chunk in
+    // is issued before the first chunk out).
+    CHECK(t.total_ms >= t.phases.alloc + t.phases.h2d + t.phases.d2h - 1e-9);
+    // The pieces take a stream of their own besides the copies' two.
+    CHECK(t.config.streams == 3);
+}
+
+TEST_CASE("a kernel-bound region is not cut into pieces that cost more launches than the copies they hide", "[advisor]") {
+    Platform pf = test::unit_platform();
+    pf.kernel_launch_ns = 200000;  // 0.2 ms a launch
+    RegionProblem r = test::jacobi_region(50);
+    RegionPrediction p;
+    std::string error;
+    REQUIRE(predict_region(r, pf, {}, &p, &error));
+    CHECK(p.pipelined_launches == 0);
+    const Prediction& t = p.total;
+    CHECK(t.total_ms == Approx(t.phases.alloc + t.phases.h2d + t.phases.kernel + t.phases.d2h).epsilon(1e-9));
+}
+
+TEST_CASE("the pipelined timeline with no launch cut is copies in, every launch, copies out", "[advisor]") {
+    const Platform pf = test::unit_platform();
+    const RegionProblem r = test::jacobi_region(3);
+    const std::vector<LaunchRows> launches = advisor::detail::region_launch_rows(r);
+    REQUIRE(launches.size() == 6);
+    CHECK(launches[0].reads.front().array == 0);
+    CHECK(launches[0].writes.front() == 1);
+    CHECK(launches[1].reads.front().array == 1);
+    CHECK(launches[0].reads.front().hi == 1);
+    advisor::detail::RegionCopies in, back;
+    in.total_ms = 8;
+    in.chunk_ms = {2, 2, 2, 2};
+    back.total_ms = 6;
+    back.chunk_ms = {1, 1, 1, 1};
+    std::vector<RegionLaunch> per_nest(2);
+    for (RegionLaunch& l : per_nest) l.run_ms = l.kernel_ms = 1;
+    std::int64_t pieces = 0;
+    CHECK(advisor::detail::pipelined_region_ms(r, launches, per_nest, 250, in, back, 0, 0.0, &pieces) == Approx(8 + 6 + 6));
+    CHECK(pieces == 6);
+    const double cut = advisor::detail::pipelined_region_ms(r, launches, per_nest, 250, in, back, 6, 0.0, &pieces);
+    CHECK(cut < 20);
+    CHECK(cut >= 8 + 6 * 0.25);  // at least the last chunk out after the copies in
+    CHECK(pieces > 6);
 }
