@@ -64,13 +64,17 @@ def main():
           "its first and only call, set-up and staging included, CUDA's start-up left out where the region is the "
           "program's first GPU work: the program pays that once, whatever it runs); `floor` is what the same work costs at the "
           "hardware's pace: one page-locked cudaMemcpy of the region's bytes each way (measured in the same run) "
-          "plus the kernels' time (events, RECIPE_REPORT=1); `staged floor`, where the program's arrays are pageable, "
+          "plus the kernels' time (events, RECIPE_REPORT=1, of the same .cu with its launches run whole and back to back); "
+          "`whole-array floor`, the same with every array the region copies in or out copied whole, one page-locked "
+          "copy each way (what keeping the arrays on the GPU for the whole region could cost at best); "
+          "`staged floor`, where the program's arrays are pageable, "
           "the fastest raw-CUDA way found to move the same bytes from and to pageable memory (bench/region/staged_floor.cu: "
           "threads staging through page-locked buffers, chunk, threads and buffers searched, or registering the pages) "
           "plus the same kernels. `MB in / out`: what the region copied each way.\n")
     print("| program | decision | dump | C program s | .cu program s | C kernel s | .cu kernel s | region ms | predicted ms | "
-          "error | MB in / out | copies in + out ms | kernels ms | floor ms | region / floor | staged floor ms | region / staged floor |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "error | MB in / out | copies in + out ms | kernels ms | floor ms | region / floor | whole-array floor ms | "
+          "region / whole-array floor | staged floor ms | region / staged floor |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in open(tsv):
         name, c, cu, flags, decision = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
         w = os.path.join(raw, name)
@@ -78,7 +82,7 @@ def main():
             continue  # left out (ONLY)
         errors = read(os.path.join(w, "errors"))
         if errors:
-            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 14)
+            print(f"| {name} | {decision} | {errors.splitlines()[0]} |" + " |" * 16)
             continue
         dump = read(os.path.join(w, "dump"), "?") + f" ({read(os.path.join(w, 'dump-bytes'), '?')} bytes)"
         c_wall, g_wall, c_kernel, g_kernel, region, predicted = [], [], [], [], [], None
@@ -108,7 +112,13 @@ def main():
         floor = read(os.path.join(w, "floor")).split()
         med = lambda v, f="{:.3f}": f.format(statistics.median(v)) if v else "–"
         copies = sum(float(x) for x in floor) if floor else None
-        kernels = block.get("kernel", (None,))[0]
+        # The kernels back to back: the .cu with its launches not pipelined
+        # (pieces overlapping the copies have no kernel phase of their own).
+        whole_report = read(os.path.join(w, "whole-report.out"))
+        kernels = region_block(whole_report or read(os.path.join(w, "gpu-report.out")), region_name).get("kernel", (None,))[0]
+        floor_whole = read(os.path.join(w, "floor-whole")).split()
+        wfl = sum(float(x) for x in floor_whole) + kernels if floor_whole and kernels is not None else None
+        wratio = f"{statistics.median(region) / wfl:.2f}" if wfl and region else "–"
         fl = copies + kernels if copies is not None and kernels is not None else None
         ratio = f"{statistics.median(region) / fl:.2f}" if fl and region else "–"
         staged = read(os.path.join(w, "staged-floor")).split()
@@ -119,7 +129,8 @@ def main():
         print(f"| {name} | {decision} | {dump} | {med(c_wall)} | {med(g_wall)} | {med(c_kernel)} | {med(g_kernel)} | "
               f"{med(region, '{:.2f}')} | {'–' if predicted is None else f'{predicted:.2f}'} | {err} | {mb} | "
               f"{'–' if copies is None else f'{copies:.2f}'} | {'–' if kernels is None else f'{kernels:.2f}'} | "
-              f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} | {'–' if sfl is None else f'{sfl:.2f}'} | {sratio} |")
+              f"{'–' if fl is None else f'{fl:.2f}'} | {ratio} | {'–' if wfl is None else f'{wfl:.2f}'} | {wratio} | "
+              f"{'–' if sfl is None else f'{sfl:.2f}'} | {sratio} |")
 
 
 if __name__ == "__main__":

@@ -7,9 +7,13 @@
 #     (wall), PolyBench's own kernel timer (-DPOLYBENCH_TIME: the function
 #     that holds the time loop), and the region's own time as the library
 #     measures it in the program (RECIPE_REPORT=time), beside its prediction;
-#  3. the floor: one run with RECIPE_REPORT=1 gives the region's bytes and
-#     kernel time (events); copy_floor.cu times one page-locked copy of those
-#     bytes each way. floor = copies in + kernels + copies out. Where the
+#  3. the floor: one run with RECIPE_REPORT=1 gives the region's bytes;
+#     one run of the same .cu with its launches not pipelined and every array
+#     copied whole (whole.cu: no pipelined_launches, no written_first boxes)
+#     gives the kernels' time back to back (events) and the arrays' whole
+#     bytes; copy_floor.cu times one page-locked copy of those bytes each way.
+#     floor = copies in + kernels + copies out, of the bytes moved and of the
+#     arrays whole (one copy each way of every array plus the kernels). Where the
 #     program's arrays are pageable (the region stages them), staged_floor.cu
 #     times the fastest raw-CUDA way to move the same bytes from and to
 #     pageable memory: staged floor = those copies + kernels.
@@ -50,6 +54,12 @@ build() {
     nvcc -O2 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags $extra -I "$kdir" "$cu" \
       ${poly:+"$w/polybench-$v.o"} -o "$w/gpu-$v" >>"$w/build-gpu-$v.log" 2>&1 || echo ".cu build failed" >>"$w/errors"
   done
+  sed -e 's/^ *recipe_region_config\.pipelined_launches = .*//' \
+    -e 's/recipe::resident(\([^,]*\), recipe::Box{{[^}]*}, {[^}]*}}, \(true\|false\))/recipe::resident(\1, true, \2)/' \
+    "$cu" >"$w/whole.cu"
+  # shellcheck disable=SC2086
+  nvcc -O2 -std=c++17 -arch="$arch" --fmad=false -I "$root/library/include" $flags ${extra_time:-} -I "$kdir" -I "$(dirname "$cu")" \
+    "$w/whole.cu" ${poly:+"$w/polybench-time.o"} -o "$w/gpu-whole" >>"$w/build-gpu-whole.log" 2>&1 || echo "whole.cu build failed" >>"$w/errors"
 }
 while IFS=$'\t' read -r name c cu flags decision; do
   [ "$flags" = - ] && flags=""
@@ -100,10 +110,14 @@ while IFS=$'\t' read -r name c cu flags decision; do
     echo "$t0 $t1 $t2" >"$w/wall.$r"
   done
   RECIPE_REPORT=1 "$w/gpu-time" >"$w/gpu-report.out" 2>&1
+  RECIPE_REPORT=1 "$w/gpu-whole" >"$w/whole-report.out" 2>&1
   region=$(sed -n 's/.*recipe_region_config.name = "\(.*\)";/\1/p' "$cu" | head -1)
   echo "$region" >"$w/region-name"
-  bytes=$(awk -v n="recipe: $region:" 'index($0, n) == 1 {on = 1} on && /copies:/ {gsub(/[()]/, ""); print $5, $9; exit}' "$w/gpu-report.out")
+  moved() { awk -v n="recipe: $region:" 'index($0, n) == 1 {on = 1} on && /copies:/ {gsub(/[()]/, ""); print $5, $9; exit}' "$1"; }
+  bytes=$(moved "$w/gpu-report.out")
+  whole=$(moved "$w/whole-report.out")
   [ -n "$bytes" ] && "$raw/copy_floor" $bytes >"$w/floor"
+  [ -n "$whole" ] && "$raw/copy_floor" $whole >"$w/floor-whole"
   if [ -n "$bytes" ] && grep -q "HostMemory::Staged" "$cu"; then "$raw/staged_floor" $bytes >"$w/staged-floor"; fi
 done <"$gen/programs.tsv"
 python3 "$root/bench/region/report.py" "$gen/programs.tsv" "$raw" "$runs" >"$out/region.md"
