@@ -351,12 +351,7 @@ public:
             on_part(part, [=, &part] {
                 Engine& e = *part.engine;
                 const auto at = [&] { return place_text; };
-                if (!part.kernels_marked) {
-                    e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
-                    e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
-                    e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
-                    part.kernels_marked = true;
-                }
+                open_kernels(part);
                 const auto launch = [&](const Box& box) {
                     launch_box(kernel, block, packed, place_text, e, p, box, TypeList<I...>{}, TypeList<O...>{});
                 };
@@ -394,13 +389,7 @@ public:
                 return;
             }
             Engine& e = *part.engine;
-            if (!part.kernels_marked) {
-                e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
-                e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
-                e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
-            }
-            e.mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
-            e.mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
+            close_kernels(part);
             // The copies out (every stream) wait for the kernels.
             e.join_streams();
             copy_out(part);
@@ -594,6 +583,22 @@ private:
             }
     }
 
+    // The kernels' timing entry (stream 0): opened before the first launch,
+    // closed after the last.
+    static void open_kernels(RegionPart& part) {
+        if (part.kernels_marked) return;
+        Engine& e = *part.engine;
+        e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
+        e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
+        e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
+        part.kernels_marked = true;
+    }
+    static void close_kernels(RegionPart& part) {
+        open_kernels(part);
+        part.engine->mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
+        part.engine->mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
+    }
+
     // ---- Pipelined launches (Config::pipelined_launches; recipe/wavefront.h).
     struct PipelinedLaunch {
         std::function<void(Engine&, const std::vector<Placement>&, const Box&)> issue;
@@ -655,15 +660,9 @@ private:
         Wavefront wave(std::move(rows), extent);
         const std::size_t n = recorded_.size();
         const std::size_t cut = static_cast<std::size_t>(std::min<std::int64_t>(cfg_.pipelined_launches, static_cast<std::int64_t>(n)));
-        bool started = false;
         const auto issue = [&](const std::vector<Piece>& pieces) {
             for (const Piece& p : pieces) {
-                if (!started) {
-                    e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
-                    e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
-                    e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
-                    started = true;
-                }
+                open_kernels(part);
                 const PipelinedLaunch& l = recorded_[p.launch];
                 Box box = l.space;
                 if (!p.whole) {
@@ -687,13 +686,7 @@ private:
             e.stream_waits(s, 0);
         });
         issue(wave.complete_before(n));  // what writes only arrays not copied out
-        if (!started) {
-            e.mark(part.kernel_entry, PhaseEvents::kStart, 0);
-            e.mark(part.kernel_entry, PhaseEvents::kInDone, 0);
-            e.mark(part.kernel_entry, PhaseEvents::kKernelStart, 0);
-        }
-        e.mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
-        e.mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
+        close_kernels(part);
         recorded_.clear();
     }
 
