@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <exception>
@@ -146,6 +148,7 @@ public:
     // own worker).
     void start() {
         const auto t0 = Clock::now();
+        t_start_ = t0;
         const std::string name = region_name();
         std::vector<Box> owned{Box{{0, 0, 0}, cfg_.extents}};
         if (cfg_.devices > 1) {
@@ -384,7 +387,9 @@ public:
         each_part([this](RegionPart& part) {
             if (pipelined_) {
                 Engine& e = *part.engine;
+                trace("issued", -1);
                 e.finish(part.entry);
+                trace("done", -1);
                 part.measured = e.measured();
                 return;
             }
@@ -392,11 +397,15 @@ public:
             close_kernels(part);
             // The copies out (every stream) wait for the kernels.
             e.join_streams();
+            trace("launched", -1);
             copy_out(part);
+            trace("issued", -1);
             // On the part's GPU: its resources go back to that GPU's pool.
             e.finish(part.entry);
+            trace("done", -1);
             part.measured = e.measured();
         });
+        print_trace();
         if (parts_.size() == 1) {
             const Measured m = parts_[0]->measured;
             parts_.clear();
@@ -502,15 +511,18 @@ private:
         for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
             const int s = copy_stream(e, k);
             e.wait_slot_free(s, k);
+            trace("in-slot", k);
             e.mark(part.entry, PhaseEvents::kStart, s);
             for (std::size_t i = 0; i < part.local.size(); ++i)
                 if (which[i]) e.copy_in(i, e.grid().core(k), part.local[i], s, k, late_[i]);
+            trace("in-issued", k);
             e.mark(part.entry, PhaseEvents::kInDone, s);
             e.mark(part.entry, PhaseEvents::kKernelStart, s);
             e.mark(part.entry, PhaseEvents::kKernelDone, s);
             e.mark(part.entry, PhaseEvents::kOutDone, s);
             if (e.staging()) e.mark_done(s, k);
             landed(k);
+            trace("in-after", k);
         }
     }
 
@@ -531,7 +543,9 @@ private:
         for (std::int64_t k = 0; k < chunks; ++k, ++part.entry) {
             const int s = copy_stream(e, k);
             ready(k, s);
+            trace("out-ready", k);
             e.wait_slot_free(s, k);
+            trace("out-slot", k);
             e.mark(part.entry, PhaseEvents::kStart, s);
             e.mark(part.entry, PhaseEvents::kInDone, s);
             e.mark(part.entry, PhaseEvents::kKernelStart, s);
@@ -597,6 +611,19 @@ private:
         open_kernels(part);
         part.engine->mark(part.kernel_entry, PhaseEvents::kKernelDone, 0);
         part.engine->mark(part.kernel_entry, PhaseEvents::kOutDone, 0);
+    }
+
+    // RECIPE_TRACE=1: the host's timeline of a region on one GPU, chunk by
+    // chunk (when it had a free slot, had packed and issued a chunk, had
+    // issued the pieces the chunk let run), printed by finish(): where a
+    // region's time goes.
+    void trace(const char* what, std::int64_t chunk) {
+        if (tracing_ && parts_.size() <= 1) trace_.push_back({what, chunk, ms_since(t_start_)});
+    }
+    void print_trace() const {
+        for (const TraceMark& m : trace_)
+            std::fprintf(stderr, "recipe: trace %s %s %lld %.3f\n", region_name().c_str(), m.what,
+                         static_cast<long long>(m.chunk), m.ms);
     }
 
     // ---- Pipelined launches (Config::pipelined_launches; recipe/wavefront.h).
@@ -816,6 +843,16 @@ private:
     double startup_ = 0;            // several GPUs: CUDA's start-up waited for before the parts
     Clock::time_point t_start_;
     bool finished_ = false;
+    struct TraceMark {
+        const char* what;
+        std::int64_t chunk;
+        double ms;  // since the region began
+    };
+    bool tracing_ = [] {
+        const char* v = std::getenv("RECIPE_TRACE");
+        return v && *v && std::string(v) != "0";
+    }();
+    std::vector<TraceMark> trace_;
     // Pipelined (Config::pipelined_launches > 0): the runs, kept until finish().
     bool pipelined_ = false;
     int chunked_ = 0;  // the dimension the chunks cut
