@@ -310,3 +310,28 @@ TEST_CASE("the pipelined timeline with no launch cut is copies in, every launch,
     CHECK(cut >= 8 + 6 * 0.25);  // at least the last chunk out after the copies in
     CHECK(pieces > 6);
 }
+
+TEST_CASE("under swapped pointers the launches trade their arrays every step; other swaps are not cut", "[advisor]") {
+    // stencil7's form: one nest reading `a` and writing `b`, the pointers swapped after each call.
+    RegionProblem r = test::jacobi_region(4);
+    r.nests.resize(1);
+    r.swaps = true;
+    const std::vector<LaunchRows> launches = advisor::detail::region_launch_rows(r);
+    REQUIRE(launches.size() == 4);
+    for (std::size_t t = 0; t < launches.size(); ++t) {
+        INFO("step " << t);
+        CHECK(launches[t].reads.front().array == static_cast<int>(t % 2));
+        CHECK(launches[t].writes.front() == static_cast<int>(1 - t % 2));
+    }
+    // Two nests under swapped pointers: which buffer each name holds is not followed.
+    RegionProblem two = test::jacobi_region(4);
+    two.swaps = true;
+    CHECK(advisor::detail::region_launch_rows(two).empty());
+    // A launch naming what the region does not hold whole (a part) runs whole.
+    RegionProblem part = test::jacobi_region(1);
+    part.nests[1].inputs[0].name = "b[0]";
+    const std::vector<LaunchRows> with_part = advisor::detail::region_launch_rows(part);
+    REQUIRE(with_part.size() == 2);
+    CHECK_FALSE(with_part[0].whole);
+    CHECK(with_part[1].whole);
+}
