@@ -382,3 +382,73 @@ TEST_CASE("every region with boxes written first is priced finite, and copies in
     CHECK(priced > 300);
     CHECK(bad == 0);
 }
+
+TEST_CASE("every region with its launches pipelined is priced finite and never below its copies or its kernels", "[advisor]") {
+    const std::vector<Platform> platforms = stored_platforms();
+    REQUIRE_FALSE(platforms.empty());
+    std::mt19937_64 rng(20261130);
+    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    int priced = 0, pipelined = 0, bad = 0;
+    for (int n = 0; n < 200; ++n) {
+        // B = f(A); A = f(B) (or, under swapped pointers, one nest a step) on
+        // random extents, reaches and steps.
+        Problem p;
+        p.dims = static_cast<int>(pick(1, 3));
+        const std::int64_t most = p.dims == 1 ? (std::int64_t{1} << 26) : p.dims == 2 ? 4096 : 400;
+        for (int d = 0; d < p.dims; ++d) p.extents[d] = pick(8, most);
+        const std::int64_t reach = pick(0, 2);
+        recipe::Halo h;
+        for (int d = 0; d < p.dims; ++d) h.lo[d] = h.hi[d] = reach;
+        p.space = {{0, 0, 0}, p.extents};
+        for (int d = 0; d < p.dims; ++d) {
+            p.space.begin[d] = reach;
+            p.space.end[d] = p.extents[d] - reach;
+        }
+        const int elem = static_cast<int>(std::int64_t{1} << pick(2, 3));
+        ArrayUse in, out;
+        in.name = "a";
+        out.name = "b";
+        in.elem_bytes = out.elem_bytes = elem;
+        in.extents = out.extents = p.extents;
+        in.halo = h;
+        p.inputs = {in};
+        p.outputs = {out};
+        p.flops_per_point = 8;
+        p.bytes_per_point = 2 * elem;
+        p.reads_twice = reach > 0;
+        RegionProblem r;
+        r.dims = p.dims;
+        r.extents = p.extents;
+        r.arrays = {{"a", elem, true, true}, {"b", elem, true, true}};
+        r.swaps = pick(0, 1) == 1;
+        r.nests = {p};
+        if (!r.swaps) {
+            Problem q = p;
+            q.inputs[0].name = "b";
+            q.outputs[0].name = "a";
+            r.nests.push_back(q);
+        }
+        r.steps = pick(1, 40);
+        r.pinned_host = pick(0, 1) == 1;
+        for (const auto& platform : platforms) {
+            RegionPrediction rp;
+            std::string error;
+            if (!predict_region(r, platform, {}, &rp, &error)) continue;
+            ++priced;
+            if (rp.pipelined_launches == 0) continue;
+            ++pipelined;
+            const Prediction& t = rp.total;
+            const auto& ph = t.phases;
+            const double eps = 1e-6 * std::max(1.0, t.total_ms);
+            const bool ok = sane(t.total_ms) && t.total_ms + eps >= ph.alloc + ph.h2d + ph.d2h &&
+                            t.total_ms + eps >= ph.alloc + ph.kernel && rp.pieces >= r.steps * static_cast<std::int64_t>(r.nests.size());
+            if (!ok && ++bad <= 10)
+                WARN(platform.name << " dims " << r.dims << " extents " << r.extents[0] << "x" << r.extents[1] << "x" << r.extents[2]
+                                   << " steps " << r.steps << ": " << t.total_ms << " ms against alloc " << ph.alloc << ", h2d "
+                                   << ph.h2d << ", d2h " << ph.d2h << ", kernels " << ph.kernel);
+        }
+    }
+    INFO(priced << " regions priced, " << pipelined << " pipelined");
+    CHECK(pipelined > 20);
+    CHECK(bad == 0);
+}
