@@ -385,20 +385,14 @@ public:
         if (ghost_) return finish_ghost();
         if (pipelined_) run_pipelined(*parts_.front());
         each_part([this](RegionPart& part) {
-            if (pipelined_) {
-                Engine& e = *part.engine;
-                trace("issued", -1);
-                e.finish(part.entry);
-                trace("done", -1);
-                part.measured = e.measured();
-                return;
-            }
             Engine& e = *part.engine;
-            close_kernels(part);
-            // The copies out (every stream) wait for the kernels.
-            e.join_streams();
-            trace("launched", -1);
-            copy_out(part);
+            if (!pipelined_) {  // pipelined, run_pipelined has issued the copies out
+                close_kernels(part);
+                // The copies out (every stream) wait for the kernels.
+                e.join_streams();
+                trace("launched", -1);
+                copy_out(part);
+            }
             trace("issued", -1);
             // On the part's GPU: its resources go back to that GPU's pool.
             e.finish(part.entry);
