@@ -13,22 +13,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 platform=${1:?usage: ab_pipelined.sh PLATFORM OUTDIR [SAMPLE...]}
 out=$(mkdir -p "${2:?usage: ab_pipelined.sh PLATFORM OUTDIR [SAMPLE...]}" && cd "$2" && pwd)
 shift 2
-recipe=${RECIPE_BINARY:-$root/build/recipe}
-cus=()
-for s in "${@:-stencil7 heat2d diffuse1d}"; do
-  for name in $s; do
-    src=$root/samples/$name.c
-    [ -f "$src" ] || src=$name  # a path (a PolyBench file, its flags in ADVISE_FLAGS_<name>)
-    base=$(basename "$src" .c)
-    flags_var="ADVISE_FLAGS_${base//-/_}"
-    # shellcheck disable=SC2086
-    "$recipe" advise "$src" --platform "$platform" ${!flags_var:-} -o "$out/gen/$base" >"$out/$base.advise.log" 2>&1 ||
-      { echo "$base: advise failed"; continue; }
-    cu=$out/gen/$base/$base.cu
-    grep -q 'pipelined_launches' "$cu" ||
-      sed -i "s/^\( *\)\(recipe_region_config\.streams = [0-9]*;\)/\1\2\n\1recipe_region_config.pipelined_launches = ${PIPELINED:-1000000};/" "$cu"
-    cus+=("$cu")
-  done
+. "$root/bench/region/advise_samples.sh"
+# shellcheck disable=SC2046
+advise_samples "$platform" "$out" $(echo "${@:-stencil7 heat2d diffuse1d}")
+for cu in "${cus[@]}"; do
+  grep -q 'pipelined_launches' "$cu" ||
+    sed -i "s/^\( *\)\(recipe_region_config\.streams = [0-9]*;\)/\1\2\n\1recipe_region_config.pipelined_launches = ${PIPELINED:-1000000};/" "$cu"
 done
 OLD_EDIT='s/^ *recipe_region_config\.pipelined_launches = .*//' \
   RUNS=${RUNS:-8} bash "$root/bench/device/ab_first_call.sh" "$out/ab" "$root/library/include" "${cus[@]}"

@@ -11,14 +11,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 platform=${1:?usage: ab_written_first.sh PLATFORM OUTDIR [SAMPLE...]}
 out=$(mkdir -p "${2:?usage: ab_written_first.sh PLATFORM OUTDIR [SAMPLE...]}" && cd "$2" && pwd)
 shift 2
-recipe=${RECIPE_BINARY:-$root/build/recipe}
-cus=()
-for s in "${@:-stencil7 heat2d diffuse1d}"; do
-  for name in $s; do
-    "$recipe" advise "$root/samples/$name.c" --platform "$platform" -o "$out/gen/$name" >"$out/$name.advise.log" 2>&1 ||
-      { echo "$name: advise failed"; continue; }
-    cus+=("$out/gen/$name/$name.cu")
-  done
-done
+. "$root/bench/region/advise_samples.sh"
+# shellcheck disable=SC2046
+advise_samples "$platform" "$out" $(echo "${@:-stencil7 heat2d diffuse1d}")
 OLD_EDIT='s/recipe::resident(\([^,]*\), recipe::Box{{[^}]*}, {[^}]*}}, \(true\|false\))/recipe::resident(\1, true, \2)/' \
   RUNS=${RUNS:-8} bash "$root/bench/device/ab_first_call.sh" "$out/ab" "$root/library/include" "${cus[@]}"
