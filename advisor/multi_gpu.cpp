@@ -86,6 +86,8 @@ Platform platform_for_devices(const Platform& platform, int devices) {
     // engine, whichever its direction's share slows more.
     for (Measurements& m : p.region_chunk_in.tables) scale(&m, std::max(s.staging, s.h2d));
     for (Measurements& m : p.region_chunk_out.tables) scale(&m, std::max(s.staging, s.d2h));
+    for (Measurements& m : p.region_pass_in.tables) scale(&m, std::max(s.staging, s.h2d));
+    for (Measurements& m : p.region_pass_out.tables) scale(&m, std::max(s.staging, s.d2h));
     p.staging_row_ns *= s.staging;
     p.host_copy_row_ns *= s.staging;
     return p;

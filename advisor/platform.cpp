@@ -183,7 +183,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
-        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "stagingThreads",
+        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
@@ -473,6 +473,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.measurements("stagingSetup", false, &p->staging_setup) ||
         !r.measurements("stagingTile", false, &p->staging_tile) ||
         !r.stream_tables("regionChunkIn", &p->region_chunk_in) || !r.stream_tables("regionChunkOut", &p->region_chunk_out) ||
+        !r.stream_tables("regionPassIn", &p->region_pass_in) || !r.stream_tables("regionPassOut", &p->region_pass_out) ||
         !r.integer(root, "stagingThreads", "stagingThreads", false, &p->staging_threads, 1) ||
         !r.measurements("pipelineTile", false, &p->pipeline_tile) ||
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||

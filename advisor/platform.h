@@ -212,12 +212,16 @@ struct Platform {
     int staging_threads = 0;
     Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
     Measurements pipeline_tile;  // a pinned run's steady time per tile with one b-byte input and output tile
-    // A staged recipe::Region's steady time per chunk of b bytes, copied in
-    // (as the region starts) and out (as it finishes), each direction alone,
+    // A staged recipe::Region's time per chunk of b bytes, copied in (as the
+    // region starts) and out (as it finishes), each direction alone, over
+    // arrays the host has just written (older profiles: a steady pace),
     // one table per stream count (regionChunkIn / regionChunkOut). The
     // region's chunk and streams are chosen from them (advisor/region.cpp);
     // empty: priced from stagingTile, in fixed chunks.
     StreamTables region_chunk_in, region_chunk_out;
+    // What a single pass of those paid beyond its chunks (regionPassIn /
+    // regionPassOut, by chunk bytes); empty: the first chunk's DMA.
+    StreamTables region_pass_in, region_pass_out;
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
     // What the user's program pays besides warm runs (docs/model.md, "The
     // program's run"), measured by recipe-profile in fresh processes: CUDA's

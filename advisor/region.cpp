@@ -25,9 +25,12 @@ std::string mb(double bytes) {
 // pipeline with two steps). With the profile's regionChunkIn/Out for these
 // streams, a chunk costs what a staged region's chunk of its bytes (every
 // array's piece together) measured, both stages paced as they meet, and the
-// first chunk's DMA is the pipeline's fill; without them, the slower stage
-// sets the pace, priced from the staged pipeline's tile (stagingTile, half of
-// it: one direction), and the other adds its first chunk.
+// pass adds what a single pass paid beyond its chunks (regionPassIn/Out: the
+// fill, the drain, the staging threads' first work; at least the first
+// chunk's DMA); without them, the slower stage sets the pace, priced from
+// the staged pipeline's tile (stagingTile, half of it: one direction), and
+// the other adds its first chunk. A frame of short rows costs the staging
+// threads a reach per row besides its bytes: stagingRowNs each.
 using Direction = detail::RegionCopies;
 
 Direction copies(const RegionProblem& r, const Platform& pf, const Index3& chunk, std::int64_t streams, bool in, bool staged) {
@@ -44,15 +47,16 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
     RegionCopies d;
     const Measurements& table = in ? pf.pinned_host_to_device : pf.device_to_pinned_host;
     const Measurements* paced = staged ? (in ? pf.region_chunk_in : pf.region_chunk_out).at(static_cast<int>(streams)) : nullptr;
+    const Measurements* pass = paced ? (in ? pf.region_pass_in : pf.region_pass_out).at(static_cast<int>(streams)) : nullptr;
     // Chunks are whole rows (planes): full in every dimension but the slowest tiled one.
     const int slow = std::clamp(r.dims - 1, 0, 2);
     const std::int64_t rows = row_end - row_begin;
     if (rows <= 0) return d;
     const std::int64_t full = chunk[slow], count = (rows + full - 1) / full, last = rows - (count - 1) * full;
-    double first_dma = 0, first_pack = 0;
+    double first_dma = 0, first_pack = 0, first_packed = 0;
     bool first = true;  // the first chunk copied is yet to come
     for (std::int64_t k = 0; k < count; ++k) {
-        double chunk_bytes = 0, chunk_dma = 0, chunk_pack = 0, chunk_packed = 0;
+        double chunk_bytes = 0, chunk_dma = 0, chunk_pack = 0, chunk_packed = 0, chunk_rows_ms = 0;
         Box box{{0, 0, 0}, r.extents};
         box.begin[slow] = row_begin + k * full;
         box.end[slow] = box.begin[slow] + (k + 1 == count ? last : full);
@@ -79,9 +83,16 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
                                               table, pf.strided_copy, &sent);
                 d.stats.copies += sent.copies;
                 // A frame of short rows costs the staging threads a reach per
-                // row besides its bytes (kRowReachBytes, as the library shares them out).
+                // row besides its bytes: the profile's stagingRowNs (on an
+                // H200 host stencil7's frame, ~4,000 runs of 8 bytes a chunk,
+                // took 0.13-0.19 ms a chunk beyond its grid's; 4,000 x 30.7
+                // ns = 0.12 ms), or without it kRowReachBytes at the packing's
+                // pace (as the library shares them out).
                 const std::int64_t runs = runs_outside(box, a.written_first, r.extents);
-                if (runs > 0 && needed * a.elem_bytes / runs < 4096) packed += static_cast<double>(runs * kRowReachBytes);
+                if (runs > 0 && needed * a.elem_bytes / runs < 4096) {
+                    if (pf.staging_row_ns > 0) chunk_rows_ms += static_cast<double>(runs) * pf.staging_row_ns * 1e-6;
+                    else packed += static_cast<double>(runs * kRowReachBytes);
+                }
             } else {
                 chunk_dma += table.ms(bytes);
                 d.stats.copies += 1;
@@ -102,6 +113,7 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
         }
         // The measured pace of a staged chunk, at the bytes packed.
         if (paced) chunk_pack = paced->ms(chunk_packed);
+        if (staged) chunk_pack += chunk_rows_ms;
         d.chunk_ms.push_back(staged ? std::max(chunk_dma, chunk_pack) : chunk_dma);
         d.dma_ms += chunk_dma;
         d.staging_ms += chunk_pack;
@@ -109,12 +121,14 @@ detail::RegionCopies detail::region_copies(const RegionProblem& r, const Platfor
         if (first) {
             first_dma = chunk_dma;
             first_pack = chunk_pack;
+            first_packed = chunk_packed;
             first = false;
         }
     }
     if (d.stats.copies == 0) return d;
     if (!staged) d.total_ms = d.dma_ms;
-    else if (paced) d.total_ms = std::max(d.dma_ms, d.staging_ms) + first_dma;
+    else if (paced)
+        d.total_ms = std::max(d.dma_ms, d.staging_ms) + std::max(first_dma, pass ? std::max(0.0, pass->ms(first_packed)) : 0.0);
     else d.total_ms = std::max(d.dma_ms, d.staging_ms) + std::min(first_dma, first_pack);
     return d;
 }

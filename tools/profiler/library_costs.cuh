@@ -40,14 +40,16 @@ struct LibraryCosts {
     // duplex factor from it).
     std::vector<double> pipeline_tile_bytes, pipeline_tile_ns;
     double staging_row_ns = 0;  // each further row of a strided tile box
-    // regionChunkIn / regionChunkOut: steady time per chunk of a staged
+    // regionChunkIn / regionChunkOut: time per chunk of a staged
     // recipe::Region's copies of one array of floats, in as the region
     // starts, out as it finishes, each direction alone (as a region runs
-    // them), chunks of region_chunk_bytes over each of region_streams:
-    // region_chunk_*_ns[stream index][chunk index].
+    // them), over arrays the host has just written, chunks of
+    // region_chunk_bytes over each of region_streams:
+    // region_chunk_*_ns[stream index][chunk index]; regionPassIn /
+    // regionPassOut: what one such pass pays beyond its chunks.
     std::vector<int> region_streams;
     std::vector<double> region_chunk_bytes;
-    std::vector<std::vector<double>> region_chunk_in_ns, region_chunk_out_ns;
+    std::vector<std::vector<double>> region_chunk_in_ns, region_chunk_out_ns, region_pass_in_ns, region_pass_out_ns;
     // The staging thread counts tried, and each one's steady time per 4 MiB
     // tile (pack and unpack while both copy directions run); the fastest
     // count is the one the generated code asks for and the one stagingTile
@@ -127,10 +129,9 @@ inline recipe::Config region_config(std::int64_t n, std::int64_t chunk, int stre
 // One such region: `in` copied in (nothing out, no launch), or `out` copied
 // out after one launch that names it as its output (nothing in). Its whole
 // time, ns.
-inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, const float* in, float* out,
+inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool copy_in, float* source, float* out,
                           int threads) {
     const recipe::Config c = region_config(n, chunk, streams, threads);
-    float* source = const_cast<float*>(in);
     const auto t0 = std::chrono::steady_clock::now();
     if (copy_in) {
         recipe::Region r(c, recipe::resident(source, true, false));
@@ -145,19 +146,45 @@ inline double region_once(std::int64_t n, std::int64_t chunk, int streams, bool 
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Steady time per chunk (ns) of one direction of a staged region: regions of
-// `chunks` and `chunks / 2` chunks differenced, taken in turns, so that the
-// setup, the fill and the drain cancel (the device and staging blocks stay
-// in the library's pool, sized for the larger, after the first).
-inline double region_chunk_ns(int reps, std::int64_t chunk, std::int64_t chunks, int streams, bool copy_in, const float* in,
-                              float* out, int threads) {
+// A program's host code writes its arrays just before its region copies
+// them, and that is what the region's pace is measured on: one thread
+// writes the array before each pass, as a program's initialisation does.
+// (bench/region/first_pass_probe.cu, on an H200 host: a region's copies out
+// into freshly written memory took 237 us per 8 MiB chunk, into memory the
+// previous pass had filled 164; copies in 287 and 279 us.)
+inline void write_as_program(float* p, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(i & 127) * 0.01f;
+}
+
+// One direction of a staged region as a program pays it: `chunk_ns`, the
+// time per chunk, and `pass_ns`, what a pass pays beyond its chunks (the
+// pipeline's fill and drain, waking the staging threads, the last wait).
+struct RegionPace {
+    double chunk_ns = 0, pass_ns = 0;
+};
+
+// Single regions of `chunks` and `chunks / 2` chunks, taken in turns, each
+// over an array written just before (write_as_program): the difference of
+// their medians over the chunks between is the pace. What a pass pays beyond
+// its chunks is taken from passes of 4 chunks, less 4 chunks at that pace:
+// from the longer passes it is a small difference of large times, which
+// their noise swamps (an H200 host's profile taken that way read 0 to 3 ms
+// from one chunk size to the next). The device and staging blocks stay in
+// the library's pool, sized for the larger, after the first.
+inline RegionPace region_chunk_pace(int reps, std::int64_t chunk, std::int64_t chunks, int streams, bool copy_in, float* in,
+                                    float* out, int threads) {
     region_once(chunks * chunk, chunk, streams, copy_in, in, out, threads);
-    std::vector<double> a, b;
-    for (int r = 0; r < reps; ++r) {
-        a.push_back(region_once(chunks / 2 * chunk, chunk, streams, copy_in, in, out, threads));
-        b.push_back(region_once(chunks * chunk, chunk, streams, copy_in, in, out, threads));
-    }
-    return std::max(0.0, (median_of(b) - median_of(a)) / static_cast<double>(chunks - chunks / 2));
+    const std::int64_t sizes[3] = {std::min<std::int64_t>(4, chunks / 2), chunks / 2, chunks};
+    std::vector<double> times[3];
+    for (int r = 0; r < reps; ++r)
+        for (int i = 0; i < 3; ++i) {
+            write_as_program(copy_in ? in : out, sizes[i] * chunk);
+            times[i].push_back(region_once(sizes[i] * chunk, chunk, streams, copy_in, in, out, threads));
+        }
+    RegionPace p;
+    p.chunk_ns = std::max(0.0, (median_of(times[2]) - median_of(times[1])) / static_cast<double>(chunks - chunks / 2));
+    p.pass_ns = std::max(0.0, median_of(times[0]) - static_cast<double>(sizes[0]) * p.chunk_ns);
+    return p;
 }
 
 // Median over `reps` runs after one warm-up of what `pick` takes from a run.
@@ -265,18 +292,23 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
     // the copies in packed at 25-30 whatever the streams
     // (bench/region/chunk_probe.cu): the region's chunk and streams are the
     // model's choice (advisor/region.cpp).
+    float* region_in = reinterpret_cast<float*>(pageable);
     for (int streams : {2, 3, 4}) {
         lc.region_streams.push_back(streams);
-        lc.region_chunk_in_ns.emplace_back();
-        lc.region_chunk_out_ns.emplace_back();
+        for (auto* t : {&lc.region_chunk_in_ns, &lc.region_chunk_out_ns, &lc.region_pass_in_ns, &lc.region_pass_out_ns})
+            t->emplace_back();
         for (std::int64_t mib = 1; mib <= 64; mib *= quick ? 4 : 2) {
             const std::int64_t chunk = (mib << 20) / static_cast<std::int64_t>(sizeof(float));
             const std::int64_t chunks = std::min<std::int64_t>(128, 512 / mib);
             if (streams == 2) lc.region_chunk_bytes.push_back(static_cast<double>(mib << 20));
-            lc.region_chunk_in_ns.back().push_back(
-                detail::region_chunk_ns(quick ? 1 : 5, chunk, chunks, streams, true, in, out, lc.staging_threads));
-            lc.region_chunk_out_ns.back().push_back(
-                detail::region_chunk_ns(quick ? 1 : 5, chunk, chunks, streams, false, in, out, lc.staging_threads));
+            const detail::RegionPace in_pace =
+                detail::region_chunk_pace(quick ? 1 : 5, chunk, chunks, streams, true, region_in, out, lc.staging_threads);
+            const detail::RegionPace out_pace =
+                detail::region_chunk_pace(quick ? 1 : 5, chunk, chunks, streams, false, region_in, out, lc.staging_threads);
+            lc.region_chunk_in_ns.back().push_back(in_pace.chunk_ns);
+            lc.region_pass_in_ns.back().push_back(in_pace.pass_ns);
+            lc.region_chunk_out_ns.back().push_back(out_pace.chunk_ns);
+            lc.region_pass_out_ns.back().push_back(out_pace.pass_ns);
         }
     }
 

@@ -796,6 +796,8 @@ int main(int argc, char** argv) {
     };
     std::fprintf(f, "  \"regionChunkIn\": %s,\n", by_streams(lib.region_chunk_in_ns).c_str());
     std::fprintf(f, "  \"regionChunkOut\": %s,\n", by_streams(lib.region_chunk_out_ns).c_str());
+    std::fprintf(f, "  \"regionPassIn\": %s,\n", by_streams(lib.region_pass_in_ns).c_str());
+    std::fprintf(f, "  \"regionPassOut\": %s,\n", by_streams(lib.region_pass_out_ns).c_str());
     std::fprintf(f, "  \"stagingRowNs\": %.1f,\n", lib.staging_row_ns);
     std::fprintf(f, "  \"stagingThreads\": %d,\n", lib.staging_threads);
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
@@ -859,8 +861,13 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"librarySetup\": \"%s: alloc phase (setup + teardown) of a one-stream pinned scalable run against its device block's bytes, median\",\n", lib_how.c_str());
     std::fprintf(f, "    \"streamSetupNs\": \"%s: alloc phase with 65 streams minus 1 stream, over 64\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingSetup\": \"%s: %d staging threads and the pinned staging block (touched in parallel, registered), got and released, median\",\n", lib_how.c_str(), lib.staging_threads);
-    std::fprintf(f, "    \"regionChunkIn\": \"%s: steady time per chunk of a staged recipe::Region's copies in (one array of floats, nothing copied out, no launch) over 2, 3 and 4 streams, chunks of these bytes: regions of n and n/2 chunks (up to 512 MiB, 128 chunks) differenced, medians\",\n", lib_how.c_str());
-    std::fprintf(f, "    \"regionChunkOut\": \"%s: steady time per chunk of a staged recipe::Region's copies out (one array of floats after one launch that writes nothing, nothing copied in) over 2, 3 and 4 streams, chunks of these bytes: regions of n and n/2 chunks (up to 512 MiB, 128 chunks) differenced, medians\",\n", lib_how.c_str());
+    const std::string region_how =
+        "over 2, 3 and 4 streams, chunks of these bytes, each pass over an array one thread has just written (as a program's "
+        "initialisation does): single regions of n and n/2 chunks (up to 512 MiB, 128 chunks) and of 4, medians";
+    std::fprintf(f, "    \"regionChunkIn\": \"%s: time per chunk of a staged recipe::Region's copies in (one array of floats, nothing copied out, no launch) %s differenced\",\n", lib_how.c_str(), region_how.c_str());
+    std::fprintf(f, "    \"regionChunkOut\": \"%s: time per chunk of a staged recipe::Region's copies out (one array of floats after one launch that writes nothing, nothing copied in) %s differenced\",\n", lib_how.c_str(), region_how.c_str());
+    std::fprintf(f, "    \"regionPassIn\": \"%s: what a pass of regionChunkIn pays beyond its chunks (a pass of 4 chunks less 4 chunks' time) %s\",\n", lib_how.c_str(), region_how.c_str());
+    std::fprintf(f, "    \"regionPassOut\": \"%s: what a pass of regionChunkOut pays beyond its chunks (a pass of 4 chunks less 4 chunks' time) %s\",\n", lib_how.c_str(), region_how.c_str());
     std::fprintf(f, "    \"stagingTile\": \"%s: steady time per tile of a staged scalable run's pipeline (packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 2 streams: runs of n and n/2 tiles (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());

@@ -6,9 +6,9 @@
 #include <recipe/recipe.cuh>
 // CUDA starts on a thread of its own before main runs, so that the program's work before the
 // first library call hides its start-up (recipe/start.cuh); the same thread then allocates
-// what the largest of the plan's calls needs: 256.0 MiB of device memory, 80.0 MiB of
-// page-locked staging buffers, 5 streams.
-static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 268435456, 83886080, 5, 0 });
+// what the largest of the plan's calls needs: 256.0 MiB of device memory, 38.1 MiB of
+// page-locked staging buffers, 4 streams.
+static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 268435456, 40001536, 4, 0 });
 
 /* Diffusion along a long rod, STEPS explicit steps: each step smooths the
  * interior of `a` into `b` with a binomial filter (in[i-2] + 4 in[i-1] +
@@ -57,14 +57,14 @@ static void diffuse(float *a, float *b)
         // between steps: copied in once before the loop, out once after it (see diffuse1d.recipe.md).
         recipe::Config recipe_region_config;
         recipe_region_config.extents = {N, 1, 1};  // every array, x first
-        recipe_region_config.tile = {2097152, 1, 1};  // the chunks the copies are pipelined in
-        recipe_region_config.streams = 5;
+        recipe_region_config.tile = {1048576, 1, 1};  // the chunks the copies are pipelined in
+        recipe_region_config.streams = 4;
         recipe_region_config.pipelined_launches = 20;  // the first and last 20 launches run in pieces of rows as the chunks land and ahead of the chunks out (stream 0)
         recipe_region_config.host = recipe::HostMemory::Staged;
         recipe_region_config.name = "diffuse (diffuse1d.c:23)";
         // Predicted for h200 (ms, the whole loop): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
-        recipe_region_config.predicted = recipe::Predicted{0.001, 2.466, 3.498, 4.902, 10.149, 8.521, 10.149};
+        recipe_region_config.predicted = recipe::Predicted{0.001, 2.517, 3.498, 4.953, 13.496, 10.546, 13.496};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(a),
                        recipe::resident(b, recipe::Box{{2, 0, 0}, {N - 2, 1, 1}}, true));

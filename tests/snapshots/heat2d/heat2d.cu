@@ -6,9 +6,9 @@
 #include <recipe/recipe.cuh>
 // CUDA starts on a thread of its own before main runs, so that the program's work before the
 // first library call hides its start-up (recipe/start.cuh); the same thread then allocates
-// what the largest of the plan's calls needs: 32.0 MiB of device memory, 32.0 MiB of
+// what the largest of the plan's calls needs: 32.0 MiB of device memory, 16.0 MiB of
 // page-locked staging buffers, 4 streams.
-static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 33554432, 33554432, 4, 0 });
+static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 33554432, 16777216, 4, 0 });
 
 /* Explicit heat diffusion on a W x H plate, the way teaching codes write it:
  * each step computes the new temperatures of the interior from the old ones
@@ -65,13 +65,13 @@ static void diffuse(float *t, float *tnew)
         // between steps: copied in once before the loop, out once after it (see heat2d.recipe.md).
         recipe::Config recipe_region_config;
         recipe_region_config.extents = {W, H, 1};  // every array, x first
-        recipe_region_config.tile = {W, 512, 1};  // the chunks the copies are pipelined in
+        recipe_region_config.tile = {W, 256, 1};  // the chunks the copies are pipelined in
         recipe_region_config.streams = 4;
         recipe_region_config.host = recipe::HostMemory::Staged;
         recipe_region_config.name = "diffuse (heat2d.c:27)";
         // Predicted for h200 (ms, the whole loop): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
-        recipe_region_config.predicted = recipe::Predicted{0.001, 0.347, 3.737, 0.619, 5.173, 1.193, 5.173};
+        recipe_region_config.predicted = recipe::Predicted{0.001, 0.386, 3.737, 0.632, 5.704, 1.688, 5.704};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(t),
                        recipe::resident(tnew, recipe::Box{{1, 1, 0}, {W - 1, H - 1, 1}}, true));

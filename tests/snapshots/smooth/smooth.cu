@@ -6,9 +6,9 @@
 #include <recipe/recipe.cuh>
 // CUDA starts on a thread of its own before main runs, so that the program's work before the
 // first library call hides its start-up (recipe/start.cuh); the same thread then allocates
-// what the largest of the plan's calls needs: 512.0 MiB of device memory, 64.0 MiB of
-// page-locked staging buffers, 4 streams.
-static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 536870912, 67108864, 4, 0 });
+// what the largest of the plan's calls needs: 512.0 MiB of device memory, 48.0 MiB of
+// page-locked staging buffers, 3 streams.
+static recipe::EarlyStart recipe_early_start(recipe::PoolSize{ 536870912, 50331648, 3, 0 });
 
 /* Smooths a synthetic W x H test image with a 3 x 3 box filter: the image is
  * generated from integer hashes (exact on any machine), filtered into `out`,
@@ -72,12 +72,12 @@ int main(int argc, char **argv)
         recipe::Config recipe_region_config;
         recipe_region_config.extents = {W, H, 1};  // every array, x first
         recipe_region_config.tile = {W, 256, 1};  // the chunks the copies are pipelined in
-        recipe_region_config.streams = 4;
+        recipe_region_config.streams = 3;
         recipe_region_config.host = recipe::HostMemory::Staged;
         recipe_region_config.name = "main (smooth.c:29)";
         // Predicted for h200 (ms, the nests together): alloc, h2d, kernel, d2h, total, staging,
         // and the total of the program's first run of it (its output pages fresh; -1: not predicted).
-        recipe_region_config.predicted = recipe::Predicted{0.001, 0.000, 0.672, 4.902, 6.192, 5.366, 21.302};
+        recipe_region_config.predicted = recipe::Predicted{0.001, 0.000, 0.672, 4.902, 6.699, 5.518, 21.809};
         recipe::Region recipe_region(recipe_region_config,
                        recipe::resident(img, false, false),
                        recipe::resident(out, false, true));

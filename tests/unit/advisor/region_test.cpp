@@ -185,6 +185,31 @@ TEST_CASE("with region tables a staged chunk costs its table time at its bytes, 
     CHECK(other.staging_ms != Approx(in.staging_ms));
 }
 
+TEST_CASE("a staged pass adds what the profile's single passes paid beyond their chunks, at least the first chunk's DMA", "[advisor]") {
+    Platform pf = test::unit_platform();
+    pf.region_chunk_in.streams = {2};
+    pf.region_chunk_in.tables = {chunk_table(100, 10)};
+    pf.region_chunk_out = pf.region_chunk_in;
+    RegionProblem r = two_nests(1, false);
+    r.extents = {1024, 4096, 1};
+    const Index3 chunk{1024, 1024, 1};
+    const auto without = advisor::detail::region_copies(r, pf, chunk, 2, true, true, 0, 4096);
+    // A pass that paid 13, 14 and 15 ms beyond its chunks at 1, 8 and 64
+    // MiB: at the first chunk's 8 MiB, 14 ms, in place of the first chunk's
+    // DMA (8.4 ms on this platform).
+    pf.region_pass_in.streams = {2};
+    pf.region_pass_in.tables = {Measurements{{1 << 20, 8 << 20, 64 << 20}, {13e6, 14e6, 15e6}}};
+    const auto with = advisor::detail::region_copies(r, pf, chunk, 2, true, true, 0, 4096);
+    CHECK(with.staging_ms == Approx(without.staging_ms));
+    CHECK(with.total_ms == Approx(std::max(with.dma_ms, with.staging_ms) + 14.0));
+    // A pass table below the first chunk's DMA (a noisy profile) leaves the DMA.
+    pf.region_pass_in.tables = {Measurements{{1 << 20, 64 << 20}, {0, 0}}};
+    CHECK(advisor::detail::region_copies(r, pf, chunk, 2, true, true, 0, 4096).total_ms == Approx(without.total_ms));
+    // The other direction has no pass table: as before.
+    CHECK(advisor::detail::region_copies(r, pf, chunk, 2, false, true, 0, 4096).total_ms ==
+          Approx(without.total_ms));
+}
+
 TEST_CASE("a region of fewer chunks than the chosen streams is priced from the tables at the streams asked for", "[advisor]") {
     Platform pf = test::unit_platform();
     pf.region_chunk_in.streams = {4};
@@ -233,6 +258,14 @@ TEST_CASE("staged in, an array's points its first launch writes are not packed, 
     const auto& table = pf.region_chunk_in.tables[0];
     CHECK(in.staging_ms == Approx(2 * table.ms(first) + 2 * table.ms(middle)));
     CHECK(in.staging_ms < whole.staging_ms);
+    // With the profile's stagingRowNs, each run costs that instead, beside
+    // the frame's bytes at the table's pace.
+    pf.staging_row_ns = 50;
+    const auto measured_rows = advisor::detail::region_copies(framed, pf, chunk, 2, true, true, 0, 4096);
+    CHECK(measured_rows.staging_ms ==
+          Approx(2 * table.ms(4.0 * (1024 * 1024 + 1024 + 2 * 1023)) + 2 * table.ms(4.0 * (1024 * 1024 + 2 * 1024)) +
+                 (2 * 1024 + 2 * 1025) * 50e-6));
+    pf.staging_row_ns = 0;
     // Out, nothing changes.
     CHECK(advisor::detail::region_copies(framed, pf, chunk, 2, false, true, 0, 4096).staging_ms ==
           Approx(advisor::detail::region_copies(r, pf, chunk, 2, false, true, 0, 4096).staging_ms));
