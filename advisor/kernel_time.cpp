@@ -57,20 +57,68 @@ LibraryPointCost fit_point_cost(const std::vector<const ViewKernelTime*>& k) {
 
 }  // namespace
 
-LibraryPointCost library_point_cost(const Platform& platform, int dims) {
-    // The kernels of the nest's dimensions when they show how the cost grows
-    // (two read counts or more: a 3-D point's indexing costs more than a
-    // 2-D one's), else all of them.
-    std::vector<const ViewKernelTime*> same, all;
-    std::set<int> reads;
+namespace {
+
+// The profile's view kernels of one size class: each kernel's `rank`-th
+// smallest grid (viewKernels holds every kernel at each size it was timed).
+std::vector<const ViewKernelTime*> of_rank(const Platform& platform, std::size_t rank) {
+    std::vector<const ViewKernelTime*> out;
     for (const auto& t : platform.view_kernels) {
-        all.push_back(&t);
-        if (t.dims == dims) {
-            same.push_back(&t);
-            reads.insert(t.reads);
-        }
+        std::size_t smaller = 0;
+        for (const auto& u : platform.view_kernels)
+            if (u.name == t.name && u.points < t.points) ++smaller;
+        if (smaller == rank) out.push_back(&t);
     }
-    return fit_point_cost(reads.size() >= 2 ? same : all);
+    return out;
+}
+
+// The kernels of the nest's dimensions when they show how the cost grows
+// (two read counts or more: a 3-D point's indexing costs more than a 2-D
+// one's), else all of them.
+std::vector<const ViewKernelTime*> of_dims(const std::vector<const ViewKernelTime*>& k, int dims) {
+    std::vector<const ViewKernelTime*> same;
+    std::set<int> reads;
+    for (const auto* t : k)
+        if (t->dims == dims) {
+            same.push_back(t);
+            reads.insert(t->reads);
+        }
+    return reads.size() >= 2 ? same : k;
+}
+
+}  // namespace
+
+std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims) {
+    std::vector<LibrarySizeCost> out;
+    for (std::size_t rank = 0;; ++rank) {
+        const std::vector<const ViewKernelTime*> k = of_rank(platform, rank);
+        if (k.empty()) break;
+        const std::vector<const ViewKernelTime*> used = of_dims(k, dims);
+        LibrarySizeCost c;
+        c.cost = fit_point_cost(used);
+        for (const auto* t : used) c.points += t->points / static_cast<double>(used.size());
+        out.push_back(c);
+    }
+    std::sort(out.begin(), out.end(), [](const LibrarySizeCost& a, const LibrarySizeCost& b) { return a.points < b.points; });
+    return out;
+}
+
+LibraryPointCost library_point_cost(const Platform& platform, int dims) {
+    const std::vector<LibrarySizeCost> sizes = library_size_costs(platform, dims);
+    return sizes.empty() ? LibraryPointCost{} : sizes.back().cost;
+}
+
+double library_kernel_ns(const std::vector<LibrarySizeCost>& sizes, int reads, double points) {
+    if (sizes.empty() || points <= 0) return 0;
+    // Below the smallest grid timed and beyond the largest: that grid's cost
+    // per point; between two: the line through their launches' times.
+    if (sizes.size() == 1 || points <= sizes.front().points) return sizes.front().cost.ns(reads) * points;
+    if (points >= sizes.back().points) return sizes.back().cost.ns(reads) * points;
+    std::size_t i = 1;
+    while (sizes[i].points < points) ++i;
+    const LibrarySizeCost &a = sizes[i - 1], &b = sizes[i];
+    const double ta = a.cost.ns(reads) * a.points, tb = b.cost.ns(reads) * b.points;
+    return ta + (tb - ta) * (points - a.points) / (b.points - a.points);
 }
 
 int reads_per_point(const Problem& problem) {
@@ -81,18 +129,16 @@ int reads_per_point(const Problem& problem) {
 double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     // Each point's arithmetic at peak flops, or its unique bytes (every array
     // element read or written once, neighbours coming from cache) at the
-    // device's bandwidth, whichever is slower; and no faster than the
+    // device's bandwidth, whichever is slower; and, without view kernels
+    // (KernelModel prices those by the launch's size), no faster than the
     // library's kernels run a point on this device (measured: they reach
     // about a third of the copy bandwidth in floats, whatever the element
     // size, so a point's cost is not its bytes alone).
     const double compute_ms = problem.flops_per_point / (platform.peak_gflops * 1e9) * 1e3;
     const double memory_ms = problem.bytes_per_point / (platform.device_bandwidth_gbs * 1e9) * 1e3;
     double point_ms = 0;
-    if (const LibraryPointCost c = library_point_cost(platform, problem.dims); c.measured) {
-        point_ms = c.ns(reads_per_point(problem)) * 1e-6;
-    } else if (const double rate = library_points_per_ns(platform); rate > 0) {
-        point_ms = 1e-6 / rate;
-    }
+    if (library_point_cost(platform, problem.dims).measured) point_ms = 0;
+    else if (const double rate = library_points_per_ns(platform); rate > 0) point_ms = 1e-6 / rate;
     return std::max({compute_ms, memory_ms, point_ms});
 }
 
@@ -166,14 +212,21 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
     } else {
         source_ = KernelSource::Estimate;
         ms_per_point_ = roofline_ms_per_point(problem, platform);
+        library_sizes_ = library_size_costs(platform, problem.dims);
+        reads_ = reads_per_point(problem);
         os << "kernel time is an ESTIMATE (roofline: " << problem.flops_per_point << " flops and "
            << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
            << platform.device_bandwidth_gbs << " GB/s";
-        if (const LibraryPointCost c = library_point_cost(platform, problem.dims); c.measured) {
-            const int reads = reads_per_point(problem);
-            os << ", at least " << std::fixed << std::setprecision(2) << c.ns(reads) * 1e3 << std::defaultfloat
-               << " ns per 1000 points as the library's kernels reading " << reads << " element" << (reads == 1 ? "" : "s")
-               << " a point run on this device";
+        if (!library_sizes_.empty() && library_sizes_.front().cost.measured) {
+            os << ", at least as long as the library's kernels reading " << reads_ << " element" << (reads_ == 1 ? "" : "s")
+               << " a point run on this device: " << std::fixed << std::setprecision(2);
+            for (std::size_t i = 0; i < library_sizes_.size(); ++i) {
+                const LibrarySizeCost& c = library_sizes_[i];
+                os << (i ? ", " : "") << c.cost.ns(reads_) * 1e3 << " ns per 1000 points at " << std::setprecision(1)
+                   << c.points / 1e6 << std::setprecision(2) << " million";
+            }
+            os << std::defaultfloat;
+            if (library_sizes_.size() > 1) os << ", interpolated by the launch's points";
         } else if (const double rate = library_points_per_ns(platform); rate > 0) {
             os << ", at most " << static_cast<long long>(std::llround(rate)) << " points per ns as the library's kernels run on this device";
         }
@@ -193,7 +246,7 @@ double KernelModel::run_ms(std::int64_t points, double occupancy) const {
     if (table_) {
         work = table_->ms(n);
     } else {
-        work = ms_per_point_ * n;
+        work = std::max(ms_per_point_ * n, library_kernel_ns(library_sizes_, reads_, n) * 1e-6);
         // Too few resident threads cannot hide memory latency: below half
         // occupancy the estimate slows in proportion (rule of thumb).
         if (source_ == KernelSource::Estimate && occupancy > 0 && occupancy < 0.5) work *= 0.5 / occupancy;

@@ -11,10 +11,44 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "advisor/plan.h"
 
 namespace recipe::advisor {
+
+// The library's kernels' own cost per point on this device, from the
+// profile's viewKernels (kernels that differ only in the elements each point
+// reads, every array through the views): the least-squares line of ns per
+// point against reads per point, over the kernels of the nest's dimensions
+// when they hold two read counts or more, else over all. Measured on an
+// H200, a 2-D copy ran 3.7 ns per thousand points and a 3x3 box 6.2, so one
+// rate for every kernel priced a copy 75% slow. `measured` false: the
+// profile has no viewKernels.
+struct LibraryPointCost {
+    bool measured = false;
+    double ns_base = 0;      // ns per point at no reads
+    double ns_per_read = 0;  // and per element each point reads
+    double ns(int reads) const { return ns_base + ns_per_read * reads; }
+};
+// At the largest grid the profile timed them (viewKernels).
+LibraryPointCost library_point_cost(const Platform& platform, int dims);
+
+// The same line at each grid size the profile timed the view kernels
+// (tools/profiler/view_kernels.cuh: 16.5 million points and 1-2 million),
+// ascending by points. On an H200 a 5-point star cost 4.5 ns per 1000
+// points at 16.8 million and 6.4 at 1.0 million: a launch's own cost shows
+// in small grids, where PolyBench's LARGE ones are.
+struct LibrarySizeCost {
+    double points = 0;  // the grids' mean points
+    LibraryPointCost cost;
+};
+std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims);
+// One launch of a library kernel reading `reads` elements a point over
+// `points` points, ns: between two sizes timed, the line through their
+// launches' times; below the smallest and beyond the largest, that size's
+// cost per point. 0 without view kernels.
+double library_kernel_ns(const std::vector<LibrarySizeCost>& sizes, int reads, double points);
 
 class KernelModel {
 public:
@@ -32,7 +66,9 @@ public:
 private:
     KernelSource source_ = KernelSource::Estimate;
     const KernelTable* table_ = nullptr;
-    double ms_per_point_ = 0;
+    double ms_per_point_ = 0;  // the roofline's (or without view kernels, the kernel tables' rate)
+    std::vector<LibrarySizeCost> library_sizes_;  // the estimate's floor: the view kernels by size
+    int reads_ = 0;
     double launch_overhead_ms_ = 0;
     std::string description_;
 };
@@ -52,29 +88,15 @@ const KernelTable* find_kernel(const Platform& platform, const Problem& problem,
 constexpr double kTablePointsForRate = 1e6;
 double library_points_per_ns(const Platform& platform);
 
-// The library's kernels' own cost per point on this device, from the
-// profile's viewKernels (kernels that differ only in the elements each point
-// reads, every array through the views): the least-squares line of ns per
-// point against reads per point, over the kernels of the nest's dimensions
-// when they hold two read counts or more, else over all. Measured on an
-// H200, a 2-D copy ran 3.7 ns per thousand points and a 3x3 box 6.2, so one
-// rate for every kernel priced a copy 75% slow. `measured` false: the
-// profile has no viewKernels.
-struct LibraryPointCost {
-    bool measured = false;
-    double ns_base = 0;      // ns per point at no reads
-    double ns_per_read = 0;  // and per element each point reads
-    double ns(int reads) const { return ns_base + ns_per_read * reads; }
-};
-LibraryPointCost library_point_cost(const Platform& platform, int dims);
 
 // The elements each point of the nest reads (Problem::reads_per_point; when
 // not known, one per input).
 int reads_per_point(const Problem& problem);
 
-// seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth,
-// and no faster than the library's kernels run a point reading as many
-// elements (library_point_cost; without viewKernels, 1 / library_points_per_ns).
+// seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth;
+// without viewKernels, no faster than 1 / library_points_per_ns. (With them
+// the estimate is at least library_kernel_ns at the launch's points:
+// KernelModel::run_ms.)
 double roofline_ms_per_point(const Problem& problem, const Platform& platform);
 
 }  // namespace recipe::advisor

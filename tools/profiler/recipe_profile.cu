@@ -899,7 +899,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"deviceMemoryBytes\": \"%s; cudaDeviceProp::totalGlobalMem\",\n", how.c_str());
     std::fprintf(f, "    \"occupancy\": \"%s; cudaDeviceProp (sharedMemoryPerBlock without opt-in; 255 registers per thread is the sm_90 limit)\",\n", how.c_str());
     std::fprintf(f, "    \"logGP\": \"%s; latency: one isolated 10 B copy; gap: per 10 B copy queued back to back; G: slope between 10 MB and 1 GB; mappedNsPerByte: a kernel writing 256 MiB of pinned host memory through its device pointer (reading it: %.6f ns/B)\",\n", how.c_str(), mapped_read_ns_per_byte);
-    std::fprintf(f, "    \"viewKernels\": \"%s; one launch of each kernel of tools/profiler/view_kernels.cuh (every array through the library's views, 4096^2 and 256^3 floats, interior points), median of 3x20 launches back to back\",\n", how.c_str());
+    std::fprintf(f, "    \"viewKernels\": \"%s; one launch of each kernel of tools/profiler/view_kernels.cuh (every array through the library's views, 4096^2 and 256^3 floats, then 1024^2 and 128^3, interior points), median of 3x20 launches back to back\",\n", how.c_str());
     std::fprintf(f, "    \"kernels\": \"%s; thesis 6.3 kernel analysis\"%s\n", how.c_str(), kernels_source.c_str());
     std::fprintf(f, "  }\n}\n");
     std::fclose(f);

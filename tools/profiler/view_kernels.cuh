@@ -84,15 +84,14 @@ inline recipe::Tile interior(std::int64_t n, int dims) {
     return t;
 }
 
-// Every kernel over a 4096^2 grid (2-D) and a 256^3 grid (3-D), about 16.5
-// million points each: large enough that a launch's own cost is under 3%
-// of it. `d` holds four device arrays of at least 4096^2 floats.
+// Every kernel over an n2^2 grid (2-D) and an n3^3 grid (3-D). `d` holds
+// four device arrays of at least n2^2 and n3^3 floats.
 // `per_launch_ns(launch)` times one launch of `launch` (back to back).
 template <class Timer>
-std::vector<Timed> measure(float* const d[4], cudaStream_t s, const Timer& per_launch_ns) {
+std::vector<Timed> measure_at(std::int64_t n2, std::int64_t n3, float* const d[4], cudaStream_t s, const Timer& per_launch_ns) {
     std::vector<Timed> out_list;
     {
-        const std::int64_t n = 4096;
+        const std::int64_t n = n2;
         const recipe::Tile tile = interior(n, 2);
         const dim3 block(32, 8, 1), grid((n - 2 + 31) / 32, (n - 2 + 7) / 8, 1);
         const double points = double(n - 2) * double(n - 2);
@@ -111,7 +110,7 @@ std::vector<Timed> measure(float* const d[4], cudaStream_t s, const Timer& per_l
                             })});
     }
     {
-        const std::int64_t n = 256;
+        const std::int64_t n = n3;
         const recipe::Tile tile = interior(n, 3);
         const dim3 block(32, 8, 1), grid((n - 2 + 31) / 32, (n - 2 + 7) / 8, static_cast<unsigned>(n - 2));
         const double points = double(n - 2) * double(n - 2) * double(n - 2);
@@ -123,6 +122,21 @@ std::vector<Timed> measure(float* const d[4], cudaStream_t s, const Timer& per_l
                             })});
     }
     return out_list;
+}
+
+// Every kernel at two sizes: 4096^2 and 256^3 grids, about 16.5 million
+// points each, large enough that a launch's own cost is under 3% of it;
+// and 1024^2 and 128^3, about 1-2 million, where a launch's own cost and
+// the grids' fitting in the GPU's L2 cache both show (PolyBench's LARGE
+// grids are 1-2 million points: on an H200 heat-3d's 120^3 ran 14.0 us a
+// launch, jacobi-2d's 1300^2 10.3, against 10.7 and 8.4 the large grids'
+// rate gave). The advisor interpolates between them (advisor/kernel_time.cpp).
+// `d` holds four device arrays of at least 4096^2 floats.
+template <class Timer>
+std::vector<Timed> measure(float* const d[4], cudaStream_t s, const Timer& per_launch_ns) {
+    std::vector<Timed> all = measure_at(4096, 256, d, s, per_launch_ns);
+    for (Timed& t : measure_at(1024, 128, d, s, per_launch_ns)) all.push_back(t);
+    return all;
 }
 
 }  // namespace view_kernels

@@ -336,7 +336,9 @@ TEST_CASE("the estimate grows with the elements a point reads, as the profile's 
     CHECK(star.kernel_source == KernelSource::Estimate);
     CHECK(star.phases.kernel == Approx(1e6 * 5.0 * 1e-6));  // (2.5 + 5 * 0.5) ns a point
     bool said = false;
-    for (const auto& n : star.notes) said = said || n.find("at least 5000.00 ns per 1000 points as the library's kernels reading 5 elements") != std::string::npos;
+    for (const auto& n : star.notes)
+        said = said || n.find("at least as long as the library's kernels reading 5 elements a point run on this device: 5000.00 ns "
+                              "per 1000 points at 1.0 million") != std::string::npos;
     CHECK(said);
     p.reads_per_point = 0;  // not known: one per input
     CHECK(reads_per_point(p) == 1);
@@ -346,6 +348,37 @@ TEST_CASE("the estimate grows with the elements a point reads, as the profile's 
     const LibraryPointCost origin = library_point_cost(pf, 2);
     CHECK(origin.ns_base == 0);
     CHECK(origin.ns_per_read == Approx((2.0 * 1 + 4.0 * 5) / (4.0 + 16.0)));
+}
+
+TEST_CASE("view kernels timed at two sizes price a launch between them on the line through their times", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // 2-D: at 1e6 points 3 ns a point reading one element and 7 reading
+    // nine; at 1e7 points 2 and 4 (a launch's own cost weighs less).
+    pf.view_kernels = {{"copy2d", 2, 1, 2, 1e7, 2e7}, {"box9", 2, 9, 2, 1e7, 4e7},
+                       {"copy2d", 2, 1, 2, 1e6, 3e6}, {"box9", 2, 9, 2, 1e6, 7e6}};
+    const std::vector<LibrarySizeCost> sizes = library_size_costs(pf, 2);
+    REQUIRE(sizes.size() == 2);
+    CHECK(sizes[0].points == Approx(1e6));
+    CHECK(sizes[0].cost.ns(9) == Approx(7));
+    CHECK(sizes[1].cost.ns(1) == Approx(2));
+    // The largest size is the per-point line of library_point_cost.
+    CHECK(library_point_cost(pf, 2).ns(9) == Approx(4));
+    // A 9-read launch: 7e6 ns at 1e6 points, 4e7 at 1e7, the line between;
+    // below and beyond, each size's cost per point.
+    CHECK(library_kernel_ns(sizes, 9, 1e6) == Approx(7e6));
+    CHECK(library_kernel_ns(sizes, 9, 5.5e6) == Approx(7e6 + (4e7 - 7e6) * 0.5));
+    CHECK(library_kernel_ns(sizes, 9, 5e5) == Approx(3.5e6));
+    CHECK(library_kernel_ns(sizes, 9, 2e7) == Approx(8e7));
+    // A nest's estimate follows it.
+    Problem p = test::unit_problem({2000, 1000, 1}, 2);  // 2e6 points
+    p.kernel_name = "unknown";
+    p.reads_per_point = 9;
+    const Prediction box = run(p, pf, cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(box.kernel_source == KernelSource::Estimate);
+    CHECK(box.phases.kernel == Approx((7e6 + (4e7 - 7e6) / 9.0) * 1e-6));
+    // One size only: every launch at its cost per point, as before.
+    pf.view_kernels.resize(2);
+    CHECK(library_kernel_ns(library_size_costs(pf, 2), 9, 2e6) == Approx(8e6));
 }
 
 TEST_CASE("a nest's reads per point are its inputs' stencil points", "[advisor]") {
