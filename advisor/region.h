@@ -101,6 +101,9 @@ struct RegionCopyChoice {
 // one array over 4 streams, tools/profiler/library_costs.cuh).
 constexpr std::int64_t kRegionStagingLimit = std::int64_t(256) << 20;
 RegionCopyChoice choose_region_copies(const RegionProblem& region, const Platform& platform, bool staged);
+// Every chunk and stream count the profile's region tables price (staged),
+// each with its copies' price; the fixed choice otherwise.
+std::vector<RegionCopyChoice> region_copy_candidates(const RegionProblem& region, const Platform& platform, bool staged);
 
 // The page-locked staging a staged region's copies take: one chunk of every
 // array per stream, whole pages.

@@ -307,6 +307,32 @@ TEST_CASE("a region's launches run as the chunks land when that hides them behin
     CHECK(t.config.streams == 3);
 }
 
+TEST_CASE("with launches in pieces, the chunks are chosen with the pieces' issuing priced, not by the copies alone", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // Staged copies at 2 GB/s a chunk, whatever its size: by the copies
+    // alone the smallest chunks win (their first chunk, the pipeline's fill,
+    // is shortest). Each piece costs the host 50 us to issue between chunks.
+    for (StreamTables* t : {&pf.region_chunk_in, &pf.region_chunk_out}) {
+        t->streams = {2};
+        t->tables = {chunk_table(0, 2)};
+    }
+    pf.kernel_launch_ns = 50e3;
+    RegionProblem r = test::jacobi_region(8);
+    r.pinned_host = false;
+    r.extents = {1024, 8192, 1};  // 32 MiB per array
+    for (Problem& q : r.nests) {
+        q.extents = q.space.end = r.extents;
+        for (auto* uses : {&q.inputs, &q.outputs})
+            for (ArrayUse& a : *uses) a.extents = r.extents;
+    }
+    const RegionCopyChoice copies_only = choose_region_copies(r, pf, true);
+    RegionPrediction p;
+    std::string error;
+    REQUIRE(predict_region(r, pf, {}, &p, &error));
+    REQUIRE(p.pipelined_launches > 0);
+    CHECK(p.total.config.tile[1] > copies_only.chunk[1]);
+}
+
 TEST_CASE("a kernel-bound region is not cut into pieces that cost more launches than the copies they hide", "[advisor]") {
     Platform pf = test::unit_platform();
     pf.kernel_launch_ns = 200000;  // 0.2 ms a launch
