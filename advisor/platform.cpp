@@ -183,7 +183,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
-        "runSetupNs", "streamSetupNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
+        "runSetupNs", "streamSetupNs", "regionRunNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
@@ -477,6 +477,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.integer(root, "stagingThreads", "stagingThreads", false, &p->staging_threads, 1) ||
         !r.measurements("pipelineTile", false, &p->pipeline_tile) ||
         !r.number(root, "stagingRowNs", "stagingRowNs", false, &p->staging_row_ns) ||
+        !r.number(root, "regionRunNs", "regionRunNs", false, &p->region_run_ns) ||
         !r.number(root, "cudaStartupNs", "cudaStartupNs", false, &p->cuda_startup_ns) ||
         !r.number(root, "cudaTeardownNs", "cudaTeardownNs", false, &p->cuda_teardown_ns) ||
         !r.measurements("firstCall", false, &p->first_call) ||

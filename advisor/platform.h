@@ -223,6 +223,10 @@ struct Platform {
     // regionPassOut, by chunk bytes); empty: the first chunk's DMA.
     StreamTables region_pass_in, region_pass_out;
     double staging_row_ns = 0;   // each further row of a packed box, with the library's threads
+    // One recipe::Region::run issued back to back on resident arrays
+    // ("regionRunNs"): the host's cost of a region's launch, which a short
+    // kernel waits for; 0: not measured (kernelLaunchNs alone).
+    double region_run_ns = 0;
     // What the user's program pays besides warm runs (docs/model.md, "The
     // program's run"), measured by recipe-profile in fresh processes: CUDA's
     // start-up (the first call's context creation), its teardown when the

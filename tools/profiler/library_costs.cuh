@@ -27,6 +27,9 @@ struct LibraryCosts {
     // against the bytes of its device block.
     std::vector<double> setup_bytes, setup_ns;
     double stream_setup_ns = 0;  // each further stream, with its events
+    // regionRunNs: one recipe::Region::run of a kernel that does nothing,
+    // back to back on resident arrays, as a time loop's steps are issued.
+    double region_run_ns = 0;
     // stagingSetup: staging threads and the pinned staging block, got and released.
     std::vector<double> staging_setup_bytes, staging_setup_ns;
     // stagingTile: steady time per tile of a staged run's pipeline with one
@@ -187,6 +190,34 @@ inline RegionPace region_chunk_pace(int reps, std::int64_t chunk, std::int64_t c
     return p;
 }
 
+// One Region::run (ns) issued back to back on a resident array: regions of
+// `runs` and `2 * runs` launches of a kernel that writes nothing over 1024
+// floats, differenced (setup and finish cancel), medians. What a time loop's
+// launch costs the host where its kernel is shorter (on an H200 host
+// jacobi-1d's 1000 launches of 2,000 points took 6.7 us each through the
+// region, where empty kernels launched bare took 3.4).
+inline double region_run_ns(int reps, int runs, float* a, float* b) {
+    const recipe::Config c = region_config(1024, 1024, 1, 0);
+    recipe::Config nest = c;
+    nest.block = dim3(256, 1, 1);
+    auto once = [&](int n) {
+        const auto t0 = std::chrono::steady_clock::now();
+        recipe::Region r(c, recipe::resident(a, false, false), recipe::resident(b, false, false));
+        for (int i = 0; i < n; ++i)
+            r.run(nest, region_untouched, recipe::inputs(recipe::input(static_cast<const float*>(a))),
+                  recipe::outputs(recipe::output(b)));
+        r.finish();
+        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    };
+    once(2 * runs);
+    std::vector<double> shorter, longer;
+    for (int r = 0; r < reps; ++r) {
+        shorter.push_back(once(runs));
+        longer.push_back(once(2 * runs));
+    }
+    return std::max(0.0, (median_of(longer) - median_of(shorter)) / runs);
+}
+
 // Median over `reps` runs after one warm-up of what `pick` takes from a run.
 inline double median_run(int reps, const std::function<recipe::Measured()>& run,
                          const std::function<double(const recipe::Measured&)>& pick) {
@@ -234,6 +265,7 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
         const double a65 = median_run(reps, [&] { return run_1d(many, pin_in, pin_out); }, alloc_of);
         lc.stream_setup_ns = std::max(0.0, (a65 - a1) / 64);
     }
+    lc.region_run_ns = detail::region_run_ns(reps, 1000, reinterpret_cast<float*>(pinned_a), reinterpret_cast<float*>(pinned_b));
 
     // A pinned pipeline's steady time per tile: 256 KiB .. 32 MiB tiles of
     // floats, up to 512 MiB each way, 3 streams.

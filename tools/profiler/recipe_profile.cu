@@ -707,7 +707,7 @@ int main(int argc, char** argv) {
     CK(cudaFree(buf.device_a));
     CK(cudaFree(buf.device_b));
     const profiler::LibraryCosts lib = profiler::measure_library_costs(buf.pinned_a, buf.pinned_b, buf.pageable, quick);
-    p.end("setup " + fmt(lib.setup_ns[2] / 1e6, "%.3f ms") + " at 10 MB, stream " + fmt(lib.stream_setup_ns, "%.0f ns") +
+    p.end("setup " + fmt(lib.setup_ns[2] / 1e6, "%.3f ms") + " at 10 MB, stream " + fmt(lib.stream_setup_ns, "%.0f ns") + ", region run " + fmt(lib.region_run_ns, "%.0f ns") +
           ", staging block " + fmt(lib.staging_setup_ns[2] / 1e6, "%.2f ms") + " at 10 MB, staging " +
           fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles on " +
           std::to_string(lib.staging_threads) + " threads, row " +
@@ -786,6 +786,7 @@ int main(int argc, char** argv) {
     };
     std::fprintf(f, "  \"librarySetup\": %s,\n", sized(lib.setup_bytes, lib.setup_ns).c_str());
     std::fprintf(f, "  \"streamSetupNs\": %.0f,\n", lib.stream_setup_ns);
+    std::fprintf(f, "  \"regionRunNs\": %.0f,\n", lib.region_run_ns);
     std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
     auto by_streams = [&](const std::vector<std::vector<double>>& ns) {
@@ -860,6 +861,7 @@ int main(int argc, char** argv) {
     const std::string lib_how = how + "; the library's own run (recipe::run, tools/profiler/library_costs.cuh)";
     std::fprintf(f, "    \"librarySetup\": \"%s: alloc phase (setup + teardown) of a one-stream pinned scalable run against its device block's bytes, median\",\n", lib_how.c_str());
     std::fprintf(f, "    \"streamSetupNs\": \"%s: alloc phase with 65 streams minus 1 stream, over 64\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"regionRunNs\": \"%s: one recipe::Region::run of a kernel that writes nothing over 1024 resident floats, back to back: regions of 1000 and 2000 runs differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingSetup\": \"%s: %d staging threads and the pinned staging block (touched in parallel, registered), got and released, median\",\n", lib_how.c_str(), lib.staging_threads);
     const std::string region_how =
         "over 2, 3 and 4 streams, chunks of these bytes, each pass over an array one thread has just written (as a program's "

@@ -333,6 +333,30 @@ TEST_CASE("with launches in pieces, the chunks are chosen with the pieces' issui
     CHECK(p.total.config.tile[1] > copies_only.chunk[1]);
 }
 
+TEST_CASE("a launch shorter than the host's Region::run waits for it", "[advisor]") {
+    Platform pf = test::unit_platform();
+    RegionProblem r = test::jacobi_region(10);
+    r.extents = {100, 100, 1};  // 10,000 points: 10 us a launch on this platform
+    for (Problem& q : r.nests) {
+        q.extents = q.space.end = r.extents;
+        for (auto* uses : {&q.inputs, &q.outputs})
+            for (ArrayUse& a : *uses) a.extents = r.extents;
+    }
+    RegionPrediction before;
+    std::string error;
+    REQUIRE(predict_region(r, pf, {}, &before, &error));
+    pf.region_run_ns = 50e3;  // 50 us a run
+    RegionPrediction after;
+    REQUIRE(predict_region(r, pf, {}, &after, &error));
+    CHECK(after.total.phases.kernel == Approx(10 * 2 * 0.05));
+    CHECK(after.total.phases.kernel > before.total.phases.kernel);
+    // Launches longer than a run are their kernels, as before.
+    pf.region_run_ns = 1e3;
+    RegionPrediction longer;
+    REQUIRE(predict_region(r, pf, {}, &longer, &error));
+    CHECK(longer.total.phases.kernel == Approx(before.total.phases.kernel));
+}
+
 TEST_CASE("a kernel-bound region is not cut into pieces that cost more launches than the copies they hide", "[advisor]") {
     Platform pf = test::unit_platform();
     pf.kernel_launch_ns = 200000;  // 0.2 ms a launch
