@@ -171,6 +171,19 @@ TEST_CASE("a region's chunk tables load by stream count, and bad ones are named"
     CHECK(load_error(j) == "p.json: regionChunkOut.2: needs at least 2 points");
     j["regionChunkOut"] = table;
     CHECK(load_error(j) == "p.json: regionChunkOut.bytes: a key must be a stream count from 1 to 64");
+    // A pass's own part and a region's run, optional, read the same way.
+    j["regionChunkOut"] = {{"2", table}};
+    j["regionPassIn"] = {{"2", table}};
+    j["regionRunNs"] = 5585;
+    j["source"]["regionPassIn"] = "test";
+    j["source"]["regionRunNs"] = "test";
+    REQUIRE(parse_platform(j.dump(), "p.json", &p, &error));
+    REQUIRE(p.region_pass_in.at(2) != nullptr);
+    CHECK(p.region_pass_in.at(2)->ms(1048576.0) == Approx(0.05));
+    CHECK(p.region_pass_out.empty());
+    CHECK(p.region_run_ns == 5585);
+    j["regionPassIn"] = {{"2", {{"bytes", {1048576.0, 4194304.0}}, {"ns", {-1.0, 1.0}}}}};
+    CHECK(load_error(j) == "p.json: regionPassIn.2.ns[0]: must not be negative (got -1)");
 }
 
 TEST_CASE("the kernels by reads per point load, and bad ones are named", "[advisor]") {

@@ -113,6 +113,16 @@ Measurements chunk_table(double fixed_us, double gbs) {
     return m;
 }
 
+// The unit platform with region tables over 2 streams each way: a chunk
+// costs 100 us plus its bytes at 10 GB/s.
+Platform staged_unit_platform() {
+    Platform pf = test::unit_platform();
+    pf.region_chunk_in.streams = {2};
+    pf.region_chunk_in.tables = {chunk_table(100, 10)};
+    pf.region_chunk_out = pf.region_chunk_in;
+    return pf;
+}
+
 }  // namespace
 
 TEST_CASE("a staged region's chunk and streams are the fastest the profile's region tables price", "[advisor]") {
@@ -164,11 +174,7 @@ TEST_CASE("a staged region's chunk and streams are the fastest the profile's reg
 }
 
 TEST_CASE("with region tables a staged chunk costs its table time at its bytes, plus the first chunk's DMA once", "[advisor]") {
-    Platform pf = test::unit_platform();
-    pf.region_chunk_in.streams = {2};
-    pf.region_chunk_in.tables = {chunk_table(100, 10)};
-    pf.region_chunk_out.streams = {2};
-    pf.region_chunk_out.tables = {chunk_table(100, 10)};
+    Platform pf = staged_unit_platform();
     RegionProblem r = two_nests(1, false);
     r.extents = {1024, 4096, 1};  // 4 KiB rows; chunks of 1024 rows = 4 MiB per array
     const Index3 chunk{1024, 1024, 1};
@@ -186,10 +192,7 @@ TEST_CASE("with region tables a staged chunk costs its table time at its bytes, 
 }
 
 TEST_CASE("a staged pass adds what the profile's single passes paid beyond their chunks, at least the first chunk's DMA", "[advisor]") {
-    Platform pf = test::unit_platform();
-    pf.region_chunk_in.streams = {2};
-    pf.region_chunk_in.tables = {chunk_table(100, 10)};
-    pf.region_chunk_out = pf.region_chunk_in;
+    Platform pf = staged_unit_platform();
     RegionProblem r = two_nests(1, false);
     r.extents = {1024, 4096, 1};
     const Index3 chunk{1024, 1024, 1};
@@ -232,10 +235,7 @@ TEST_CASE("a region of fewer chunks than the chosen streams is priced from the t
 }
 
 TEST_CASE("staged in, an array's points its first launch writes are not packed, and chunks of them alone are not copied", "[advisor]") {
-    Platform pf = test::unit_platform();
-    pf.region_chunk_in.streams = {2};
-    pf.region_chunk_in.tables = {chunk_table(100, 10)};
-    pf.region_chunk_out = pf.region_chunk_in;
+    Platform pf = staged_unit_platform();
     RegionProblem r = two_nests(1, false);
     r.extents = {1024, 4096, 1};
     const Index3 chunk{1024, 1024, 1};
