@@ -137,8 +137,8 @@ double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     const double compute_ms = problem.flops_per_point / (platform.peak_gflops * 1e9) * 1e3;
     const double memory_ms = problem.bytes_per_point / (platform.device_bandwidth_gbs * 1e9) * 1e3;
     double point_ms = 0;
-    if (library_point_cost(platform, problem.dims).measured) point_ms = 0;
-    else if (const double rate = library_points_per_ns(platform); rate > 0) point_ms = 1e-6 / rate;
+    if (const double rate = library_points_per_ns(platform); rate > 0 && !library_point_cost(platform, problem.dims).measured)
+        point_ms = 1e-6 / rate;
     return std::max({compute_ms, memory_ms, point_ms});
 }
 

@@ -228,12 +228,11 @@ std::vector<RegionCopyChoice> region_copy_candidates(const RegionProblem& r, con
     auto streams_for = [&](const Index3& chunk, std::int64_t wanted) {
         return std::min<std::int64_t>(wanted, (r.extents[slow] + chunk[slow] - 1) / chunk[slow]);
     };
-    if (!staged || pf.region_chunk_in.empty() || pf.region_chunk_out.empty()) {
-        RegionCopyChoice fixed;
-        fixed.chunk = region_chunk(r);
-        fixed.streams = streams_for(fixed.chunk, 2);
-        return {fixed};
-    }
+    // Without the tables (or pinned): about 4 MiB chunks over 2 streams.
+    RegionCopyChoice fixed;
+    fixed.chunk = region_chunk(r);
+    fixed.streams = streams_for(fixed.chunk, 2);
+    if (!staged || pf.region_chunk_in.empty() || pf.region_chunk_out.empty()) return {fixed};
     // Every chunk of 1 to 64 MiB of the widest array and every stream count
     // both directions were measured over.
     std::vector<RegionCopyChoice> tried;
@@ -253,12 +252,7 @@ std::vector<RegionCopyChoice> region_copy_candidates(const RegionProblem& r, con
             tried.push_back(c);
         }
     }
-    if (tried.empty()) {
-        RegionCopyChoice fixed;
-        fixed.chunk = region_chunk(r);
-        fixed.streams = streams_for(fixed.chunk, 2);
-        return {fixed};
-    }
+    if (tried.empty()) return {fixed};
     return tried;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a machine with a GPU: first_pass_probe.cu (a program's single passes of
-# a staged region against the profile's steady pace, chunks of CHUNK_MiB
+# a staged region against the profile's region figures, chunks of CHUNK_MiB
 # (default 8) over STREAMS (default 4)), then each SAMPLE's region traced
 # (RECIPE_TRACE=1, RECIPE_REPORT=time), RUNS (default 3) fresh processes.
 # usage: bench/region/first_pass.sh PLATFORM OUTDIR [SAMPLE...]
