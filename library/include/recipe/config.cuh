@@ -113,6 +113,7 @@ struct Measured {
     double d2h = -1;
     double total = -1;
     double staging = -1;  // host memcpy into/out of pinned buffers (host clock)
+    double pages = 0;     // of staging: making the written-back arrays' pages present (a first run; host clock)
     double startup = 0;   // waiting for CUDA to start (recipe/start.cuh), within total; 0 after the first run
     std::int64_t tiles = 0;
     std::int64_t h2d_copies = 0;  // cudaMemcpy*Async calls host->device

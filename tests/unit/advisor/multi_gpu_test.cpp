@@ -306,7 +306,8 @@ TEST_CASE("a first call's fresh pages are faulted in by every GPU's staging thre
     Platform pf = test::unit_multi_gpu_platform();  // staging 1 GB/s whatever the count
     pf.first_call.bytes = {1e6, 1e8};
     pf.first_call.ns = {1e6, 1e8};
-    const Prediction call;
+    Prediction call;
+    call.host_strategy = HostStrategy::Staged;
     REQUIRE(first_call_extra_ms(call, pf, 8e6) == Approx(8.0));
     CHECK(first_call_extra_ms(call, pf, 8e6, 1) == Approx(8.0));
     CHECK(first_call_extra_ms(call, pf, 8e6, 2) == Approx(4.0));

@@ -78,6 +78,7 @@ inline void print_phase_table(const std::string& title, const Measured& m, const
     row("kernel", m.kernel, p.kernel);
     row("d2h", m.d2h, p.d2h);
     if (staging) row("staging", m.staging, p.staging);
+    if (staging && m.pages > 0.05) row("  pages", m.pages, -1);  // of staging: the output's pages made present
     row("total", m.total, first_run && p.first >= 0 ? p.first : p.total);
     std::fprintf(stderr, "recipe:   copies: %lld in (%lld bytes), %lld out (%lld bytes)\n",
                  static_cast<long long>(m.h2d_copies), static_cast<long long>(m.h2d_bytes),
@@ -328,7 +329,8 @@ public:
             prefault_writable(begin, bytes, *threads_);
             done.add(begin, bytes);
         }
-        measured_staging_ += ms_since(t0);
+        measured_.pages = ms_since(t0);
+        measured_staging_ += measured_.pages;
     }
 
     // Elements of one tile buffer (and staging buffer) of an array.
