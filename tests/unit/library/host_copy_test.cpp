@@ -71,6 +71,38 @@ TEST_CASE("a tile's rows are copied exactly by several threads, small and large 
     }
 }
 
+TEST_CASE("long rows and many short rows in one job are each shared out and copied exactly", "[library]") {
+    // A region's chunk: one grid's whole planes (long rows) beside another
+    // grid's frame (thousands of 8-byte rows), in either order, with jobs
+    // large enough to be split over every thread and small enough for one.
+    for (int threads_n : {1, 3, 8})
+        for (std::size_t planes : {std::size_t(1), std::size_t(8)})
+            for (bool frame_first : {false, true}) {
+                CopyThreads threads(threads_n);
+                const std::size_t plane = std::size_t(256) << 10, rows = 2000 * planes, pitch = 2048;
+                const std::vector<char> grid = pattern(planes * plane, 7), other = pattern(rows * pitch, 8);
+                std::vector<char> stage(planes * plane + rows * 8 + 1, 'x');
+                std::vector<Segment> long_rows, short_rows, segments;
+                for (std::size_t z = 0; z < planes; ++z)
+                    long_rows.push_back(Segment{stage.data() + z * plane, grid.data() + z * plane, plane});
+                for (std::size_t r = 0; r < rows; ++r)
+                    short_rows.push_back(Segment{stage.data() + planes * plane + r * 8, other.data() + r * pitch + 2040, 8});
+                for (auto* part : frame_first ? std::vector<std::vector<Segment>*>{&short_rows, &long_rows}
+                                              : std::vector<std::vector<Segment>*>{&long_rows, &short_rows})
+                    segments.insert(segments.end(), part->begin(), part->end());
+                recipe::detail::copy_segments(segments, threads);
+                INFO(threads_n << " threads, " << planes << " planes, frame " << (frame_first ? "first" : "last"));
+                CHECK(std::equal(grid.begin(), grid.end(), stage.begin()));
+                bool same = true;
+                for (std::size_t r = 0; r < rows; ++r)
+                    same = same && std::equal(other.begin() + static_cast<std::ptrdiff_t>(r * pitch + 2040),
+                                              other.begin() + static_cast<std::ptrdiff_t>(r * pitch + 2048),
+                                              stage.begin() + static_cast<std::ptrdiff_t>(planes * plane + r * 8));
+                CHECK(same);
+                CHECK(stage.back() == 'x');
+            }
+}
+
 TEST_CASE("staging threads use no CPU before their first run and once parked", "[library]") {
     // The process's CPU time over a pause: spinning workers would add
     // about the pause per worker (3 x 150 ms); asleep, next to nothing.
