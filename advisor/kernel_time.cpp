@@ -59,15 +59,15 @@ LibraryPointCost fit_point_cost(const std::vector<const ViewKernelTime*>& k) {
 
 namespace {
 
-// The profile's view kernels of one size class: each kernel's `rank`-th
-// smallest grid (viewKernels holds every kernel at each size it was timed).
-std::vector<const ViewKernelTime*> of_rank(const Platform& platform, std::size_t rank) {
+// The view kernels of one size class: each kernel's `rank`-th smallest grid
+// (viewKernels holds every kernel at each size it was timed).
+std::vector<const ViewKernelTime*> of_rank(const std::vector<const ViewKernelTime*>& kernels, std::size_t rank) {
     std::vector<const ViewKernelTime*> out;
-    for (const auto& t : platform.view_kernels) {
+    for (const auto* t : kernels) {
         std::size_t smaller = 0;
-        for (const auto& u : platform.view_kernels)
-            if (u.name == t.name && u.points < t.points) ++smaller;
-        if (smaller == rank) out.push_back(&t);
+        for (const auto* u : kernels)
+            if (u->name == t->name && u->points < t->points) ++smaller;
+        if (smaller == rank) out.push_back(t);
     }
     return out;
 }
@@ -88,10 +88,20 @@ std::vector<const ViewKernelTime*> of_dims(const std::vector<const ViewKernelTim
 
 }  // namespace
 
-std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims) {
+int view_kernel_element_bytes(const Platform& platform, int element_bytes) {
+    for (const auto& t : platform.view_kernels)
+        if (t.element_bytes == element_bytes) return element_bytes;
+    return 4;
+}
+
+std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims, int element_bytes) {
+    const int bytes = view_kernel_element_bytes(platform, element_bytes);
+    std::vector<const ViewKernelTime*> kernels;
+    for (const auto& t : platform.view_kernels)
+        if (t.element_bytes == bytes) kernels.push_back(&t);
     std::vector<LibrarySizeCost> out;
     for (std::size_t rank = 0;; ++rank) {
-        const std::vector<const ViewKernelTime*> k = of_rank(platform, rank);
+        const std::vector<const ViewKernelTime*> k = of_rank(kernels, rank);
         if (k.empty()) break;
         const std::vector<const ViewKernelTime*> used = of_dims(k, dims);
         LibrarySizeCost c;
@@ -212,14 +222,22 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
     } else {
         source_ = KernelSource::Estimate;
         ms_per_point_ = roofline_ms_per_point(problem, platform);
-        library_sizes_ = library_size_costs(platform, problem.dims);
+        // A nest of doubles (any of its arrays) is priced by the kernels
+        // timed in doubles, where the profile has them.
+        int element_bytes = 4;
+        for (const auto* list : {&problem.inputs, &problem.whole_inputs, &problem.outputs})
+            for (const auto& a : *list) element_bytes = std::max(element_bytes, static_cast<int>(a.elem_bytes));
+        const int timed_bytes = view_kernel_element_bytes(platform, element_bytes);
+        library_sizes_ = library_size_costs(platform, problem.dims, element_bytes);
         reads_ = reads_per_point(problem);
         os << "kernel time is an ESTIMATE (roofline: " << problem.flops_per_point << " flops and "
            << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
            << platform.device_bandwidth_gbs << " GB/s";
         if (!library_sizes_.empty() && library_sizes_.front().cost.measured) {
             os << ", at least as long as the library's kernels reading " << reads_ << " element" << (reads_ == 1 ? "" : "s")
-               << " a point run on this device: " << std::fixed << std::setprecision(2);
+               << " a point (" << (timed_bytes == 8 ? "doubles" : timed_bytes == 4 ? "floats" : std::to_string(timed_bytes) + "-byte elements")
+               << (timed_bytes != element_bytes ? ", the profile's only kernels" : "") << ") run on this device: "
+               << std::fixed << std::setprecision(2);
             for (std::size_t i = 0; i < library_sizes_.size(); ++i) {
                 const LibrarySizeCost& c = library_sizes_[i];
                 os << (i ? ", " : "") << c.cost.ns(reads_) * 1e3 << " ns per 1000 points at " << std::setprecision(1)

@@ -31,7 +31,7 @@ struct LibraryPointCost {
     double ns_per_read = 0;  // and per element each point reads
     double ns(int reads) const { return ns_base + ns_per_read * reads; }
 };
-// At the largest grid the profile timed them (viewKernels).
+// At the largest grid the profile timed them (viewKernels), in floats.
 LibraryPointCost library_point_cost(const Platform& platform, int dims);
 
 // The same line at each grid size the profile timed the view kernels
@@ -43,7 +43,11 @@ struct LibrarySizeCost {
     double points = 0;  // the grids' mean points
     LibraryPointCost cost;
 };
-std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims);
+// In elements of `element_bytes` where the profile timed the kernels in them
+// (doubles: a point moves twice a float's bytes), else in floats.
+std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims, int element_bytes = 4);
+// The element size library_size_costs uses for `element_bytes`.
+int view_kernel_element_bytes(const Platform& platform, int element_bytes);
 // One launch of a library kernel reading `reads` elements a point over
 // `points` points, ns: between two sizes timed, the line through their
 // launches' times; below the smallest and beyond the largest, that size's

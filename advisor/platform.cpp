@@ -406,7 +406,8 @@ bool read_kernels(Reader& r, const nlohmann::json& root, std::map<std::string, K
     return true;
 }
 
-// "viewKernels": [{"name", "dims", "reads", "arrays", "points", "ns"}, ...].
+// "viewKernels": [{"name", "dims", "reads", "arrays", "points", "ns"[, "elementBytes"]}, ...]
+// (elementBytes: 4 when not given, as older profiles timed floats only).
 bool read_view_kernels(Reader& r, const nlohmann::json& root, std::vector<ViewKernelTime>* out) {
     const nlohmann::json* v = r.member(root, "viewKernels", "viewKernels", false);
     if (!v) return true;
@@ -416,8 +417,9 @@ bool read_view_kernels(Reader& r, const nlohmann::json& root, std::vector<ViewKe
         const nlohmann::json& k = (*v)[i];
         if (!k.is_object()) return r.fail(path, "must be an object {name, dims, reads, arrays, points, ns}");
         for (const auto& [key, _] : k.items())
-            if (key != "name" && key != "dims" && key != "reads" && key != "arrays" && key != "points" && key != "ns")
-                return r.fail(path + "." + key, "unknown field (expected name, dims, reads, arrays, points, ns)");
+            if (key != "name" && key != "dims" && key != "reads" && key != "arrays" && key != "points" && key != "ns" &&
+                key != "elementBytes")
+                return r.fail(path + "." + key, "unknown field (expected name, dims, reads, arrays, points, ns, elementBytes)");
         ViewKernelTime t;
         const nlohmann::json* name = r.member(k, "name", path + ".name", true);
         if (!name) return false;
@@ -426,7 +428,8 @@ bool read_view_kernels(Reader& r, const nlohmann::json& root, std::vector<ViewKe
         if (!r.integer(k, "dims", path + ".dims", true, &t.dims, 1) ||
             !r.integer(k, "reads", path + ".reads", true, &t.reads, 1) ||
             !r.integer(k, "arrays", path + ".arrays", true, &t.arrays, 1) ||
-            !r.number(k, "points", path + ".points", true, &t.points) || !r.number(k, "ns", path + ".ns", true, &t.ns))
+            !r.number(k, "points", path + ".points", true, &t.points) || !r.number(k, "ns", path + ".ns", true, &t.ns) ||
+            !r.integer(k, "elementBytes", path + ".elementBytes", false, &t.element_bytes, 1))
             return false;
         if (t.dims > 3) return r.fail(path + ".dims", "must be 1, 2 or 3");
         if (t.points <= 0) return r.fail(path + ".points", "must be positive");

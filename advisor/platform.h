@@ -113,6 +113,7 @@ struct ViewKernelTime {
     int arrays = 0;  // arrays it touches, the output included
     double points = 0;
     double ns = 0;
+    int element_bytes = 4;  // float (older profiles timed floats only) or double
 };
 
 // seed 003 §5.4: a copy of k bytes takes L + o + k*G; consecutive copies in

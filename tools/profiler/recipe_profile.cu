@@ -679,11 +679,10 @@ int main(int argc, char** argv) {
     p.begin("kernels by reads per point: copy, zip of three, 5-point, 3x3, 3-D copy and 7-point");
     std::vector<view_kernels::Timed> view_timed;
     {
-        float* d[4];
-        const std::size_t bytes = std::size_t{4096} * 4096 * sizeof(float);
+        void* d[4];
         for (auto& a : d) {
-            CK(cudaMalloc(&a, bytes));
-            CK(cudaMemset(a, 0, bytes));
+            CK(cudaMalloc(&a, view_kernels::kArrayBytes));
+            CK(cudaMemset(a, 0, view_kernels::kArrayBytes));
         }
         view_timed = view_kernels::measure(d, s1, [&](const std::function<void()>& launch) {
             std::vector<double> t;
@@ -696,7 +695,8 @@ int main(int argc, char** argv) {
     {
         std::string line;
         for (const auto& k : view_timed)
-            line += (line.empty() ? "" : ", ") + k.name + " " + fmt(k.ns / k.points * 1e3, "%.2f");
+            line += (line.empty() ? "" : ", ") + k.name + (k.element_bytes == 8 ? " (double) " : " ") +
+                    fmt(k.ns / k.points * 1e3, "%.2f");
         p.end(line + " ns per 1000 points");
     }
 
@@ -839,7 +839,8 @@ int main(int argc, char** argv) {
             const auto& k = view_timed[i];
             v += std::string(i ? ",\n" : "") + "    {\"name\": \"" + k.name + "\", \"dims\": " + std::to_string(k.dims) +
                  ", \"reads\": " + std::to_string(k.reads) + ", \"arrays\": " + std::to_string(k.arrays) +
-                 ", \"points\": " + fmt(k.points, "%.0f") + ", \"ns\": " + fmt(k.ns, "%.0f") + "}";
+                 ", \"points\": " + fmt(k.points, "%.0f") + ", \"ns\": " + fmt(k.ns, "%.0f") +
+                 ", \"elementBytes\": " + std::to_string(k.element_bytes) + "}";
         }
         std::fprintf(f, "  \"viewKernels\": [\n%s\n  ],\n", v.c_str());
     }
@@ -901,7 +902,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"deviceMemoryBytes\": \"%s; cudaDeviceProp::totalGlobalMem\",\n", how.c_str());
     std::fprintf(f, "    \"occupancy\": \"%s; cudaDeviceProp (sharedMemoryPerBlock without opt-in; 255 registers per thread is the sm_90 limit)\",\n", how.c_str());
     std::fprintf(f, "    \"logGP\": \"%s; latency: one isolated 10 B copy; gap: per 10 B copy queued back to back; G: slope between 10 MB and 1 GB; mappedNsPerByte: a kernel writing 256 MiB of pinned host memory through its device pointer (reading it: %.6f ns/B)\",\n", how.c_str(), mapped_read_ns_per_byte);
-    std::fprintf(f, "    \"viewKernels\": \"%s; one launch of each kernel of tools/profiler/view_kernels.cuh (every array through the library's views, 4096^2 and 256^3 floats, then 1024^2 and 128^3, interior points), median of 3x20 launches back to back\",\n", how.c_str());
+    std::fprintf(f, "    \"viewKernels\": \"%s; one launch of each kernel of tools/profiler/view_kernels.cuh (every array through the library's views, 4096^2 and 256^3 grids, then 1024^2 and 128^3, interior points, in floats and in doubles), median of 3x20 launches back to back\",\n", how.c_str());
     std::fprintf(f, "    \"kernels\": \"%s; thesis 6.3 kernel analysis\"%s\n", how.c_str(), kernels_source.c_str());
     std::fprintf(f, "  }\n}\n");
     std::fclose(f);

@@ -337,12 +337,46 @@ TEST_CASE("the estimate grows with the elements a point reads, as the profile's 
     CHECK(star.phases.kernel == Approx(1e6 * 5.0 * 1e-6));  // (2.5 + 5 * 0.5) ns a point
     bool said = false;
     for (const auto& n : star.notes)
-        said = said || n.find("at least as long as the library's kernels reading 5 elements a point run on this device: 5000.00 ns "
+        said = said || n.find("at least as long as the library's kernels reading 5 elements a point (floats) run on this device: 5000.00 ns "
                               "per 1000 points at 1.0 million") != std::string::npos;
     CHECK(said);
     p.reads_per_point = 0;  // not known: one per input
     CHECK(reads_per_point(p) == 1);
     CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(1e6 * 3.0 * 1e-6));
+}
+
+TEST_CASE("a nest of doubles is estimated from the view kernels timed in doubles, where the profile has them", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // Floats: 2.5 + 0.5 ns a read; doubles: 3 + 1 ns a read.
+    pf.view_kernels = {{"copy2d", 2, 1, 2, 1e6, 3e6}, {"box9", 2, 9, 2, 1e6, 7e6}};
+    Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    p.kernel_name = "unknown";
+    p.reads_per_point = 5;
+    for (auto* list : {&p.inputs, &p.outputs})
+        for (auto& a : *list) a.elem_bytes = 8;
+    p.bytes_per_point = 16;
+    // Without tables in doubles, the floats' (and the notes say so).
+    REQUIRE(view_kernel_element_bytes(pf, 8) == 4);
+    const Prediction floats = run(p, pf, cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(floats.phases.kernel == Approx(1e6 * 5.0 * 1e-6));
+    bool said = false;
+    for (const auto& n : floats.notes) said = said || n.find("5 elements a point (floats, the profile's only kernels)") != std::string::npos;
+    CHECK(said);
+    pf.view_kernels.push_back({"copy2d", 2, 1, 2, 1e6, 4e6, 8});
+    pf.view_kernels.push_back({"box9", 2, 9, 2, 1e6, 12e6, 8});
+    REQUIRE(view_kernel_element_bytes(pf, 8) == 8);
+    CHECK(library_size_costs(pf, 2, 8).back().cost.ns(5) == Approx(8));
+    CHECK(library_size_costs(pf, 2, 4).back().cost.ns(5) == Approx(5));
+    const Prediction doubles = run(p, pf, cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(doubles.phases.kernel == Approx(1e6 * 8.0 * 1e-6));
+    said = false;
+    for (const auto& n : doubles.notes) said = said || n.find("5 elements a point (doubles) run") != std::string::npos;
+    CHECK(said);
+    // A nest of floats keeps the floats' kernels.
+    Problem f = test::unit_problem({1000, 1000, 1}, 2);
+    f.kernel_name = "unknown";
+    f.reads_per_point = 5;
+    CHECK(run(f, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(1e6 * 5.0 * 1e-6));
     // A line that would start below nothing goes through the origin.
     pf.view_kernels = {{"a", 2, 2, 2, 1e6, 1e6}, {"b", 2, 4, 2, 1e6, 5e6}};
     const LibraryPointCost origin = library_point_cost(pf, 2);

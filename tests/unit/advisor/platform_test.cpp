@@ -205,7 +205,15 @@ TEST_CASE("the kernels by reads per point load, and bad ones are named", "[advis
     CHECK(load_error(j) == "p.json: viewKernels[0].points: must be positive");
     j["viewKernels"][0]["points"] = 1e6;
     j["viewKernels"][0]["bytes"] = 8;
-    CHECK(load_error(j) == "p.json: viewKernels[0].bytes: unknown field (expected name, dims, reads, arrays, points, ns)");
+    CHECK(load_error(j) == "p.json: viewKernels[0].bytes: unknown field (expected name, dims, reads, arrays, points, ns, elementBytes)");
+    j["viewKernels"][0].erase("bytes");
+    CHECK(p.view_kernels[0].element_bytes == 4);  // not given: floats
+    j["viewKernels"][1]["elementBytes"] = 8;
+    REQUIRE(parse_platform(j.dump(), "p.json", &p, &error));
+    CHECK(p.view_kernels[1].element_bytes == 8);
+    j["viewKernels"][1]["elementBytes"] = 0;
+    CHECK(load_error(j) == "p.json: viewKernels[1].elementBytes: must be at least 1 (got 0)");
+    j["viewKernels"][1].erase("elementBytes");
     j["viewKernels"] = json::object();
     CHECK(load_error(j) == "p.json: viewKernels: must be an array of {name, dims, reads, arrays, points, ns}");
     j.erase("viewKernels");
