@@ -113,6 +113,17 @@ std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int di
     return out;
 }
 
+double dram_ns_per_byte(const Platform& platform) {
+    double largest = 0, best = 0;
+    for (const auto& t : platform.view_kernels) largest = std::max(largest, t.points);
+    for (const auto& t : platform.view_kernels) {
+        if (t.points < largest / 2) continue;  // the large grids only (every kernel's ~16.5 million points)
+        const double ns_per_byte = t.ns / (t.points * t.arrays * t.element_bytes);
+        if (best == 0 || ns_per_byte < best) best = ns_per_byte;
+    }
+    return best;
+}
+
 LibraryPointCost library_point_cost(const Platform& platform, int dims) {
     const std::vector<LibrarySizeCost> sizes = library_size_costs(platform, dims);
     return sizes.empty() ? LibraryPointCost{} : sizes.back().cost;
@@ -230,6 +241,11 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
         const int timed_bytes = view_kernel_element_bytes(platform, element_bytes);
         library_sizes_ = library_size_costs(platform, problem.dims, element_bytes);
         reads_ = reads_per_point(problem);
+        if (platform.l2_cache_bytes > 0) {
+            bytes_per_point_ = problem.bytes_per_point;
+            l2_bytes_ = static_cast<double>(platform.l2_cache_bytes);
+            dram_ns_per_byte_ = dram_ns_per_byte(platform);
+        }
         os << "kernel time is an ESTIMATE (roofline: " << problem.flops_per_point << " flops and "
            << problem.bytes_per_point << " bytes per point at " << platform.peak_gflops << " GFLOP/s and "
            << platform.device_bandwidth_gbs << " GB/s";
@@ -245,6 +261,10 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
             }
             os << std::defaultfloat;
             if (library_sizes_.size() > 1) os << ", interpolated by the launch's points";
+            if (dram_ns_per_byte_ > 0)
+                os << "; a launch whose bytes exceed the L2 cache (" << std::llround(l2_bytes_ / 1e6)
+                   << " MB) no faster than the library's kernels move bytes from DRAM ("
+                   << std::llround(1.0 / dram_ns_per_byte_) << " GB/s)";
         } else if (const double rate = library_points_per_ns(platform); rate > 0) {
             os << ", at most " << static_cast<long long>(std::llround(rate)) << " points per ns as the library's kernels run on this device";
         }
@@ -265,6 +285,13 @@ double KernelModel::run_ms(std::int64_t points, double occupancy) const {
         work = table_->ms(n);
     } else {
         work = std::max(ms_per_point_ * n, library_kernel_ns(library_sizes_, reads_, n) * 1e-6);
+        // Bytes beyond the L2 cache come from DRAM, at the rate the library's
+        // kernels reach there, not a device-to-device copy's (fdtd-2d at
+        // EXTRALARGE on an H200: 125-166 MB a launch, 3.25 TB/s, against the
+        // 4.25 deviceBandwidthGBs priced; at LARGE its 29-38 MB a launch sit
+        // in the 50 MB cache and ran faster than that).
+        if (dram_ns_per_byte_ > 0 && n * bytes_per_point_ > l2_bytes_)
+            work = std::max(work, n * bytes_per_point_ * dram_ns_per_byte_ * 1e-6);
         // Too few resident threads cannot hide memory latency: below half
         // occupancy the estimate slows in proportion (rule of thumb).
         if (source_ == KernelSource::Estimate && occupancy > 0 && occupancy < 0.5) work *= 0.5 / occupancy;

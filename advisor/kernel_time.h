@@ -46,6 +46,14 @@ struct LibrarySizeCost {
 // In elements of `element_bytes` where the profile timed the kernels in them
 // (doubles: a point moves twice a float's bytes), else in floats.
 std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int dims, int element_bytes = 4);
+// The least ns a byte the view kernels took at the largest grid they were
+// timed on (each kernel's arrays' bytes, read or written once, over its
+// time): how fast the library's kernels move bytes from DRAM. On an H200 a
+// zip of three floats moved 268 MB in 82.9 us (3.24 TB/s) where a 1 GB
+// device-to-device copy ran at 4.25 (deviceBandwidthGBs), and fdtd-2d's
+// EXTRALARGE launches of doubles moved theirs at about 3.25. 0 without view
+// kernels.
+double dram_ns_per_byte(const Platform& platform);
 // The element size library_size_costs uses for `element_bytes`.
 int view_kernel_element_bytes(const Platform& platform, int element_bytes);
 // One launch of a library kernel reading `reads` elements a point over
@@ -73,6 +81,9 @@ private:
     double ms_per_point_ = 0;  // the roofline's (or without view kernels, the kernel tables' rate)
     std::vector<LibrarySizeCost> library_sizes_;  // the estimate's floor: the view kernels by size
     int reads_ = 0;
+    // Beyond the L2 cache: the nest's bytes a point at the rate the library's
+    // kernels reached from DRAM (dram_ns_per_byte); 0: not priced so.
+    double bytes_per_point_ = 0, l2_bytes_ = 0, dram_ns_per_byte_ = 0;
     double launch_overhead_ms_ = 0;
     std::string description_;
 };

@@ -182,7 +182,7 @@ const std::set<std::string>& known_fields() {
         "deviceToPinnedHost", "mallocFreeHost", "mallocFreeDevice", "duplexFactor", "implicitSynchronization",
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
-        "deviceMemoryBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
+        "deviceMemoryBytes", "l2CacheBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "regionRunNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
@@ -497,6 +497,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||
         !r.integer(root, "deviceMemoryBytes", "deviceMemoryBytes", true, &p->device_memory_bytes, 1) ||
+        !r.integer(root, "l2CacheBytes", "l2CacheBytes", false, &p->l2_cache_bytes, 1) ||
         !read_occupancy(r, root, &p->occupancy) || !read_kernels(r, root, &p->kernels) ||
         !read_view_kernels(r, root, &p->view_kernels) ||
         !read_multi_gpu(r, root, &p->multi_gpu))

@@ -276,6 +276,11 @@ struct Platform {
     double peak_gflops = 0;           // single precision
     int sm_count = 0;
     std::int64_t device_memory_bytes = 0;
+    // The GPU's L2 cache ("l2CacheBytes", cudaDeviceProp::l2CacheSize); 0:
+    // not recorded (profiles before it). A launch whose bytes exceed it is
+    // priced no faster than the library's kernels move bytes from DRAM
+    // (advisor/kernel_time.cpp, dram_ns_per_byte).
+    std::int64_t l2_cache_bytes = 0;
     OccupancyLimits occupancy;
     LogGP loggp_host_to_device;  // from "logGP", else derived from the tables
     LogGP loggp_device_to_host;

@@ -819,6 +819,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"peakGflops\": %.0f,\n", gflops);
     std::fprintf(f, "  \"smCount\": %d,\n", prop.multiProcessorCount);
     std::fprintf(f, "  \"deviceMemoryBytes\": %zu,\n", prop.totalGlobalMem);
+    std::fprintf(f, "  \"l2CacheBytes\": %d,\n", prop.l2CacheSize);
     std::fprintf(f,
                  "  \"occupancy\": {\"warpSize\": %d, \"maxThreadsPerBlock\": %d, \"maxBlockDim\": [%d, %d, %d], "
                  "\"maxThreadsPerSm\": %d, \"maxBlocksPerSm\": %d, \"registersPerSm\": %d, \"maxRegistersPerThread\": "
@@ -900,6 +901,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"peakGflops\": \"%s; eight independent FMA chains per thread, 8 blocks of 256 threads per SM\",\n", how.c_str());
     std::fprintf(f, "    \"smCount\": \"%s; cudaDeviceProp::multiProcessorCount\",\n", how.c_str());
     std::fprintf(f, "    \"deviceMemoryBytes\": \"%s; cudaDeviceProp::totalGlobalMem\",\n", how.c_str());
+    std::fprintf(f, "    \"l2CacheBytes\": \"%s; cudaDeviceProp::l2CacheSize\",\n", how.c_str());
     std::fprintf(f, "    \"occupancy\": \"%s; cudaDeviceProp (sharedMemoryPerBlock without opt-in; 255 registers per thread is the sm_90 limit)\",\n", how.c_str());
     std::fprintf(f, "    \"logGP\": \"%s; latency: one isolated 10 B copy; gap: per 10 B copy queued back to back; G: slope between 10 MB and 1 GB; mappedNsPerByte: a kernel writing 256 MiB of pinned host memory through its device pointer (reading it: %.6f ns/B)\",\n", how.c_str(), mapped_read_ns_per_byte);
     std::fprintf(f, "    \"viewKernels\": \"%s; one launch of each kernel of tools/profiler/view_kernels.cuh (every array through the library's views, 4096^2 and 256^3 grids, then 1024^2 and 128^3, interior points, in floats and in doubles), median of 3x20 launches back to back\",\n", how.c_str());

@@ -345,6 +345,33 @@ TEST_CASE("the estimate grows with the elements a point reads, as the profile's 
     CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(1e6 * 3.0 * 1e-6));
 }
 
+TEST_CASE("a launch whose bytes exceed the L2 cache is priced no faster than the view kernels moved bytes from DRAM", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // 1 ns a point whatever the reads; the zip moves 4 arrays of 4 bytes a
+    // point in 2 ns: 0.125 ns a byte, the fastest (the copy: 8 bytes in 1.5 ns).
+    pf.view_kernels = {{"copy2d", 2, 1, 2, 16e6, 16e6}, {"zip3", 2, 3, 4, 16e6, 16e6 * 2}};
+    REQUIRE(dram_ns_per_byte(pf) == Approx(0.125));
+    Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    p.kernel_name = "unknown";
+    p.reads_per_point = 1;
+    p.flops_per_point = 0;
+    p.bytes_per_point = 24;  // doubles: 24 MB a launch
+    pf.device_bandwidth_gbs = 1e6;  // the roofline's copy rate out of the way
+    const double view_ms = library_kernel_ns(library_size_costs(pf, 2), 1, 1e6) * 1e-6;
+    // Without the cache's size: the view line.
+    CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(view_ms));
+    // A cache larger than the launch's bytes: the same.
+    pf.l2_cache_bytes = 50000000;
+    CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(view_ms));
+    // Smaller: the bytes at 0.125 ns each, 3 ms, above the view line's 1.
+    pf.l2_cache_bytes = 10000000;
+    const Prediction beyond = run(p, pf, cfg(Scheme::Naive, {1, 1, 1}));
+    CHECK(beyond.phases.kernel == Approx(24e6 * 0.125 * 1e-6));
+    bool said = false;
+    for (const auto& n : beyond.notes) said = said || n.find("exceed the L2 cache (10 MB)") != std::string::npos;
+    CHECK(said);
+}
+
 TEST_CASE("a nest of doubles is estimated from the view kernels timed in doubles, where the profile has them", "[advisor]") {
     Platform pf = test::unit_platform();
     // Floats: 2.5 + 0.5 ns a read; doubles: 3 + 1 ns a read.

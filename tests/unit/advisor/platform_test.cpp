@@ -214,6 +214,17 @@ TEST_CASE("the kernels by reads per point load, and bad ones are named", "[advis
     j["viewKernels"][1]["elementBytes"] = 0;
     CHECK(load_error(j) == "p.json: viewKernels[1].elementBytes: must be at least 1 (got 0)");
     j["viewKernels"][1].erase("elementBytes");
+    // The L2 cache's size: optional, positive, with its source.
+    CHECK(p.l2_cache_bytes == 0);
+    j["l2CacheBytes"] = 52428800;
+    CHECK(load_error(j) == "p.json: source.l2CacheBytes: missing: say how l2CacheBytes was obtained");
+    j["source"]["l2CacheBytes"] = "test";
+    REQUIRE(parse_platform(j.dump(), "p.json", &p, &error));
+    CHECK(p.l2_cache_bytes == 52428800);
+    j["l2CacheBytes"] = 0;
+    CHECK(load_error(j) == "p.json: l2CacheBytes: must be at least 1 (got 0)");
+    j.erase("l2CacheBytes");
+    j["source"].erase("l2CacheBytes");
     j["viewKernels"] = json::object();
     CHECK(load_error(j) == "p.json: viewKernels: must be an array of {name, dims, reads, arrays, points, ns}");
     j.erase("viewKernels");
