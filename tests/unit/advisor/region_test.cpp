@@ -285,13 +285,7 @@ TEST_CASE("a region's launches run as the chunks land when that hides them behin
     Platform pf = test::unit_platform();
     // Two steps of jacobi-2d on 1000 x 4000 floats, 16 MB per array (four
     // chunks): 32 ms of copies each way, 4 ms per launch.
-    RegionProblem r = test::jacobi_region(2);
-    r.extents = {1000, 4000, 1};
-    for (Problem& q : r.nests) {
-        q.extents = q.space.end = r.extents;
-        for (auto* uses : {&q.inputs, &q.outputs})
-            for (ArrayUse& a : *uses) a.extents = r.extents;
-    }
+    RegionProblem r = test::jacobi_region(2, {1000, 4000, 1});
     RegionPrediction p;
     std::string error;
     REQUIRE(predict_region(r, pf, {}, &p, &error));
@@ -317,14 +311,8 @@ TEST_CASE("with launches in pieces, the chunks are chosen with the pieces' issui
         t->tables = {chunk_table(0, 2)};
     }
     pf.kernel_launch_ns = 50e3;
-    RegionProblem r = test::jacobi_region(8);
+    RegionProblem r = test::jacobi_region(8, {1024, 8192, 1});  // 32 MiB per array
     r.pinned_host = false;
-    r.extents = {1024, 8192, 1};  // 32 MiB per array
-    for (Problem& q : r.nests) {
-        q.extents = q.space.end = r.extents;
-        for (auto* uses : {&q.inputs, &q.outputs})
-            for (ArrayUse& a : *uses) a.extents = r.extents;
-    }
     const RegionCopyChoice copies_only = choose_region_copies(r, pf, true);
     RegionPrediction p;
     std::string error;
@@ -335,13 +323,7 @@ TEST_CASE("with launches in pieces, the chunks are chosen with the pieces' issui
 
 TEST_CASE("a launch shorter than the host's Region::run waits for it", "[advisor]") {
     Platform pf = test::unit_platform();
-    RegionProblem r = test::jacobi_region(10);
-    r.extents = {100, 100, 1};  // 10,000 points: 10 us a launch on this platform
-    for (Problem& q : r.nests) {
-        q.extents = q.space.end = r.extents;
-        for (auto* uses : {&q.inputs, &q.outputs})
-            for (ArrayUse& a : *uses) a.extents = r.extents;
-    }
+    RegionProblem r = test::jacobi_region(10, {100, 100, 1});  // 10,000 points: 10 us a launch on this platform
     RegionPrediction before;
     std::string error;
     REQUIRE(predict_region(r, pf, {}, &before, &error));
