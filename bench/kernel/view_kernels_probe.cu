@@ -66,16 +66,9 @@ int main(int argc, char** argv) {
         std::perror(argv[1]);
         return 1;
     }
-    std::fprintf(f, "{\n  \"viewKernels\": [\n");
-    for (std::size_t i = 0; i < timed.size(); ++i) {
-        const auto& k = timed[i];
+    for (const auto& k : timed)
         std::printf("%-7s %-6s %10.0f points %8.2f ns per 1000 points\n", k.name.c_str(),
                     k.element_bytes == 8 ? "double" : "float", k.points, k.ns / k.points * 1e3);
-        std::fprintf(f, "    {\"name\": \"%s\", \"dims\": %d, \"reads\": %d, \"arrays\": %d, \"points\": %.0f, \"ns\": %.0f, "
-                        "\"elementBytes\": %d}%s\n",
-                     k.name.c_str(), k.dims, k.reads, k.arrays, k.points, k.ns, k.element_bytes,
-                     i + 1 < timed.size() ? "," : "");
-    }
-    std::fprintf(f, "  ]\n}\n");
+    std::fprintf(f, "{\n  \"viewKernels\": [\n%s\n  ]\n}\n", view_kernels::json_entries(timed).c_str());
     return std::fclose(f) == 0 ? 0 : 1;
 }

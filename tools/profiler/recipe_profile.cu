@@ -835,15 +835,7 @@ int main(int argc, char** argv) {
     if (devices > 1) std::fprintf(f, "  \"multiGpu\": %s,\n", profiler::multi_gpu_json(multi, how).c_str());
     std::fprintf(f, "  \"kernels\": {\n%s\n  },\n", kernels_json.c_str());
     {
-        std::string v;
-        for (std::size_t i = 0; i < view_timed.size(); ++i) {
-            const auto& k = view_timed[i];
-            v += std::string(i ? ",\n" : "") + "    {\"name\": \"" + k.name + "\", \"dims\": " + std::to_string(k.dims) +
-                 ", \"reads\": " + std::to_string(k.reads) + ", \"arrays\": " + std::to_string(k.arrays) +
-                 ", \"points\": " + fmt(k.points, "%.0f") + ", \"ns\": " + fmt(k.ns, "%.0f") +
-                 ", \"elementBytes\": " + std::to_string(k.element_bytes) + "}";
-        }
-        std::fprintf(f, "  \"viewKernels\": [\n%s\n  ],\n", v.c_str());
+        std::fprintf(f, "  \"viewKernels\": [\n%s\n  ],\n", view_kernels::json_entries(view_timed).c_str());
     }
     std::fprintf(f, "  \"source\": {\n");
     std::fprintf(f, "    \"copyEngines\": \"%s; cudaDeviceProp::asyncEngineCount\",\n", how.c_str());

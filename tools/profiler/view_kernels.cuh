@@ -14,6 +14,7 @@
 #include <recipe/recipe.cuh>
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,22 @@ std::vector<Timed> measure(void* const d[4], cudaStream_t s, const Timer& per_la
                                     measure_at(4096, 256, g, s, per_launch_ns), measure_at(1024, 128, g, s, per_launch_ns)})
         all.insert(all.end(), part.begin(), part.end());
     return all;
+}
+
+// The entries of the profile's "viewKernels" array, one per line, as
+// advisor/platform.cpp reads them.
+inline std::string json_entries(const std::vector<Timed>& timed) {
+    std::string v;
+    char line[256];
+    for (std::size_t i = 0; i < timed.size(); ++i) {
+        const Timed& k = timed[i];
+        std::snprintf(line, sizeof line,
+                      "%s    {\"name\": \"%s\", \"dims\": %d, \"reads\": %d, \"arrays\": %d, \"points\": %.0f, \"ns\": %.0f, "
+                      "\"elementBytes\": %d}",
+                      i ? ",\n" : "", k.name.c_str(), k.dims, k.reads, k.arrays, k.points, k.ns, k.element_bytes);
+        v += line;
+    }
+    return v;
 }
 
 }  // namespace view_kernels
