@@ -45,14 +45,14 @@ struct DeviceArray {
 
 template <class T>
 recipe::InView<T> in_view(const DeviceArray& a) {
-    return recipe::InView<T>{reinterpret_cast<const T*>(a.data), {a.origin[0], a.origin[1], a.origin[2]},
-                             a.extents[0], a.extents[1]};
+    const std::int64_t origin[3] = {a.origin[0], a.origin[1], a.origin[2]};
+    return recipe::make_in_view(reinterpret_cast<const T*>(a.data), origin, a.extents[0], a.extents[1], a.extents[2]);
 }
 
 template <class T>
 recipe::OutView<T> out_view(const DeviceArray& a) {
-    return recipe::OutView<T>{reinterpret_cast<T*>(a.data), {a.origin[0], a.origin[1], a.origin[2]}, a.extents[0],
-                              a.extents[1]};
+    const std::int64_t origin[3] = {a.origin[0], a.origin[1], a.origin[2]};
+    return recipe::make_out_view(reinterpret_cast<T*>(a.data), origin, a.extents[0], a.extents[1], a.extents[2]);
 }
 
 // A tile as the library hands it to a kernel (the library's own maker).

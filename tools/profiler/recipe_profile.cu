@@ -630,11 +630,12 @@ int main(int argc, char** argv) {
             t.count = 1;
             return t;
         };
-        auto view_in = [](const float* d, std::int64_t ex, std::int64_t ey) {
-            return recipe::InView<float>{d, {0, 0, 0}, ex, ey};
+        const std::int64_t origin[3] = {0, 0, 0};
+        auto view_in = [&](const float* d, std::int64_t ex, std::int64_t ey, std::int64_t ez = 1) {
+            return recipe::make_in_view(d, origin, ex, ey, ez);
         };
-        auto view_out = [](float* d, std::int64_t ex, std::int64_t ey) {
-            return recipe::OutView<float>{d, {0, 0, 0}, ex, ey};
+        auto view_out = [&](float* d, std::int64_t ex, std::int64_t ey, std::int64_t ez = 1) {
+            return recipe::make_out_view(d, origin, ex, ey, ez);
         };
         KernelTable ma{"moving_average", {}, {}, R"({"dims": 1, "elementBytes": 4, "inputs": 1, "outputs": 1, "haloLow": [4, 0, 0], "haloHigh": [4, 0, 0]})"};
         for (double n : {1e3, 1e4, 1e5, 1e6, 1e7, 6.7108864e7}) {
@@ -667,7 +668,7 @@ int main(int argc, char** argv) {
             ja.ns.push_back(time_kernel([&] {
                 samples::jacobi_sweep<<<dim3(static_cast<unsigned>((X - 2 + 31) / 32), static_cast<unsigned>((Y - 2 + 7) / 8),
                                              static_cast<unsigned>(Z)),
-                                        dim3(32, 8, 1), 0, s1>>>(tile, view_in(in, X, Y), view_out(out, X, Y), 1);
+                                        dim3(32, 8, 1), 0, s1>>>(tile, view_in(in, X, Y, Z + 2), view_out(out, X, Y, Z + 2), 1);
             }));
         }
         kernels.push_back(ja);

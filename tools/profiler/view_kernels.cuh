@@ -79,13 +79,16 @@ struct Timed {
     int element_bytes = 4;  // float or double
 };
 
+// Views of an ex x ey x ez grid held whole (origin 0).
 template <class T>
-recipe::InView<T> in(const T* p, std::int64_t ex, std::int64_t ey) {
-    return recipe::InView<T>{p, {0, 0, 0}, ex, ey};
+recipe::InView<T> in(const T* p, std::int64_t ex, std::int64_t ey, std::int64_t ez = 1) {
+    const std::int64_t origin[3] = {0, 0, 0};
+    return recipe::make_in_view(p, origin, ex, ey, ez);
 }
 template <class T>
-recipe::OutView<T> out(T* p, std::int64_t ex, std::int64_t ey) {
-    return recipe::OutView<T>{p, {0, 0, 0}, ex, ey};
+recipe::OutView<T> out(T* p, std::int64_t ex, std::int64_t ey, std::int64_t ez = 1) {
+    const std::int64_t origin[3] = {0, 0, 0};
+    return recipe::make_out_view(p, origin, ex, ey, ez);
 }
 // The interior of an n x n (x n) grid: the stencils' reach stays inside.
 inline recipe::Tile interior(std::int64_t n, int dims) {
@@ -126,10 +129,10 @@ std::vector<Timed> measure_at(std::int64_t n2, std::int64_t n3, T* const d[4], c
         const dim3 block(32, 8, 1), grid((n - 2 + 31) / 32, (n - 2 + 7) / 8, static_cast<unsigned>(n - 2));
         const double points = double(n - 2) * double(n - 2) * double(n - 2);
         out_list.push_back({"copy3d", 3, 1, 2, points, per_launch_ns([&] {
-                                copy3d<T><<<grid, block, 0, s>>>(tile, in(d[0], n, n), out(d[1], n, n));
+                                copy3d<T><<<grid, block, 0, s>>>(tile, in(d[0], n, n, n), out(d[1], n, n, n));
                             })});
         out_list.push_back({"star7", 3, 7, 2, points, per_launch_ns([&] {
-                                star7<T><<<grid, block, 0, s>>>(tile, in(d[0], n, n), out(d[1], n, n));
+                                star7<T><<<grid, block, 0, s>>>(tile, in(d[0], n, n, n), out(d[1], n, n, n));
                             })});
     }
     for (Timed& t : out_list) t.element_bytes = static_cast<int>(sizeof(T));

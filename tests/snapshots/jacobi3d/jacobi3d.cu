@@ -57,7 +57,7 @@ static void jacobi_sweep(const float *in, float *out)
         cfg.tile = {398, 398, 13};
         cfg.copy = recipe::CopyMethod::Strided;
         cfg.streams = 2;
-        cfg.block = dim3(32, 8, 1);
+        cfg.block = dim3(32, 4, 2);
         cfg.host = recipe::HostMemory::Staged;
         cfg.name = "jacobi_sweep (jacobi3d.c:25)";
         // Predicted for h200 (ms, each phase summed over the run): alloc, h2d, kernel, d2h, total, staging,

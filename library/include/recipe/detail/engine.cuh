@@ -120,18 +120,16 @@ struct Placement {
 
 template <class T>
 InView<T> in_view(const Placement& p) {
-    return InView<T>{reinterpret_cast<const T*>(p.device),
-                     {p.layout.origin[0], p.layout.origin[1], p.layout.origin[2]},
-                     p.layout.extents[0],
-                     p.layout.extents[1]};
+    const std::int64_t origin[3] = {p.layout.origin[0], p.layout.origin[1], p.layout.origin[2]};
+    return make_in_view(reinterpret_cast<const T*>(p.device), origin, p.layout.extents[0], p.layout.extents[1],
+                        p.layout.extents[2]);
 }
 
 template <class T>
 OutView<T> out_view(const Placement& p) {
-    return OutView<T>{reinterpret_cast<T*>(p.device),
-                      {p.layout.origin[0], p.layout.origin[1], p.layout.origin[2]},
-                      p.layout.extents[0],
-                      p.layout.extents[1]};
+    const std::int64_t origin[3] = {p.layout.origin[0], p.layout.origin[1], p.layout.origin[2]};
+    return make_out_view(reinterpret_cast<T*>(p.device), origin, p.layout.extents[0], p.layout.extents[1],
+                         p.layout.extents[2]);
 }
 
 inline Tile make_tile(const Box& core, std::int64_t index, std::int64_t count) {
