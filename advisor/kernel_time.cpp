@@ -21,38 +21,47 @@ double library_points_per_ns(const Platform& platform) {
     return n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
 }
 
+double LibraryPointCost::ns(int reads, int arrays_read, int arrays_written) const {
+    if (by_reads.empty()) return 0;
+    const double r = std::max(1, reads - std::max(0, arrays_read - 1));
+    double v;
+    if (by_reads.size() == 1 || r <= by_reads.front().first) {
+        v = by_reads.front().second;
+    } else {
+        std::size_t i = 1;
+        while (i + 1 < by_reads.size() && by_reads[i].first < r) ++i;
+        const auto &lo = by_reads[i - 1], &hi = by_reads[i];
+        const double slope = (hi.second - lo.second) / (hi.first - lo.first);
+        // Beyond the last read count: on the last segment's slope, never falling.
+        v = hi.first < r ? hi.second + std::max(0.0, slope) * (r - hi.first) : lo.second + slope * (r - lo.first);
+    }
+    v += (arrays_read + arrays_written - 2) * ns_per_array;
+    return std::max(0.0, v);
+}
+
 namespace {
 
-// Least squares of ns per point against reads per point over `k`.
-LibraryPointCost fit_point_cost(const std::vector<const ViewKernelTime*>& k) {
-    LibraryPointCost c;
-    if (k.empty()) return c;
-    c.measured = true;
-    double sx = 0, sy = 0;
-    for (const auto* t : k) {
-        sx += t->reads;
-        sy += t->ns / t->points;
+// The view kernels' cost by reads: those that read one array (two arrays in
+// all), the mean at each read count. Without any, every kernel as if it did.
+std::vector<std::pair<int, double>> by_reads(const std::vector<const ViewKernelTime*>& k) {
+    std::vector<const ViewKernelTime*> one;
+    for (const auto* t : k)
+        if (t->arrays == 2) one.push_back(t);
+    if (one.empty()) one = k;
+    std::vector<std::pair<int, double>> out;
+    std::set<int> reads;
+    for (const auto* t : one) reads.insert(t->reads);
+    for (int r : reads) {
+        double sum = 0;
+        int n = 0;
+        for (const auto* t : one)
+            if (t->reads == r) {
+                sum += t->ns / t->points;
+                ++n;
+            }
+        out.emplace_back(r, sum / n);
     }
-    const double n = static_cast<double>(k.size()), mx = sx / n, my = sy / n;
-    double sxx = 0, sxy = 0;
-    for (const auto* t : k) {
-        sxx += (t->reads - mx) * (t->reads - mx);
-        sxy += (t->reads - mx) * (t->ns / t->points - my);
-    }
-    // One read count only, or a line that falls with more reads (noise):
-    // every kernel at the mean.
-    c.ns_per_read = sxx > 0 ? std::max(0.0, sxy / sxx) : 0;
-    c.ns_base = my - c.ns_per_read * mx;
-    if (c.ns_base < 0) {  // through the origin instead: no kernel priced at or below nothing
-        double sxx0 = 0, sxy0 = 0;
-        for (const auto* t : k) {
-            sxx0 += double(t->reads) * t->reads;
-            sxy0 += t->reads * (t->ns / t->points);
-        }
-        c.ns_base = 0;
-        c.ns_per_read = sxy0 / sxx0;
-    }
-    return c;
+    return out;
 }
 
 }  // namespace
@@ -105,7 +114,21 @@ std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int di
         if (k.empty()) break;
         const std::vector<const ViewKernelTime*> used = of_dims(k, dims);
         LibrarySizeCost c;
-        c.cost = fit_point_cost(used);
+        c.cost.measured = true;
+        c.cost.by_reads = by_reads(used);
+        // Each further array: the kernels that read several (the zip of
+        // three), over the one-array kernels of their own dimensions.
+        double sum = 0;
+        int n = 0;
+        for (const auto* t : k)
+            if (t->arrays > 2) {
+                LibraryPointCost own;
+                own.by_reads = by_reads(of_dims(k, t->dims));
+                const int extra = t->arrays - 2;
+                sum += std::max(0.0, (t->ns / t->points - own.ns(t->reads, t->arrays - 1, 1) ) / extra);
+                ++n;
+            }
+        c.cost.ns_per_array = n ? sum / n : 0;
         for (const auto* t : used) c.points += t->points / static_cast<double>(used.size());
         out.push_back(c);
     }
@@ -129,16 +152,18 @@ LibraryPointCost library_point_cost(const Platform& platform, int dims) {
     return sizes.empty() ? LibraryPointCost{} : sizes.back().cost;
 }
 
-double library_kernel_ns(const std::vector<LibrarySizeCost>& sizes, int reads, double points) {
+double library_kernel_ns(const std::vector<LibrarySizeCost>& sizes, int reads, double points, int arrays_read,
+                         int arrays_written) {
     if (sizes.empty() || points <= 0) return 0;
+    auto per_point = [&](const LibrarySizeCost& c) { return c.cost.ns(reads, arrays_read, arrays_written); };
     // Below the smallest grid timed and beyond the largest: that grid's cost
     // per point; between two: the line through their launches' times.
-    if (sizes.size() == 1 || points <= sizes.front().points) return sizes.front().cost.ns(reads) * points;
-    if (points >= sizes.back().points) return sizes.back().cost.ns(reads) * points;
+    if (sizes.size() == 1 || points <= sizes.front().points) return per_point(sizes.front()) * points;
+    if (points >= sizes.back().points) return per_point(sizes.back()) * points;
     std::size_t i = 1;
     while (sizes[i].points < points) ++i;
     const LibrarySizeCost &a = sizes[i - 1], &b = sizes[i];
-    const double ta = a.cost.ns(reads) * a.points, tb = b.cost.ns(reads) * b.points;
+    const double ta = per_point(a) * a.points, tb = per_point(b) * b.points;
     return ta + (tb - ta) * (points - a.points) / (b.points - a.points);
 }
 
@@ -146,6 +171,14 @@ int reads_per_point(const Problem& problem) {
     if (problem.reads_per_point > 0) return problem.reads_per_point;
     return std::max<int>(1, static_cast<int>(problem.inputs.size() + problem.whole_inputs.size()));
 }
+
+int arrays_read(const Problem& problem) {
+    int n = static_cast<int>(problem.inputs.size() + problem.whole_inputs.size());
+    for (const auto& a : problem.outputs) n += a.copy_in ? 1 : 0;
+    return n;
+}
+
+int arrays_written(const Problem& problem) { return static_cast<int>(problem.outputs.size()); }
 
 double roofline_ms_per_point(const Problem& problem, const Platform& platform) {
     // Each point's arithmetic at peak flops, or its unique bytes (every array
@@ -241,6 +274,8 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
         const int timed_bytes = view_kernel_element_bytes(platform, element_bytes);
         library_sizes_ = library_size_costs(platform, problem.dims, element_bytes);
         reads_ = reads_per_point(problem);
+        arrays_read_ = arrays_read(problem);
+        arrays_written_ = arrays_written(problem);
         if (platform.l2_cache_bytes > 0) {
             bytes_per_point_ = problem.bytes_per_point;
             l2_bytes_ = static_cast<double>(platform.l2_cache_bytes);
@@ -251,12 +286,15 @@ KernelModel::KernelModel(const Problem& problem, const Platform& platform, const
            << platform.device_bandwidth_gbs << " GB/s";
         if (!library_sizes_.empty() && library_sizes_.front().cost.measured) {
             os << ", at least as long as the library's kernels reading " << reads_ << " element" << (reads_ == 1 ? "" : "s")
-               << " a point (" << (timed_bytes == 8 ? "doubles" : timed_bytes == 4 ? "floats" : std::to_string(timed_bytes) + "-byte elements")
+               << " a point";
+            if (arrays_read_ != 1 || arrays_written_ != 1)
+                os << " of " << arrays_read_ << " arra" << (arrays_read_ == 1 ? "y" : "ys") << " into " << arrays_written_;
+            os << " (" << (timed_bytes == 8 ? "doubles" : timed_bytes == 4 ? "floats" : std::to_string(timed_bytes) + "-byte elements")
                << (timed_bytes != element_bytes ? ", the profile's only kernels" : "") << ") run on this device: "
                << std::fixed << std::setprecision(2);
             for (std::size_t i = 0; i < library_sizes_.size(); ++i) {
                 const LibrarySizeCost& c = library_sizes_[i];
-                os << (i ? ", " : "") << c.cost.ns(reads_) * 1e3 << " ns per 1000 points at " << std::setprecision(1)
+                os << (i ? ", " : "") << c.cost.ns(reads_, arrays_read_, arrays_written_) * 1e3 << " ns per 1000 points at " << std::setprecision(1)
                    << c.points / 1e6 << std::setprecision(2) << " million";
             }
             os << std::defaultfloat;
@@ -284,7 +322,7 @@ double KernelModel::run_ms(std::int64_t points, double occupancy) const {
     if (table_) {
         work = table_->ms(n);
     } else {
-        work = std::max(ms_per_point_ * n, library_kernel_ns(library_sizes_, reads_, n) * 1e-6);
+        work = std::max(ms_per_point_ * n, library_kernel_ns(library_sizes_, reads_, n, arrays_read_, arrays_written_) * 1e-6);
         // Bytes beyond the L2 cache come from DRAM, at the rate the library's
         // kernels reach there, not a device-to-device copy's (fdtd-2d at
         // EXTRALARGE on an H200: 125-166 MB a launch, 3.25 TB/s, against the

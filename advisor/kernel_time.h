@@ -18,18 +18,25 @@
 namespace recipe::advisor {
 
 // The library's kernels' own cost per point on this device, from the
-// profile's viewKernels (kernels that differ only in the elements each point
-// reads, every array through the views): the least-squares line of ns per
-// point against reads per point, over the kernels of the nest's dimensions
-// when they hold two read counts or more, else over all. Measured on an
-// H200, a 2-D copy ran 3.7 ns per thousand points and a 3x3 box 6.2, so one
-// rate for every kernel priced a copy 75% slow. `measured` false: the
-// profile has no viewKernels.
+// profile's viewKernels (every array through the views; each writes one
+// array): by the elements a point reads, through the kernels that read one
+// array (a copy, a 5-point star, a 3x3 box; in 3-D a copy and a 7-point
+// star), piecewise linear between their read counts and on the last slope
+// beyond; plus, for each array a point reads or writes beyond one of each,
+// what the zip of three arrays costs over the copy. The kernels of the
+// nest's dimensions when they hold two read counts or more, else all.
+// Measured on an H200 (doubles, 1 million points): copy 4.97 ns per
+// thousand points, zip of three 5.84, 5-point star 5.27, 3x3 box 7.96. One
+// least-squares line through all four, as before, priced the star 17% slow
+// (jacobi-2d's kernels at LARGE: 30%): it read the zip's three arrays as
+// three neighbours of one. `measured` false: the profile has no viewKernels.
 struct LibraryPointCost {
     bool measured = false;
-    double ns_base = 0;      // ns per point at no reads
-    double ns_per_read = 0;  // and per element each point reads
-    double ns(int reads) const { return ns_base + ns_per_read * reads; }
+    std::vector<std::pair<int, double>> by_reads;  // one array read: reads a point, ns a point; ascending
+    double ns_per_array = 0;                       // each array beyond one read and one written
+    // A point that reads `reads` elements of `arrays_read` arrays and writes
+    // `arrays_written`: the reads beyond one per extra array are neighbours.
+    double ns(int reads, int arrays_read = 1, int arrays_written = 1) const;
 };
 // At the largest grid the profile timed them (viewKernels), in floats.
 LibraryPointCost library_point_cost(const Platform& platform, int dims);
@@ -60,7 +67,8 @@ int view_kernel_element_bytes(const Platform& platform, int element_bytes);
 // `points` points, ns: between two sizes timed, the line through their
 // launches' times; below the smallest and beyond the largest, that size's
 // cost per point. 0 without view kernels.
-double library_kernel_ns(const std::vector<LibrarySizeCost>& sizes, int reads, double points);
+double library_kernel_ns(const std::vector<LibrarySizeCost>& sizes, int reads, double points, int arrays_read = 1,
+                         int arrays_written = 1);
 
 class KernelModel {
 public:
@@ -80,7 +88,7 @@ private:
     const KernelTable* table_ = nullptr;
     double ms_per_point_ = 0;  // the roofline's (or without view kernels, the kernel tables' rate)
     std::vector<LibrarySizeCost> library_sizes_;  // the estimate's floor: the view kernels by size
-    int reads_ = 0;
+    int reads_ = 0, arrays_read_ = 1, arrays_written_ = 1;
     // Beyond the L2 cache: the nest's bytes a point at the rate the library's
     // kernels reached from DRAM (dram_ns_per_byte); 0: not priced so.
     double bytes_per_point_ = 0, l2_bytes_ = 0, dram_ns_per_byte_ = 0;
@@ -107,6 +115,10 @@ double library_points_per_ns(const Platform& platform);
 // The elements each point of the nest reads (Problem::reads_per_point; when
 // not known, one per input).
 int reads_per_point(const Problem& problem);
+// The arrays a point of the nest reads (inputs, and outputs it also reads at
+// its own point) and writes.
+int arrays_read(const Problem& problem);
+int arrays_written(const Problem& problem);
 
 // seed 003 §5.2 roofline: ms per point at peak flops and device bandwidth;
 // without viewKernels, no faster than 1 / library_points_per_ns. (With them

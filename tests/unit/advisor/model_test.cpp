@@ -317,17 +317,17 @@ TEST_CASE("the roofline estimate is labelled", "[advisor]") {
 
 TEST_CASE("the estimate grows with the elements a point reads, as the profile's view kernels show", "[advisor]") {
     Platform pf = test::unit_platform();
-    // 2-D: 3 ns a point reading one element, 7 reading nine: 2.5 + 0.5 a read.
+    // 2-D: 3 ns a point reading one element, 7 reading nine: 5 reading five.
     // 3-D: one read count only, so a 3-D nest is priced from all three.
     pf.view_kernels = {{"copy2d", 2, 1, 2, 1e6, 3e6}, {"box9", 2, 9, 2, 1e6, 7e6}, {"copy3d", 3, 1, 2, 1e6, 4e6}};
     const LibraryPointCost two = library_point_cost(pf, 2);
     REQUIRE(two.measured);
-    CHECK(two.ns_base == Approx(2.5));
-    CHECK(two.ns_per_read == Approx(0.5));
-    // All three: reads (1, 9, 1) against ns (3, 7, 4), least squares.
+    CHECK(two.by_reads == std::vector<std::pair<int, double>>{{1, 3.0}, {9, 7.0}});
+    CHECK(two.ns(5) == Approx(5));
+    // All three: one read 3 and 4 ns (3.5), nine 7.
     const LibraryPointCost three = library_point_cost(pf, 3);
-    CHECK(three.ns_per_read == Approx(0.4375));
-    CHECK(three.ns_base == Approx(14.0 / 3 - 0.4375 * 11.0 / 3));
+    CHECK(three.by_reads == std::vector<std::pair<int, double>>{{1, 3.5}, {9, 7.0}});
+    CHECK(three.ns(5) == Approx(5.25));
 
     Problem p = test::unit_problem({1000, 1000, 1}, 2);
     p.kernel_name = "unknown";
@@ -374,7 +374,7 @@ TEST_CASE("a launch whose bytes exceed the L2 cache is priced no faster than the
 
 TEST_CASE("a nest of doubles is estimated from the view kernels timed in doubles, where the profile has them", "[advisor]") {
     Platform pf = test::unit_platform();
-    // Floats: 2.5 + 0.5 ns a read; doubles: 3 + 1 ns a read.
+    // Floats: 3 ns a point reading one element, 7 reading nine; doubles: 4 and 12.
     pf.view_kernels = {{"copy2d", 2, 1, 2, 1e6, 3e6}, {"box9", 2, 9, 2, 1e6, 7e6}};
     Problem p = test::unit_problem({1000, 1000, 1}, 2);
     p.kernel_name = "unknown";
@@ -404,11 +404,40 @@ TEST_CASE("a nest of doubles is estimated from the view kernels timed in doubles
     f.kernel_name = "unknown";
     f.reads_per_point = 5;
     CHECK(run(f, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(1e6 * 5.0 * 1e-6));
-    // A line that would start below nothing goes through the origin.
+}
+
+TEST_CASE("the view kernels price reads piecewise: flat below the fewest, on the last slope beyond the most, never falling", "[advisor]") {
+    Platform pf = test::unit_platform();
     pf.view_kernels = {{"a", 2, 2, 2, 1e6, 1e6}, {"b", 2, 4, 2, 1e6, 5e6}};
-    const LibraryPointCost origin = library_point_cost(pf, 2);
-    CHECK(origin.ns_base == 0);
-    CHECK(origin.ns_per_read == Approx((2.0 * 1 + 4.0 * 5) / (4.0 + 16.0)));
+    const LibraryPointCost c = library_point_cost(pf, 2);
+    CHECK(c.ns(1) == Approx(1));
+    CHECK(c.ns(3) == Approx(3));
+    CHECK(c.ns(6) == Approx(9));
+    // More reads timed faster (noise): beyond them no cheaper than the last.
+    pf.view_kernels = {{"a", 2, 1, 2, 1e6, 3e6}, {"b", 2, 5, 2, 1e6, 2e6}};
+    CHECK(library_point_cost(pf, 2).ns(9) == Approx(2));
+}
+
+TEST_CASE("each array a point reads or writes beyond one of each costs what the zip costs over the copy", "[advisor]") {
+    Platform pf = test::unit_platform();
+    // ns a point: copy 2, zip of three 3 (two arrays more: 0.5 each), 5-point star 2.4, 3x3 box 4.
+    pf.view_kernels = {{"copy2d", 2, 1, 2, 1e6, 2e6}, {"zip3", 2, 3, 4, 1e6, 3e6}, {"star5", 2, 5, 2, 1e6, 2.4e6},
+                       {"box9", 2, 9, 2, 1e6, 4e6}};
+    const LibraryPointCost c = library_point_cost(pf, 2);
+    CHECK(c.ns_per_array == Approx(0.5));
+    CHECK(c.ns(5) == Approx(2.4));        // the star itself: its reads are one array's neighbours
+    CHECK(c.ns(3, 3, 1) == Approx(3));    // the zip itself: one read of each of three arrays
+    CHECK(c.ns(5, 3, 1) == Approx(3.2));  // fdtd-2d's hz: 5 reads of 3 arrays, so 3 as neighbours (2.2) + 2 x 0.5
+    CHECK(c.ns(1, 0, 1) == Approx(1.5));  // writing only: a copy less one array
+    // A nest's arrays: inputs, and outputs it reads at its own point, against outputs.
+    Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    p.outputs.front().copy_in = true;
+    CHECK(arrays_read(p) == 2);
+    CHECK(arrays_written(p) == 1);
+    p.kernel_name = "unknown";
+    p.reads_per_point = 3;
+    p.bytes_per_point = 12;
+    CHECK(run(p, pf, cfg(Scheme::Naive, {1, 1, 1})).phases.kernel == Approx(1e6 * (2.1 + 0.5) * 1e-6));
 }
 
 TEST_CASE("view kernels timed at two sizes price a launch between them on the line through their times", "[advisor]") {
