@@ -41,10 +41,10 @@ struct LibraryPointCost {
 // At the largest grid the profile timed them (viewKernels), in floats.
 LibraryPointCost library_point_cost(const Platform& platform, int dims);
 
-// The same line at each grid size the profile timed the view kernels
+// The same cost at each grid size the profile timed the view kernels
 // (tools/profiler/view_kernels.cuh: 16.5 million points and 1-2 million),
-// ascending by points. On an H200 a 5-point star cost 4.5 ns per 1000
-// points at 16.8 million and 6.4 at 1.0 million: a launch's own cost shows
+// ascending by points. On an H200 a 5-point star of floats cost 3.9 ns per 1000
+// points at 16.8 million and 4.9 at 1.0 million: a launch's own cost shows
 // in small grids, where PolyBench's LARGE ones are.
 struct LibrarySizeCost {
     double points = 0;  // the grids' mean points
