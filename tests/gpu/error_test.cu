@@ -97,6 +97,22 @@ int main() {
         TEST_CHECK(ok, "run after a failure (%s): %s", recipe::to_string(host), m.c_str());
     }
 
+    // Views find rows in 32 bits: a buffer of 2^31 rows or more is refused
+    // when its view is built (nothing is read), a longer single row is not,
+    // and an element's offset is the C layout's within the buffer's box.
+    {
+        const std::int64_t zero[3] = {0, 0, 0};
+        m = thrown([&] { recipe::make_in_view<float>(in.data(), zero, 4, std::int64_t(1) << 16, std::int64_t(1) << 15); });
+        TEST_CHECK(has(m, "beyond the views' index range"), "got: %s", m.c_str());
+        m = thrown([&] { recipe::make_out_view<float>(out.data(), zero, std::int64_t(1) << 32, 1, 1); });
+        TEST_CHECK(m.empty(), "one row of 2^32 elements was refused: %s", m.c_str());
+        const std::int64_t from[3] = {5, 7, 3};
+        const recipe::InView<float> v = recipe::make_in_view<float>(in.data(), from, 10, 20, 4);
+        // (6, 9, 4) in the 10 x 20 x 4 box from (5, 7, 3): 1 + 10 * (2 + 20 * 1) = 221
+        TEST_CHECK(v.data + recipe::detail::view_index(6, 9, 4, v.oy, v.oz, v.ex, v.ey) == in.data() + 221,
+                   "view offset %lld", static_cast<long long>(recipe::detail::view_index(6, 9, 4, v.oy, v.oz, v.ex, v.ey)));
+    }
+
     // A kernel that faults: reported by the next checked call, naming it and a tile.
     cfg.host = recipe::HostMemory::Pinned;
     cfg.extents = {W, 1, 1};
