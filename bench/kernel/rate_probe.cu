@@ -13,14 +13,7 @@
 #include <functional>
 #include <vector>
 
-#define CK(x)                                                                         \
-    do {                                                                              \
-        cudaError_t e_ = (x);                                                         \
-        if (e_ != cudaSuccess) {                                                      \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                             \
-        }                                                                             \
-    } while (0)
+#include "check.cuh"
 
 using namespace view_kernels;  // the profiler's kernels: copy2d, zip3, star5, box9, copy3d, star7
 
