@@ -125,7 +125,7 @@ std::vector<LibrarySizeCost> library_size_costs(const Platform& platform, int di
                 LibraryPointCost own;
                 own.by_reads = by_reads(of_dims(k, t->dims));
                 const int extra = t->arrays - 2;
-                sum += std::max(0.0, (t->ns / t->points - own.ns(t->reads, t->arrays - 1, 1) ) / extra);
+                sum += std::max(0.0, (t->ns / t->points - own.ns(t->reads, t->arrays - 1, 1)) / extra);
                 ++n;
             }
         c.cost.ns_per_array = n ? sum / n : 0;

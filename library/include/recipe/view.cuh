@@ -22,9 +22,10 @@ namespace detail {
 // index. The row is found in 32 bits (a buffer has fewer than 2^31 rows) and
 // widened once, times the row's length, onto x (64 bits: a 1-D buffer may
 // hold more than 2^31 elements); x's origin is folded into the data pointer.
-// On an H200, heat-3d's 7-point step over 120^3 doubles ran 14.2 us a
-// launch with every index in 64 bits from the origin, 10.7 with the row in
-// 32 bits and 8.5 hand-written with int indices (bench/kernel/view_cost_probe.cu).
+// On an H200, heat-3d's 7-point step over 120^3 doubles in 32x4x2 blocks
+// ran 14.0 us a launch with every index in 64 bits from the origin, 10.0
+// with these views and 8.4 hand-written with int indices
+// (bench/kernel/view_cost_probe.cu).
 __host__ __device__ inline std::int64_t view_index(std::int64_t x, std::int64_t y, std::int64_t z, int oy, int oz,
                                                    int ex, int ey) {
     const int row = (static_cast<int>(y) - oy) + ey * (static_cast<int>(z) - oz);
