@@ -16,15 +16,17 @@ namespace {
 
 // Host-side packing priced by the library's own staged pipeline (profile
 // "stagingTile": a staged run's time per tile, so the copy engines slowed by
-// the packing, which shares the host's memory with them, are in it): each
+// the packing, which shares the host's memory with them, are in it; over the
+// run's stream count where the profile has it, "stagingTileStreams"): each
 // group's bytes at the rate of a tile box of its size, plus "stagingRowNs"
 // per row. This makes the host the staged pipeline's pace, as measured.
-double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& pf, TransferStats* stats) {
+double library_staging_ms(const std::vector<CopyGroup>& groups, const Platform& pf, int streams, TransferStats* stats) {
+    const Measurements& tile = pf.staging_tile_for(streams);
     double ms = 0;
     for (const CopyGroup& g : groups) {
         const std::int64_t rows = g.count * g.height * g.depth;
         const double box_bytes = static_cast<double>(g.width_bytes * g.height * g.depth);
-        const double pair_ms = pf.staging_tile.ms(box_bytes);  // pack + unpack of one such box
+        const double pair_ms = tile.ms(box_bytes);  // pack + unpack of one such box
         ms += static_cast<double>(rows * g.width_bytes) * (box_bytes > 0 ? pair_ms / (2 * box_bytes) : 0) +
               static_cast<double>(rows) * pf.staging_row_ns * 1e-6;
         if (stats) {
@@ -65,10 +67,10 @@ public:
 
     // Host threads pack in parallel; the library's measured staged pipeline
     // where the profile has it.
-    double packing_ms(const std::vector<CopyGroup>& rows, const Measurements& table, const Platform& pf,
+    double packing_ms(const std::vector<CopyGroup>& rows, const Measurements& table, const Platform& pf, int streams,
                       TransferStats* stats) const override {
         return !pf.staging_tile.empty()
-                   ? library_staging_ms(rows, pf, stats)
+                   ? library_staging_ms(rows, pf, streams, stats)
                    : host_copy_ms(rows, table, pf.host_copy_parallel_speedup, pf.host_copy_row_ns, stats);
     }
 

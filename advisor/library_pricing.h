@@ -53,9 +53,10 @@ public:
     // The tile buffer sets (and streams) a pipelined run of `tiles` tiles keeps.
     virtual std::int64_t streams_used(int streams, std::int64_t tiles) const = 0;
     // Host packing of one box into or out of a pinned buffer, its rows as
-    // copy_groups_for lists them; `table` prices one memcpy from the user's memory.
+    // copy_groups_for lists them; `table` prices one memcpy from the user's
+    // memory; `streams`: the tile buffer sets the run keeps.
     virtual double packing_ms(const std::vector<CopyGroup>& rows, const Measurements& table, const Platform& pf,
-                              TransferStats* stats) const = 0;
+                              int streams, TransferStats* stats) const = 0;
     // A tile's outputs the kernel writes through mapped memory (hybrid):
     // added to the tile's output step and bytes.
     virtual void mapped_writes(std::int64_t bytes, const Platform& pf, double* out_ms, TransferStats* out) const = 0;

@@ -205,18 +205,22 @@ struct Model::CopyRoute {
     bool mapped_outputs = false;  // the kernel writes the outputs into host memory
     CopyMethod copy = CopyMethod::Merged;
     CopyMethod device_method = CopyMethod::Merged;
+    int streams = 1;  // tile buffer sets in flight (staged packing's table)
 };
 
 const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, HostStrategy host,
                                                        double occupancy) const {
-    const CostKey key{config.tile, config.scheme, config.copy, host, config.block};
+    const recipe::SchemeTraits& traits = scheme_traits(config.scheme);
+    // Only packed tiles cost by the stream count: other runs share one entry
+    // over the counts the search tries.
+    const bool packed = traits.packs_tiles || host == HostStrategy::Staged;
+    const CostKey key{config.tile, config.scheme, config.copy, host, config.block, packed ? config.streams : 0};
     for (const auto& e : cost_cache_)
         if (e.key == key) return e.costs;
     if (cost_cache_.size() < 6) cost_cache_.emplace_back();
     CostEntry& entry = cost_cache_.size() < 6 ? cost_cache_.back() : cost_cache_[cost_next_++ % 6];
     entry.key = key;
     const Platform& pf = platform_;
-    const recipe::SchemeTraits& traits = scheme_traits(config.scheme);
     const bool pageable_copies = host == HostStrategy::Pageable;
     CopyRoute route;
     route.h2d_table = pageable_copies ? &pf.pageable_host_to_device : &pf.pinned_host_to_device;
@@ -231,6 +235,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     route.sends_fresh = route.whole_arrays && library_.sends_shared_halo_once(config.scheme);
     route.mapped_outputs = recipe::maps_host_memory(config.scheme);
     route.copy = config.copy;
+    route.streams = config.streams;
     // thesis §6.2.3: buffered packs so that the device copy is one piece.
     route.device_method = traits.packs_tiles ? CopyMethod::Merged : config.copy;
 
@@ -285,7 +290,7 @@ void Model::move_box(const ArrayUse& a, const Index3& box, const Index3& placeme
     // the host, then copy the packed box to its placement.
     const auto host_groups =
         copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, box}, a.elem_bytes, route.copy);
-    (in ? cc->t.buffer_in : cc->t.buffer_out) += library_.packing_ms(host_groups, *route.stage_table, pf, &cc->staged);
+    (in ? cc->t.buffer_in : cc->t.buffer_out) += library_.packing_ms(host_groups, *route.stage_table, pf, route.streams, &cc->staged);
     const Index3 device_extents = route.packs_tiles ? box : placement;
     device_ms += price_copies(
         copy_groups_for(box_of(box), box, DeviceLayout{{0, 0, 0}, device_extents}, a.elem_bytes, route.device_method),

@@ -91,6 +91,7 @@ private:
         CopyMethod copy = CopyMethod::Merged;
         HostStrategy host = HostStrategy::Pinned;
         Index3 block{0, 0, 0};
+        int streams = 0;  // staged packing is priced per stream count
         bool operator==(const CostKey&) const = default;
     };
     struct CostEntry {

@@ -82,6 +82,7 @@ Platform platform_for_devices(const Platform& platform, int devices) {
     scale(&p.pinned_host_to_pinned_host, s.staging);
     scale(&p.pageable_to_pinned_host, s.staging);
     scale(&p.staging_tile, s.staging);
+    for (Measurements& m : p.staging_tile_streams.tables) scale(&m, s.staging);
     // A region's staged chunk is paced by the host's packing or by the copy
     // engine, whichever its direction's share slows more.
     for (Measurements& m : p.region_chunk_in.tables) scale(&m, std::max(s.staging, s.h2d));

@@ -183,7 +183,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToDevice", "deviceToPageableHost", "hostRegister", "hostUnregister",
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "l2CacheBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
-        "runSetupNs", "streamSetupNs", "regionRunNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
+        "runSetupNs", "streamSetupNs", "regionRunNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingTileStreams", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
         "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
@@ -475,6 +475,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.measurements("librarySetup", false, &p->library_setup) ||
         !r.measurements("stagingSetup", false, &p->staging_setup) ||
         !r.measurements("stagingTile", false, &p->staging_tile) ||
+        !r.stream_tables("stagingTileStreams", &p->staging_tile_streams) ||
         !r.stream_tables("regionChunkIn", &p->region_chunk_in) || !r.stream_tables("regionChunkOut", &p->region_chunk_out) ||
         !r.stream_tables("regionPassIn", &p->region_pass_in) || !r.stream_tables("regionPassOut", &p->region_pass_out) ||
         !r.integer(root, "stagingThreads", "stagingThreads", false, &p->staging_threads, 1) ||
@@ -617,6 +618,13 @@ bool parse_platform(const std::string& json_text, const std::string& origin, Pla
     if (!read_platform(root, origin, &p, error)) return false;
     *platform = std::move(p);
     return true;
+}
+
+const Measurements& Platform::staging_tile_for(int streams) const {
+    const Measurements* pick = nullptr;
+    for (std::size_t i = 0; i < staging_tile_streams.streams.size(); ++i)
+        if (staging_tile_streams.streams[i] <= streams || !pick) pick = &staging_tile_streams.tables[i];
+    return pick ? *pick : staging_tile;
 }
 
 bool load_platform_file(const std::string& path, Platform* platform, std::string* error) {

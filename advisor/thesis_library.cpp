@@ -17,7 +17,7 @@ public:
 
     std::int64_t streams_used(int streams, std::int64_t) const override { return streams; }
 
-    double packing_ms(const std::vector<CopyGroup>& rows, const Measurements& table, const Platform&,
+    double packing_ms(const std::vector<CopyGroup>& rows, const Measurements& table, const Platform&, int,
                       TransferStats* stats) const override {
         return host_copy_ms(rows, table, 1.0, 0.0, stats);
     }

@@ -790,6 +790,13 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"regionRunNs\": %.0f,\n", lib.region_run_ns);
     std::fprintf(f, "  \"stagingSetup\": %s,\n", sized(lib.staging_setup_bytes, lib.staging_setup_ns).c_str());
     std::fprintf(f, "  \"stagingTile\": %s,\n", sized(lib.staging_tile_bytes, lib.staging_tile_ns).c_str());
+    {
+        std::string t = "{";
+        for (std::size_t i = 0; i < lib.staging_tile_streams.size(); ++i)
+            t += (i ? ", \"" : "\"") + std::to_string(lib.staging_tile_streams[i]) + "\": " +
+                 sized(lib.staging_tile_bytes, lib.staging_tile_ns_by_streams[i]);
+        std::fprintf(f, "  \"stagingTileStreams\": %s,\n", (t + "}").c_str());
+    }
     auto by_streams = [&](const std::vector<std::vector<double>>& ns) {
         std::string t = "{";
         for (std::size_t i = 0; i < lib.region_streams.size(); ++i)
@@ -866,6 +873,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"regionPassIn\": \"%s: what a pass of regionChunkIn pays beyond its chunks (a pass of 4 chunks less 4 chunks' time) %s\",\n", lib_how.c_str(), region_how.c_str());
     std::fprintf(f, "    \"regionPassOut\": \"%s: what a pass of regionChunkOut pays beyond its chunks (a pass of 4 chunks less 4 chunks' time) %s\",\n", lib_how.c_str(), region_how.c_str());
     std::fprintf(f, "    \"stagingTile\": \"%s: steady time per tile of a staged scalable run's pipeline (packing, unpacking, calls and waits for the copy engines) with one input and one output tile of these bytes, 2 streams: runs of n and n/2 tiles (up to 256 MiB) differenced, medians\",\n", lib_how.c_str());
+    std::fprintf(f, "    \"stagingTileStreams\": \"%s: stagingTile over 2, 3 and 4 streams\",\n", lib_how.c_str());
     std::fprintf(f, "    \"pipelineTile\": \"%s: steady time per tile of a pinned scalable run's pipeline with one input and one output tile of these bytes, 3 streams: runs of n and n/2 tiles (up to 512 MiB) differenced, medians\",\n", lib_how.c_str());
     std::fprintf(f, "    \"stagingRowNs\": \"%s: extra time per row of a packed box, from an 8192 x 8192 staged run in tiles 128 floats wide\",\n", lib_how.c_str());
     {

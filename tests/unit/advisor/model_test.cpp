@@ -188,6 +188,40 @@ TEST_CASE("the library's measured costs replace the estimates when the profile h
     CHECK(staged.phases.staging == Approx(8));
 }
 
+TEST_CASE("a staged run's packing is priced from the table of its own stream count", "[advisor]") {
+    nlohmann::json j = test::unit_platform_json(2);
+    j["librarySetup"] = {{"bytes", {1e3, 1e9}}, {"ns", {3e5, 3e5}}};
+    j["streamSetupNs"] = 0;
+    j["stagingTile"] = {{"bytes", {1e6, 1e7}}, {"ns", {2e6, 2e7}}};  // 1 ns a byte: the 2-stream table
+    j["stagingRowNs"] = 0;
+    for (const char* k : {"librarySetup", "streamSetupNs", "stagingTile", "stagingRowNs"}) j["source"][k] = "made up for the tests";
+    Platform plain;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &plain, &error));
+    // Over 3 streams packing costs half as much, over 4 a quarter.
+    j["stagingTileStreams"] = {{"2", {{"bytes", {1e6, 1e7}}, {"ns", {2e6, 2e7}}}},
+                               {"3", {{"bytes", {1e6, 1e7}}, {"ns", {1e6, 1e7}}}},
+                               {"4", {{"bytes", {1e6, 1e7}}, {"ns", {5e5, 5e6}}}}};
+    j["source"]["stagingTileStreams"] = "made up for the tests";
+    Platform pf;
+    REQUIRE(parse_platform(j.dump(), "unit", &pf, &error));
+    CHECK(&pf.staging_tile_for(1) == &pf.staging_tile_streams.tables[0]);  // below the fewest: the fewest
+    CHECK(&pf.staging_tile_for(3) == &pf.staging_tile_streams.tables[1]);
+    CHECK(&pf.staging_tile_for(8) == &pf.staging_tile_streams.tables[2]);  // beyond the most: the most
+    CHECK(&plain.staging_tile_for(3) == &plain.staging_tile);               // an older profile: stagingTile
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    p.pinned_host = false;
+    Config c = cfg(Scheme::Naive, {1, 1, 1}, CopyMethod::Merged, 3);
+    c.host = HostStrategy::Staged;
+    // 4 MB packed and 4 MB unpacked: 8 ms at the 2-stream rate, 4 at the 3-stream one.
+    CHECK(run(p, plain, c).phases.staging == Approx(8));
+    CHECK(run(p, pf, c).phases.staging == Approx(4));
+    c.streams = 4;
+    CHECK(run(p, pf, c).phases.staging == Approx(2));
+    c.streams = 2;
+    CHECK(run(p, pf, c).phases.staging == Approx(8));
+}
+
 TEST_CASE("a pinned pipeline's duplex factor comes from the library's pipelined tiles when measured", "[advisor]") {
     nlohmann::json j = test::unit_platform_json(2);
     // 1.8 times one copy per tile: both directions at once cost 0.8 of the
