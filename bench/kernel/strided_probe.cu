@@ -5,7 +5,7 @@
 // of 1592 bytes at a 1600-byte pitch; inputs of 400 x 400 x 15 planes copied
 // in whole), issued round-robin on 3 streams as the library issues a basic
 // run's tiles. The model prices a strided copy as the contiguous one plus
-// stridedCopy's per-row cost, measured on 800-byte rows in one direction.
+// stridedCopy's per-row cost, measured with 2-D copies of 800-byte rows.
 //   nvcc -O2 -std=c++17 -arch=sm_90 bench/kernel/strided_probe.cu -o strided_probe && ./strided_probe
 #include <cuda_runtime.h>
 
