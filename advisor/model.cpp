@@ -205,16 +205,21 @@ struct Model::CopyRoute {
     bool mapped_outputs = false;  // the kernel writes the outputs into host memory
     CopyMethod copy = CopyMethod::Merged;
     CopyMethod device_method = CopyMethod::Merged;
-    int streams = 1;  // tile buffer sets in flight (staged packing's table)
+    int streams = 1;  // tile buffer sets in flight (staged packing's table); 0 when nothing is packed
 };
 
 const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, HostStrategy host,
                                                        double occupancy) const {
     const recipe::SchemeTraits& traits = scheme_traits(config.scheme);
-    // Only packed tiles cost by the stream count: other runs share one entry
-    // over the counts the search tries.
+    // Packing is priced by the buffer sets the run keeps (as evaluate counts
+    // them: one for a scheme that does not pipeline, at most one per tile);
+    // other runs share one entry over the stream counts the search tries.
     const bool packed = traits.packs_tiles || host == HostStrategy::Staged;
-    const CostKey key{config.tile, config.scheme, config.copy, host, config.block, packed ? config.streams : 0};
+    const int buffers = !packed ? 0
+                        : traits.pipelined
+                            ? static_cast<int>(library_.streams_used(config.streams, classes(config.tile).tiles))
+                            : 1;
+    const CostKey key{config.tile, config.scheme, config.copy, host, config.block, buffers};
     for (const auto& e : cost_cache_)
         if (e.key == key) return e.costs;
     if (cost_cache_.size() < 6) cost_cache_.emplace_back();
@@ -235,7 +240,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     route.sends_fresh = route.whole_arrays && library_.sends_shared_halo_once(config.scheme);
     route.mapped_outputs = recipe::maps_host_memory(config.scheme);
     route.copy = config.copy;
-    route.streams = config.streams;
+    route.streams = buffers;
     // thesis §6.2.3: buffered packs so that the device copy is one piece.
     route.device_method = traits.packs_tiles ? CopyMethod::Merged : config.copy;
 

@@ -91,7 +91,7 @@ private:
         CopyMethod copy = CopyMethod::Merged;
         HostStrategy host = HostStrategy::Pinned;
         Index3 block{0, 0, 0};
-        int streams = 0;  // staged packing is priced per stream count
+        int buffers = 0;  // packed runs: the tile buffer sets, which their packing is priced by
         bool operator==(const CostKey&) const = default;
     };
     struct CostEntry {

@@ -214,8 +214,8 @@ struct Platform {
     Measurements staging_tile;   // a staged run's steady time per tile with one b-byte input and output tile
     // stagingTile measured over 2, 3 and 4 streams (stagingTileStreams): a
     // staged run with more tile buffers in flight packs and waits otherwise
-    // (on an H200 host, runs of 4 MiB tiles over 3 streams took 0.19 ms a
-    // tile where stagingTile, over 2, had 0.23). Empty in older profiles.
+    // (on two H200 hosts 16 MiB tiles took 0.82 and 1.23 ms a tile over 2
+    // streams, 1.00 and 1.49 over 3). Empty in older profiles.
     StreamTables staging_tile_streams;
     // The staged run's table for `streams` buffer sets: the one measured
     // over the most streams up to that count, else the smallest count's,

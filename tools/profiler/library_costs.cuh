@@ -315,9 +315,9 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
     }
     // Over 2, 3 and 4 streams: with more tile buffers in flight the host
     // packs ahead and waits less, or its buffers leave its caches sooner
-    // (on an H200 host whole runs of 4 MiB tiles over 3 streams took 0.19
-    // ms a tile where this table, over 2, had a steady 0.23); the model
-    // prices a staged run by its own count.
+    // (on two H200 hosts 16 MiB tiles took 0.82 and 1.23 ms a tile over 2
+    // streams, 1.00 and 1.49 over 3); the model prices a staged run by the
+    // buffer sets it keeps.
     for (int streams : {2, 3, 4}) {
         lc.staging_tile_streams.push_back(streams);
         lc.staging_tile_ns_by_streams.emplace_back();

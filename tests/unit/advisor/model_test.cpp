@@ -211,15 +211,24 @@ TEST_CASE("a staged run's packing is priced from the table of its own stream cou
     CHECK(&plain.staging_tile_for(3) == &plain.staging_tile);               // an older profile: stagingTile
     Problem p = test::unit_problem({1000000, 1, 1}, 1);
     p.pinned_host = false;
-    Config c = cfg(Scheme::Naive, {1, 1, 1}, CopyMethod::Merged, 3);
+    // Four tiles of 1 MB: 4 MB packed and 4 MB unpacked, 8 ms at the 2-stream
+    // rate, 4 at the 3-stream one, 2 at the 4-stream one.
+    Config c = cfg(Scheme::Scalable, {250000, 1, 1}, CopyMethod::Merged, 3);
     c.host = HostStrategy::Staged;
-    // 4 MB packed and 4 MB unpacked: 8 ms at the 2-stream rate, 4 at the 3-stream one.
     CHECK(run(p, plain, c).phases.staging == Approx(8));
     CHECK(run(p, pf, c).phases.staging == Approx(4));
     c.streams = 4;
     CHECK(run(p, pf, c).phases.staging == Approx(2));
     c.streams = 2;
     CHECK(run(p, pf, c).phases.staging == Approx(8));
+    // Eight streams asked for, four tiles: the library keeps four buffer sets.
+    c.streams = 8;
+    CHECK(run(p, pf, c).phases.staging == Approx(2));
+    // A scheme that does not pipeline stages through one buffer set: the
+    // fewest streams' table.
+    Config naive = cfg(Scheme::Naive, {1, 1, 1}, CopyMethod::Merged, 4);
+    naive.host = HostStrategy::Staged;
+    CHECK(run(p, pf, naive).phases.staging == Approx(8));
 }
 
 TEST_CASE("a pinned pipeline's duplex factor comes from the library's pipelined tiles when measured", "[advisor]") {
