@@ -21,6 +21,18 @@ double price_copies(const std::vector<CopyGroup>& groups, const Measurements& ta
     return ms;
 }
 
+bool host_rows_split_lines(const Index3& box, const Index3& host_extents, std::int64_t elem_bytes) {
+    constexpr std::int64_t line = 64;
+    // Rows narrower than the host's: the model places the box at the origin
+    // and cannot tell where it begins, and the boxes that are narrower are
+    // interiors and tiles of them, which begin an element or a tile in.
+    if (box[0] < host_extents[0]) return true;
+    // Whole rows merge into runs of a plane, beginning and ending on row
+    // boundaries: whole lines when a row is.
+    if (box[1] < host_extents[1]) return (host_extents[0] * elem_bytes) % line != 0;
+    return false;  // whole planes: one contiguous run
+}
+
 // The user's arrays are larger than any cache, so packing streams from
 // memory: no faster than the table's largest copies (its last segment's
 // ns per byte), whatever a small, cache-warm measurement says.

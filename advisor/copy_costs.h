@@ -21,6 +21,15 @@ namespace recipe::advisor {
 double price_copies(const std::vector<CopyGroup>& groups, const Measurements& table, const StridedCopyCost& strided,
                     TransferStats* stats);
 
+// Whether the rows a strided copy moves begin or end inside a 64-byte line
+// of the host array (the array itself starting on one). The model places a
+// box at the array's origin and does not know where it begins, so every
+// row narrower than the host's counts as split (interiors begin an element
+// in, and tiles of them a tile further); runs of whole rows split lines
+// when a row is not a whole number of lines. Copies out of such rows pay
+// StridedCopyCost's out_partial_line costs.
+bool host_rows_split_lines(const Index3& box, const Index3& host_extents, std::int64_t elem_bytes);
+
 // Host-side packing: every row is a memcpy (a strided descriptor is split
 // into its rows), at the staging table's rate times the threads' speed-up,
 // plus `row_ns` per row (each row starts cold in a new page of the user's

@@ -286,9 +286,21 @@ void Model::move_box(const ArrayUse& a, const Index3& box, const Index3& placeme
     TransferStats* stats = in ? &cc->in : &cc->out;
     double& device_ms = in ? cc->t.in : cc->t.out;
     if (!route.staging) {
-        device_ms += price_copies(
-            copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, placement}, a.elem_bytes, route.copy), table,
-            pf.strided_copy, stats);
+        const auto groups =
+            copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, placement}, a.elem_bytes, route.copy);
+        if (in || !host_rows_split_lines(box, a.extents, a.elem_bytes)) {
+            device_ms += price_copies(groups, table, pf.strided_copy, stats);
+            return;
+        }
+        // Copies out into the user's array whose rows begin or end inside a
+        // host cache line: their own per-row cost, and more beside copies in.
+        const StridedCopyCost& sc = pf.strided_copy;
+        StridedCopyCost partial = sc;
+        partial.per_row_ns = std::max(sc.per_row_ns, sc.out_partial_line_row_ns);
+        device_ms += price_copies(groups, table, partial, stats);
+        const double beside_row_ns = std::max(0.0, sc.out_partial_line_beside_row_ns - partial.per_row_ns);
+        for (const CopyGroup& g : groups)
+            if (g.rank() > 1) cc->t.out_beside += static_cast<double>(g.count * g.height * g.depth) * beside_row_ns * 1e-6;
         return;
     }
     // Staged (library README): pack the box densely into a pinned buffer on

@@ -16,26 +16,32 @@ double copy_pair(double in, double out, const PipelineShape& s) {
 
 namespace {
 
+// A steady tile's copies both ways at once: the pair, and what its copy out
+// loses beside the copies in where both directions run at once.
+double step_copies(const StepTimes& t, const PipelineShape& s) {
+    return copy_pair(t.in, t.out, s) + (s.copy_engines >= 2 ? t.out_beside : 0);
+}
+
 // One buffer's whole journey: packing, copy in, kernel, copy out,
 // unpacking. With streams_in_order the copies meet the other streams'
 // opposite copies (thesis §6.4.4's duplex factor applies to them).
 double journey(const StepTimes& t, const PipelineShape& s) {
     const bool contended = s.streams_in_order && s.copy_engines >= 2 && s.buffers >= 2;
     const double slow = contended ? 1 + s.duplex_factor : 1;
-    return (t.in + t.out) * slow + t.kernel + t.buffer_in + t.buffer_out;
+    return (t.in + t.out) * slow + (contended ? t.out_beside : 0) + t.kernel + t.buffer_in + t.buffer_out;
 }
 
 }  // namespace
 
 double steady_step(const StepTimes& t, const PipelineShape& s) {
-    return max({copy_pair(t.in, t.out, s), t.kernel, journey(t, s) / max(1, s.buffers), t.issue});
+    return max({step_copies(t, s), t.kernel, journey(t, s) / max(1, s.buffers), t.issue});
 }
 
 double steady_step_buffered(const StepTimes& t, const PipelineShape& s) {
     // thesis §6.4.4, buffered: the host stages one tile in and another out;
     // our library's host thread also issues the tile's calls in between.
     const double host = t.buffer_in + t.buffer_out + (s.serial_host ? t.issue : 0);
-    return max({host, copy_pair(t.in, t.out, s), t.kernel, journey(t, s) / max(1, s.buffers), t.issue});
+    return max({host, step_copies(t, s), t.kernel, journey(t, s) / max(1, s.buffers), t.issue});
 }
 
 namespace {

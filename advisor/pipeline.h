@@ -17,6 +17,11 @@ struct StepTimes {
     double out = 0;
     double buffer_out = 0;
     double issue = 0;  // host time to issue the tile's asynchronous calls
+    // What the copy out loses while copies in run beside it, beyond the
+    // duplex factor (rows that begin or end inside a host cache line:
+    // StridedCopyCost): paid where the tile's copies meet the other
+    // direction's, not where it copies alone.
+    double out_beside = 0;
 };
 
 struct WeightedSteps {

@@ -521,9 +521,18 @@ bool read_strided_copy(Reader& r, const nlohmann::json& root, Platform* p) {
     if (!strided) return false;
     if (!strided->is_object()) return r.fail("stridedCopy", "must be {\"perRowNs\": ..., \"perCallNs\": ...}");
     for (const auto& [k, _] : strided->items())
-        if (k != "perRowNs" && k != "perCallNs") return r.fail("stridedCopy." + k, "unknown field");
-    return r.number(*strided, "perRowNs", "stridedCopy.perRowNs", true, &p->strided_copy.per_row_ns) &&
-           r.number(*strided, "perCallNs", "stridedCopy.perCallNs", true, &p->strided_copy.per_call_ns);
+        if (k != "perRowNs" && k != "perCallNs" && k != "outPartialLineRowNs" && k != "outPartialLineBesideRowNs")
+            return r.fail("stridedCopy." + k, "unknown field");
+    StridedCopyCost& c = p->strided_copy;
+    if (!r.number(*strided, "perRowNs", "stridedCopy.perRowNs", true, &c.per_row_ns) ||
+        !r.number(*strided, "perCallNs", "stridedCopy.perCallNs", true, &c.per_call_ns) ||
+        !r.number(*strided, "outPartialLineRowNs", "stridedCopy.outPartialLineRowNs", false, &c.out_partial_line_row_ns) ||
+        !r.number(*strided, "outPartialLineBesideRowNs", "stridedCopy.outPartialLineBesideRowNs", false,
+                  &c.out_partial_line_beside_row_ns))
+        return false;
+    if (c.out_partial_line_beside_row_ns > 0 && c.out_partial_line_beside_row_ns < c.out_partial_line_row_ns)
+        return r.fail("stridedCopy.outPartialLineBesideRowNs", "must be at least outPartialLineRowNs");
+    return true;
 }
 
 // seed 003 §5.4: derived from the pinned copy tables unless "logGP" gives them.

@@ -54,6 +54,13 @@ struct StreamTables {
 struct StridedCopyCost {
     double per_row_ns = 0;   // extra per row beyond the contiguous time
     double per_call_ns = 0;  // extra per call beyond one contiguous copy
+    // A copy out whose rows begin or end inside a 64-byte line of host
+    // memory (an interior box's rows): its extra per row alone, and beside
+    // copies in running the other way (measured on H200 hosts: up to
+    // ~10 ns a row beside, where copies in of the same rows cost <1).
+    // 0 where the profile has no measurement: priced as per_row_ns.
+    double out_partial_line_row_ns = 0;
+    double out_partial_line_beside_row_ns = 0;
 };
 
 // seed 001 Table 1 style occupancy limits of one streaming multiprocessor.

@@ -438,6 +438,46 @@ int main(int argc, char** argv) {
     }
     p.end("per row " + fmt(per_row, "%.3f") + " ns, per call " + fmt(per_call, "%.0f") + " ns");
 
+    // ---- copies out whose rows begin and end inside 64-byte lines of host
+    // memory (an interior box: rows of 1592 B at a 1600-B pitch, 4 B in).
+    // On some H200 hosts these cost several ns a row beyond a contiguous
+    // copy, more with copies in running beside them, where copies in of the
+    // same rows, or copies out of whole lines, cost next to nothing
+    // (bench/kernel/strided_probe.cu). Eight 16 MiB copies, alone and beside
+    // eight contiguous 16 MiB copies in on another stream.
+    p.begin("strided copies out of partial host lines, alone and beside copies in");
+    double out_partial_row = 0, out_partial_beside_row = 0;
+    {
+        const std::size_t width = 1592, pitch = 1600, skew = 4, copy = 16u << 20, copies = 8, rows = copy / width;
+        auto pass = [&](bool strided, bool beside) {
+            return host_ns(1, [&] {
+                for (std::size_t c = 0; c < copies; ++c) {
+                    char* host = buf.pinned_b + c * rows * pitch + skew;
+                    const char* dev = buf.device_b + c * rows * pitch + skew;
+                    if (strided)
+                        CK(cudaMemcpy2DAsync(host, pitch, dev, pitch, width, rows, cudaMemcpyDeviceToHost, s1));
+                    else
+                        CK(cudaMemcpyAsync(host, dev, width * rows, cudaMemcpyDeviceToHost, s1));
+                    if (beside)
+                        CK(cudaMemcpyAsync(buf.device_a + c * copy, buf.pinned_a + c * copy, copy, cudaMemcpyHostToDevice, s2));
+                }
+                CK(cudaStreamSynchronize(s1));
+                CK(cudaStreamSynchronize(s2));
+            });
+        };
+        std::vector<double> alone, beside;
+        pass(true, true);  // warm
+        for (int r = 0; r < (quick ? 5 : 11); ++r) {
+            alone.push_back(pass(true, false) - pass(false, false));
+            beside.push_back(pass(true, true) - pass(false, true));
+        }
+        const double n = static_cast<double>(rows * copies);
+        out_partial_row = std::max(0.0, median(alone) / n);
+        out_partial_beside_row = std::max(out_partial_row, median(beside) / n);
+    }
+    p.end("per row " + fmt(out_partial_row, "%.2f") + " ns alone, " + fmt(out_partial_beside_row, "%.2f") +
+          " ns beside copies in");
+
     // ---- host memcpy tables
     p.begin("host memcpy pinned -> pinned, 10 B .. 1 GB");
     std::vector<double> h2h, pageable_to_pinned;
@@ -781,7 +821,10 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"hostUnregister\": %s,\n", json_array(unreg).c_str());
     std::fprintf(f, "  \"pageableHostToPinnedHost\": %s,\n", json_array(pageable_to_pinned).c_str());
     std::fprintf(f, "  \"hostCopyParallelSpeedup\": %.3f,\n", speedup);
-    std::fprintf(f, "  \"stridedCopy\": {\"perRowNs\": %.4f, \"perCallNs\": %.1f},\n", per_row, per_call);
+    std::fprintf(f,
+                 "  \"stridedCopy\": {\"perRowNs\": %.4f, \"perCallNs\": %.1f, \"outPartialLineRowNs\": %.3f, "
+                 "\"outPartialLineBesideRowNs\": %.3f},\n",
+                 per_row, per_call, out_partial_row, out_partial_beside_row);
     auto sized = [](const std::vector<double>& b, const std::vector<double>& ns) {
         return "{\"bytes\": " + json_array(b) + ", \"ns\": " + json_array(ns) + "}";
     };
@@ -884,7 +927,7 @@ int main(int argc, char** argv) {
         std::fprintf(f, "    \"stagingThreads\": \"%s: the fewest staging threads within 3%% of the lowest steady time per 4 MiB tile of a staged scalable run (both copy directions busy, 2 streams, 64 tiles): %s\",\n",
                      lib_how.c_str(), sweep.c_str());
     }
-    std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares\",\n", how.c_str());
+    std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares; outPartialLine*: 8 cudaMemcpy2DAsync out of 16 MiB in rows of 1592 B at a 1600-B pitch, 4 B in, minus contiguous copies of the same bytes, alone and beside 8 contiguous 16 MiB copies in, per row, median of 11\",\n", how.c_str());
     std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, median of %d processes\",\n", how.c_str(), cold.processes);
     std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of %d processes\",\n", how.c_str(), cold.processes);
     std::fprintf(f, "    \"firstCall\": \"%s; in a fresh process after cudaFree(0) and the library's pool reserved by its start-up thread as an emitted program's is (recipe::PoolSize): a staged scalable run (16 tiles, 2 streams, %d staging threads, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median%s%s\",\n", how.c_str(), cold.first_call_threads, cold.first_call_note.empty() ? "" : "; ", cold.first_call_note.c_str());

@@ -2,6 +2,7 @@
 // b ns; kernel: 1 ns per element; allocation 0.1 ms), computed by hand.
 #include <catch2/catch.hpp>
 
+#include "advisor/copy_costs.h"
 #include "advisor/kernel_time.h"
 #include "advisor/plan.h"
 #include "advisor/thesis_library.h"
@@ -121,6 +122,51 @@ TEST_CASE("row-by-row, merged and strided copies of a 2D tile", "[advisor]") {
     // Whole rows merge: one copy of 4 MB per half.
     const Prediction full = run(p, pf, cfg(Scheme::Scalable, {1000, 500, 1}, CopyMethod::Merged));
     CHECK(full.typical_tile.transfer_in == Approx(2.01));
+}
+
+TEST_CASE("copies out whose rows split host cache lines pay their own per-row cost, and more beside copies in", "[advisor]") {
+    // Which rows split 64-byte lines: any narrower than the host's (the
+    // model does not know where a box begins; interiors begin an element
+    // in), runs of whole rows where a row is not whole lines, never a
+    // whole-plane run.
+    CHECK(host_rows_split_lines({398, 398, 13}, {400, 400, 400}, 4));
+    CHECK(host_rows_split_lines({64, 398, 398}, {400, 400, 400}, 4));  // 256 B, but an element in
+    CHECK_FALSE(host_rows_split_lines({400, 398, 13}, {400, 400, 400}, 4));  // runs of 1600-B rows
+    CHECK(host_rows_split_lines({100, 50, 1}, {100, 100, 1}, 4));            // runs of 400-B rows
+    CHECK_FALSE(host_rows_split_lines({400, 400, 13}, {400, 400, 400}, 4));
+
+    auto platform = [](double alone, double beside, int engines = 2) {
+        nlohmann::json j = test::unit_platform_json(engines);
+        j["stridedCopy"]["outPartialLineRowNs"] = alone;
+        j["stridedCopy"]["outPartialLineBesideRowNs"] = beside;
+        Platform pf;
+        std::string error;
+        INFO(error);
+        REQUIRE(parse_platform(j.dump(), "unit", &pf, &error));
+        return pf;
+    };
+    const Problem p = test::unit_problem({1000, 1000, 1}, 2);
+    // Half-width tiles, one cudaMemcpy2DAsync each way: 1000 rows of 2000 B.
+    // In: 10 us + 2e6 ns + 1 ns a row (perRowNs); out: 3 ns a row.
+    const Prediction half = run(p, platform(3, 10), cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::Strided));
+    CHECK(half.typical_tile.transfer_in == Approx(0.01 + 2.0 + 0.001));
+    CHECK(half.typical_tile.transfer_out == Approx(0.01 + 2.0 + 0.003));
+    // Whole rows merge into one contiguous copy: nothing split.
+    const Prediction rows = run(p, platform(3, 10), cfg(Scheme::Scalable, {1000, 500, 1}, CopyMethod::Strided));
+    CHECK(rows.typical_tile.transfer_out == Approx(2.01));
+    // Four quarter-width tiles (in 1.011 ms, out 1.013, kernel 0.25): the
+    // two steady steps each pay beside - alone = 7 ns a row on their 1000
+    // rows out, on top of max(in, out) + 0.5 min(in, out).
+    const Config quarter = cfg(Scheme::Basic, {250, 1000, 1}, CopyMethod::Strided);
+    const double besides = run(p, platform(3, 10), quarter).phases.pipeline;
+    CHECK(besides == Approx(1.011 + 1.011 + 2 * (1.013 + 0.5 * 1.011 + 0.007) + 1.013 + 1.013));
+    CHECK(besides - run(p, platform(3, 3), quarter).phases.pipeline == Approx(2 * 0.007));
+    // One copy engine: the directions never run at once, nothing beside.
+    CHECK(run(p, platform(3, 10, 1), quarter).phases.pipeline ==
+          Approx(run(p, platform(3, 3, 1), quarter).phases.pipeline));
+    // A profile without the figures prices them as perRowNs.
+    CHECK(run(p, test::unit_platform(2), cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::Strided))
+              .typical_tile.transfer_out == Approx(0.01 + 2.0 + 0.001));
 }
 
 TEST_CASE("buffered packs on the host, then one copy", "[advisor]") {

@@ -67,6 +67,13 @@ TEST_CASE("the loader names the bad field", "[advisor]") {
         j["duplexFactor"] = 1.5;
         CHECK(load_error(j) == "p.json: duplexFactor: must be between 0 (full duplex) and 1 (no overlap)");
     }
+    SECTION("strided copies out of partial lines: beside no cheaper than alone") {
+        j["stridedCopy"]["outPartialLineRowNs"] = 5.0;
+        j["stridedCopy"]["outPartialLineBesideRowNs"] = 2.0;
+        CHECK(load_error(j) == "p.json: stridedCopy.outPartialLineBesideRowNs: must be at least outPartialLineRowNs");
+        j["stridedCopy"]["outPartialLineRowNz"] = 2.0;
+        CHECK(load_error(j) == "p.json: stridedCopy.outPartialLineRowNz: unknown field");
+    }
     SECTION("unknown field") {
         j["pinnedHostToDeviec"] = {1.0, 2.0};
         CHECK(load_error(j) == "p.json: pinnedHostToDeviec: unknown field");
