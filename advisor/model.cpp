@@ -428,7 +428,10 @@ double tiled_pipeline(const TilePipeline& tp, Prediction* pred, bool explain) {
 double mapped_pipeline(const TilePipeline& tp, const Platform& pf, Prediction* pred, bool explain) {
     const TileTotals& t = tp.totals;
     const double contention = 1 + pf.duplex_factor;
-    const LinkCost hd = link_cost(pf.loggp_host_to_device, contention, pf.mapped_ns_per_byte);
+    // The kernel reads its inputs and writes its outputs through the
+    // mapping: each direction at its own measured rate.
+    const LinkCost hd = link_cost(pf.loggp_host_to_device, contention,
+                                  pf.mapped_read_ns_per_byte > 0 ? pf.mapped_read_ns_per_byte : pf.mapped_ns_per_byte);
     const LinkCost dh = link_cost(pf.loggp_device_to_host, contention, pf.mapped_ns_per_byte);
     const double pipeline =
         mapped_model(static_cast<double>(t.all_in_bytes), static_cast<double>(t.all_out_bytes), t.whole_kernel, hd, dh);

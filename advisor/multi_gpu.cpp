@@ -79,6 +79,7 @@ Platform platform_for_devices(const Platform& platform, int devices) {
     // direction's share (equal shares leave its duplex factor as it was).
     scale(&p.pipeline_tile, std::max(s.h2d, s.d2h));
     p.mapped_ns_per_byte *= std::max(s.h2d, s.d2h);
+    p.mapped_read_ns_per_byte *= std::max(s.h2d, s.d2h);
     scale(&p.pinned_host_to_pinned_host, s.staging);
     scale(&p.pageable_to_pinned_host, s.staging);
     scale(&p.staging_tile, s.staging);

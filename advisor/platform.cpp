@@ -549,6 +549,8 @@ bool read_loggp_section(Reader& r, const nlohmann::json& root, Platform* p) {
                 return false;
         } else if (k == "mappedNsPerByte") {
             if (!r.number(*lg, k, "logGP." + k, true, &p->mapped_ns_per_byte)) return false;
+        } else if (k == "mappedReadNsPerByte") {
+            if (!r.number(*lg, k, "logGP." + k, true, &p->mapped_read_ns_per_byte)) return false;
         } else {
             return r.fail("logGP." + k, "unknown field");
         }

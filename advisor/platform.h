@@ -301,6 +301,9 @@ struct Platform {
     LogGP loggp_host_to_device;  // from "logGP", else derived from the tables
     LogGP loggp_device_to_host;
     double mapped_ns_per_byte = 0;  // seed 003 Table 5.2: G under mapped access (0: same as explicit)
+    // A kernel reading mapped host memory (0: as mapped_ns_per_byte, which
+    // recipe-profile measures writing it; on an H200 reading is ~4% slower).
+    double mapped_read_ns_per_byte = 0;
     std::map<std::string, KernelTable> kernels;  // by kernel name
     std::vector<ViewKernelTime> view_kernels;  // empty: not measured
     MultiGpu multi_gpu;  // several GPUs at once; gpus 0: one GPU only

@@ -369,6 +369,18 @@ TEST_CASE("seed 003 schemes: streams, mapped, hybrid", "[advisor]") {
     // max(L+o + 4e6*1.5 ns + L+o, 2(L+o) + tE, 2(L+o) + 4e6*1.5 ns) = 0.01 + 6 + 0.01
     CHECK(m.total_ms == Approx(6.02));
     CHECK(m.device_bytes == 0);
+    // The profile's mapped rates, where it has them: reads at their own.
+    nlohmann::json j = test::unit_platform_json(2);
+    j["logGP"]["mappedNsPerByte"] = 1.0;
+    j["logGP"]["mappedReadNsPerByte"] = 2.0;
+    Platform rates;
+    std::string error;
+    REQUIRE(parse_platform(j.dump(), "unit", &rates, &error));
+    // max(0.01 + 4e6 * 2 ns + 0.01, 0.02 + tE, 0.02 + 4e6 * 1 ns) = 8.02
+    CHECK(run(map, rates, cfg(Scheme::Mapped, {1, 1, 1})).total_ms == Approx(8.02));
+    j["logGP"].erase("mappedReadNsPerByte");  // reads as writes
+    REQUIRE(parse_platform(j.dump(), "unit", &rates, &error));
+    CHECK(run(map, rates, cfg(Scheme::Mapped, {1, 1, 1})).total_ms == Approx(4.02));
     const Prediction s = run(map, pf, cfg(Scheme::Streams, {250000, 1, 1}));
     CHECK(s.config.streams == 4);
     // Our library runs streams as basic with a stream per tile: the thesis's
