@@ -52,8 +52,17 @@ std::string describe(const Problem& p, const Config& c, const std::string& platf
 }  // namespace
 
 TEST_CASE("every prediction is finite, not negative and not below an engine's busy time", "[advisor]") {
-    const std::vector<Platform> platforms = stored_platforms();
+    std::vector<Platform> platforms = stored_platforms();
     REQUIRE_FALSE(platforms.empty());
+    // The stored profiles have no partial-line figures: one that has them,
+    // as an H200 host that pays for such rows measured them.
+    Platform split;
+    std::string load_error;
+    REQUIRE(find_platform("h200", &split, &load_error));
+    split.name = "h200 with split-line copies out";
+    split.strided_copy.out_partial_line_row_ns = 5.21;
+    split.strided_copy.out_partial_line_beside_row_ns = 7.74;
+    platforms.push_back(split);
     std::mt19937_64 rng(20261125);
     auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
     auto log_extent = [&](double max_log2) {
