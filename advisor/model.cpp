@@ -203,6 +203,7 @@ struct Model::CopyRoute {
     bool whole_arrays = false;    // full-size device arrays
     bool sends_fresh = false;     // halo shared with earlier tiles sent once
     bool mapped_outputs = false;  // the kernel writes the outputs into host memory
+    bool page_locked = true;      // the copies' DMA reaches the user's array itself (pinned or registered)
     CopyMethod copy = CopyMethod::Merged;
     CopyMethod device_method = CopyMethod::Merged;
     int streams = 1;  // tile buffer sets in flight (staged packing's table); 0 when nothing is packed
@@ -239,6 +240,7 @@ const std::vector<Model::ClassCost>& Model::class_costs(const Config& config, Ho
     route.whole_arrays = full_device_arrays(config.scheme);
     route.sends_fresh = route.whole_arrays && library_.sends_shared_halo_once(config.scheme);
     route.mapped_outputs = recipe::maps_host_memory(config.scheme);
+    route.page_locked = !pageable_copies;
     route.copy = config.copy;
     route.streams = buffers;
     // thesis §6.2.3: buffered packs so that the device copy is one piece.
@@ -288,7 +290,9 @@ void Model::move_box(const ArrayUse& a, const Index3& box, const Index3& placeme
     if (!route.staging) {
         const auto groups =
             copy_groups_for(box_of(box), a.extents, DeviceLayout{{0, 0, 0}, placement}, a.elem_bytes, route.copy);
-        if (in || !host_rows_split_lines(box, a.extents, a.elem_bytes)) {
+        // The split-line cost is measured with DMA into page-locked rows;
+        // pageable copies go through the driver's own buffers.
+        if (in || !route.page_locked || !host_rows_split_lines(box, a.extents, a.elem_bytes)) {
             device_ms += price_copies(groups, table, pf.strided_copy, stats);
             return;
         }

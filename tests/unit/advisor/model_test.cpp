@@ -164,6 +164,14 @@ TEST_CASE("copies out whose rows split host cache lines pay their own per-row co
     // One copy engine: the directions never run at once, nothing beside.
     CHECK(run(p, platform(3, 10, 1), quarter).phases.pipeline ==
           Approx(run(p, platform(3, 3, 1), quarter).phases.pipeline));
+    // Pageable copies reach the user's rows through the driver's buffers:
+    // priced as perRowNs, with or without the figures.
+    Problem pageable = p;
+    pageable.pinned_host = false;
+    Config through_driver = cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::Strided);
+    through_driver.host = HostStrategy::Pageable;
+    CHECK(run(pageable, platform(3, 10), through_driver).typical_tile.transfer_out ==
+          Approx(run(pageable, test::unit_platform(2), through_driver).typical_tile.transfer_out));
     // A profile without the figures prices them as perRowNs.
     CHECK(run(p, test::unit_platform(2), cfg(Scheme::Scalable, {500, 1000, 1}, CopyMethod::Strided))
               .typical_tile.transfer_out == Approx(0.01 + 2.0 + 0.001));
