@@ -184,7 +184,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "l2CacheBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "regionRunNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingTileStreams", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
-        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "cudaReleaseNs", "cudaExitAfterReleaseNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "multiGpu"};
     return fields;
 }
 
@@ -484,6 +484,8 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "regionRunNs", "regionRunNs", false, &p->region_run_ns) ||
         !r.number(root, "cudaStartupNs", "cudaStartupNs", false, &p->cuda_startup_ns) ||
         !r.number(root, "cudaTeardownNs", "cudaTeardownNs", false, &p->cuda_teardown_ns) ||
+        !r.number(root, "cudaReleaseNs", "cudaReleaseNs", false, &p->cuda_release_ns) ||
+        !r.number(root, "cudaExitAfterReleaseNs", "cudaExitAfterReleaseNs", false, &p->cuda_exit_after_release_ns) ||
         !r.measurements("firstCall", false, &p->first_call) ||
         !r.measurements("firstRun", false, &p->first_run) ||
         !r.number(root, "hostStreamGBs", "hostStreamGBs", false, &p->host_stream_gbs) ||
@@ -506,6 +508,10 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
     if (p->duplex_factor > 1) return r.fail("duplexFactor", "must be between 0 (full duplex) and 1 (no overlap)");
     if (p->device_bandwidth_gbs <= 0) return r.fail("deviceBandwidthGBs", "must be positive");
     if (p->peak_gflops <= 0) return r.fail("peakGflops", "must be positive");
+    if ((p->cuda_release_ns > 0) != (p->cuda_exit_after_release_ns > 0))
+        return r.fail(p->cuda_release_ns > 0 ? "cudaExitAfterReleaseNs" : "cudaReleaseNs",
+                      "must be given with " + std::string(p->cuda_release_ns > 0 ? "cudaReleaseNs" : "cudaExitAfterReleaseNs") +
+                          " (both are measured by recipe-profile, in the same processes)");
     if (const nlohmann::json* s = r.member(root, "implicitSynchronization", "implicitSynchronization", false)) {
         if (!s->is_boolean()) return r.fail("implicitSynchronization", "must be true or false");
         p->implicit_synchronization = s->get<bool>();

@@ -252,6 +252,13 @@ struct Platform {
     // not measured.
     double cuda_startup_ns = 0;
     double cuda_teardown_ns = 0;
+    // The same exit when the program released CUDA after its last call
+    // (recipe::release_async: the pool freed and the GPU reset on a thread
+    // of its own): that release's time, which the program's work after the
+    // call hides, and the exit once it is done. 0: not measured (the exit is
+    // then priced whole, cudaTeardownNs, and the .cu releases nothing).
+    double cuda_release_ns = 0;
+    double cuda_exit_after_release_ns = 0;
     // firstCall: the first run made after the library's pool was reserved,
     // as an emitted program's start-up thread reserves it: what that
     // program's first call pays over its second.

@@ -100,6 +100,10 @@ double cuda_startup_ms(const Platform& platform, int host_gpus) {
     return platform.cuda_startup_ns * 1e-6;
 }
 double cuda_teardown_ms(const Platform& platform) { return platform.cuda_teardown_ns * 1e-6; }
+double released_teardown_ms(const Platform& platform, double tail_ms) {
+    if (platform.cuda_release_ns <= 0 || platform.cuda_exit_after_release_ns <= 0) return -1;
+    return std::max(0.0, platform.cuda_release_ns * 1e-6 - std::max(0.0, tail_ms)) + platform.cuda_exit_after_release_ns * 1e-6;
+}
 
 double hidden_startup_ms(const Problem& p, const Platform& platform) {
     if (platform.host_first_touch_gbs <= 0) return 0;

@@ -42,6 +42,12 @@ bool cpu_time(const Problem& problem, const Platform& platform, CpuEstimate* est
 // exits (cudaTeardownNs), in ms; 0 when not measured.
 double cuda_startup_ms(const Platform& platform, int host_gpus = 1);
 double cuda_teardown_ms(const Platform& platform);
+// The same exit when the program releases CUDA after its last call
+// (recipe::release_async) with `tail_ms` of its own work still to do: the
+// release runs on its thread meanwhile and the exit waits for the rest of
+// it, then exits (cudaReleaseNs, cudaExitAfterReleaseNs). < 0 when the
+// profile has no release figures.
+double released_teardown_ms(const Platform& platform, double tail_ms);
 
 // A lower bound on the CPU time the program spends before the nest's first
 // call filling the nest's inputs (their bytes written to fresh pages at

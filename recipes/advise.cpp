@@ -21,6 +21,7 @@
 #include "recipes/c_declarations.h"
 #include "recipes/c_tree.h"
 #include "recipes/cu_builder.h"
+#include "recipes/main_work.h"
 #include "recipes/plan_json.h"
 #include "recipes/recipe_view.h"
 #include "recipes/session.h"
@@ -217,67 +218,6 @@ std::int64_t calls_of(const NestOutcome& n, const AdviseOptions& options, bool* 
     return calls;
 }
 
-// The CPU work the program does before its first converted nest runs, as far
-// as this file shows it: the nests that stay on the CPU in main() before
-// main's first call of a function that holds a converted nest (or a
-// converted nest of main itself), and those of the functions main calls
-// before it (an init_array(), once per call), at their predicted CPU time;
-// nests the model could not plan (rejected) from their loops and counted
-// work (advisor::cpu_problem_from), a lower bound. CUDA starts meanwhile (recipe/start.cuh). 0 when the
-// file has no main().
-double work_before_first_call(const CTree& tree, const AdviseResult& r, const advisor::Platform& platform) {
-    TSNode main_fn{};
-    bool found = false;
-    walk(tree.root(), [&](TSNode k) {
-        if (found || !is(k, "function_definition")) return;
-        TSNode d = field(k, "declarator");
-        while (!ts_node_is_null(d) && !is(d, "identifier")) d = field(d, "declarator");
-        if (is(d, "identifier") && tree.text(d) == "main") {
-            main_fn = k;
-            found = true;
-        }
-    });
-    if (!found) return 0;
-    std::set<std::string> callees;
-    std::uint32_t first = UINT32_MAX;
-    for (const auto& n : r.nests) {
-        if (n.verdict != Verdict::Converted) continue;
-        if (n.nest->function == "main") first = std::min(first, n.nest->span.begin_byte);
-        else callees.insert(n.nest->function);
-    }
-    walk(main_fn, [&](TSNode k) {
-        if (!is(k, "call_expression")) return;
-        const TSNode fn = field(k, "function");
-        if (is(fn, "identifier") && callees.count(std::string(tree.text(fn)))) first = std::min(first, ts_node_start_byte(k));
-    });
-    // main's calls before `first` of the file's functions with planned nests:
-    // how many times each runs first.
-    std::map<std::string, int> called_before;
-    walk(main_fn, [&](TSNode k) {
-        if (!is(k, "call_expression") || ts_node_start_byte(k) >= first) return;
-        const TSNode fn = field(k, "function");
-        if (is(fn, "identifier")) ++called_before[std::string(tree.text(fn))];
-    });
-    double ms = 0;
-    for (const auto& n : r.nests) {
-        if (n.verdict == Verdict::Converted || !n.nest) continue;
-        // A planned nest as planned; one the model could not plan (rejected,
-        // a fill with a carried state) from its loops and counted work.
-        advisor::Problem problem;
-        if (n.chosen()) problem = n.chosen()->problem;
-        else if (!advisor::cpu_problem_from(*n.nest, &problem)) continue;
-        int times = 0;
-        if (n.nest->function == "main") times = n.nest->span.end_byte <= first ? 1 : 0;
-        else if (const auto c = called_before.find(n.nest->function); c != called_before.end())
-            times = c->second;  // never a function with a converted nest: its first call is `first`
-        if (times == 0) continue;
-        advisor::CpuEstimate e;
-        // The first call's time, then the later calls' (its outputs then present).
-        if (advisor::cpu_time(problem, platform, &e, nullptr)) ms += e.first_ms + (times - 1) * e.ms;
-    }
-    return ms;
-}
-
 // What the decision against the CPU weighs: a converted nest, or a region
 // (its nests together, run once per --calls).
 struct Unit {
@@ -418,6 +358,19 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
         0.0, summary.cuda_startup_ms + summary.gpus_startup_ms + summary.nccl_init_ms + summary.pool_setup_ms - hidden);
     summary.gpus_exit_ms = advisor::extra_exit_ms(r->platform, summary.gpus, exchanges);
     summary.teardown_ms = advisor::cuda_teardown_ms(r->platform) + summary.gpus_exit_ms;
+    // On one GPU the .cu releases CUDA after main's last GPU work, on a
+    // thread of its own, where the work after it hides more of the release
+    // than the exit would then pay on top (recipe::release_async).
+    if (summary.gpus == 1)
+        if (const auto last = last_gpu_work(tree, *r, r->platform)) {
+            const double released = advisor::released_teardown_ms(r->platform, last->after_ms);
+            if (released >= 0 && released < summary.teardown_ms) {
+                summary.release_after = last->end_byte;
+                summary.release_line = last->line;
+                summary.release_tail_ms = last->after_ms;
+                summary.teardown_ms = released;
+            }
+        }
     summary.runs_on_gpu = saving > summary.startup_paid_ms + summary.teardown_ms || options.convert_all;
     if (!summary.runs_on_gpu)
         for (Unit* u : on_gpu)
@@ -686,7 +639,7 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
         if (task == 0) {
             if (cu_nests.empty()) return;
             const CuContext ctx{r->source_file, run.cu_file, run.recipe_file, r->platform.name, r->compile_command, run.options.gpu_memory_bytes,
-                                r->platform.staging_threads};
+                                r->platform.staging_threads, r->program_summary.release_after, r->program_summary.release_tail_ms};
             cu = render_cu(templates, *r->unit.map, cu_nests, r->fixes, unused_declaration_edits(tree, *r->unit.map, replaced), ctx, taken);
             return;
         }

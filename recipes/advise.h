@@ -115,6 +115,12 @@ struct AdviseResult {
         double gpus_exit_ms = 0;     // of teardown_ms, the further GPUs' contexts and NCCL's communicators torn down at exit
         double startup_paid_ms = 0;  // what the work before the first call does not hide, of both
         double teardown_ms = 0;      // CUDA's teardown when the program exits, gpus_exit_ms included
+        // Where the .cu calls recipe::release_async (the byte of the analyzed
+        // text after main's last GPU work, main_work.h), and main's CPU work
+        // after it, which hides the release; none: the exit pays it whole.
+        std::optional<std::uint32_t> release_after;
+        int release_line = 0;  // the user's line of that statement
+        double release_tail_ms = 0;
         double cpu_ms = 0;
         double gpu_ms = 0;
         bool runs_on_gpu = false;

@@ -41,6 +41,11 @@ public:
     const std::vector<TSNode>& calls_to(const std::string& function) const;
     // Whether the text names `word` outside comments and literals.
     bool has_identifier(std::string_view word) const { return identifiers_.count(word) > 0; }
+    // Whether it names an identifier that begins with `prefix`.
+    bool has_identifier_prefix(std::string_view prefix) const {
+        const auto it = identifiers_.lower_bound(prefix);
+        return it != identifiers_.end() && std::string_view(*it).substr(0, prefix.size()) == prefix;
+    }
     // The function definition around byte `at`, or a null node.
     TSNode function_at(std::uint32_t at) const;
     // The file-scope function definitions by name, and where each function

@@ -468,6 +468,17 @@ std::string render_cu(const TemplateStore& t, const analyzer::SourceMap& map, co
         edits.insert(edits.end(), f.extra.begin(), f.extra.end());
     }
     edits.insert(edits.end(), cleanup.begin(), cleanup.end());
+    // After main's last GPU work (pushed last: after a region's closing
+    // text at the same place).
+    if (ctx.release_after) {
+        const std::uint32_t o = at(*ctx.release_after, true);
+        km::data v;
+        v.set("indent", line_indent(map.original(), o));
+        v.set("tail", ctx.release_tail_ms > 0 ? km::data(format_ms(ctx.release_tail_ms) + " ms") : km::data(false));
+        std::string text = t.render("cu_release", v, Escape::None);
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        edits.push_back({o, o, "\n" + text});
+    }
     return apply_edits(map.original(), edits);
 }
 

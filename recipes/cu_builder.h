@@ -4,6 +4,8 @@
 // handed to the cu_* templates are built here.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ struct CuContext {
     std::string compile_command;  // the nvcc line
     std::int64_t gpu_memory = 0;  // --gpu-memory, bytes: every Config gets it as device_memory (0: none)
     int staging_threads = 0;      // the profile's stagingThreads: staged runs ask for them (0: the library's default)
+    // Where recipe::release_async goes (after main's last GPU work, a byte of
+    // the analyzed text) and main's CPU work after it; none: no release.
+    std::optional<std::uint32_t> release_after = std::nullopt;
+    double release_tail_ms = 0;
 };
 
 // Library names for the advisor's choices.

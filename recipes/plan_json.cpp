@@ -227,6 +227,10 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
         j["program"] = {{"calls", o.calls},          {"cuda_startup_ms", ps.cuda_startup_ms}, {"pool_setup_ms", ps.pool_setup_ms}, {"startup_paid_ms", ps.startup_paid_ms}, {"teardown_ms", ps.teardown_ms},
                         {"cpu_ms", ps.cpu_ms},       {"gpu_ms", ps.gpu_ms},
                         {"runs_on_gpu", ps.runs_on_gpu}};
+    if (ps.compared && ps.release_after) {
+        j["program"]["release_after_line"] = ps.release_line;
+        j["program"]["release_tail_ms"] = ps.release_tail_ms;
+    }
     if (ps.compared && o.gpus > 1) {
         j["program"]["gpus"] = ps.gpus;
         j["program"]["gpus_startup_ms"] = ps.gpus_startup_ms;

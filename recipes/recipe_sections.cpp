@@ -505,6 +505,14 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     p.set("gpus_startup", ps.gpus > 1 ? km::data(ms(ps.gpus_startup_ms)) : km::data(false));
     p.set("nccl_init", ps.nccl_init_ms > 0 ? km::data(ms(ps.nccl_init_ms)) : km::data(false));
     p.set("teardown_ms", ms(ps.teardown_ms));
+    if (ps.release_after) {
+        km::data release;
+        release.set("line", std::to_string(ps.release_line));
+        release.set("tail_ms", ms(ps.release_tail_ms));
+        p.set("release", release);
+    } else {
+        p.set("release", false);
+    }
     p.set("runs_on_gpu", ps.runs_on_gpu);
     p.set("calls", std::to_string(x.options.calls));
     char buf[64];

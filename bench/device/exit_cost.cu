@@ -9,6 +9,10 @@
 //   early      cudaFree(0) on a thread begun first, the work meanwhile, join, exit
 //   buffers    start, then 256 MiB device and 64 MiB page-locked memory left allocated at exit
 //   freed      as buffers, freed before exit
+//   reset      as buffers, then cudaDeviceReset() (timed) before the work
+//   reset_tail as buffers, then cudaDeviceReset() on a thread while the main
+//              thread does the work (the program's tail after its last GPU
+//              call), joined before exit: is the exit's cost hidden?
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -46,6 +50,36 @@ int main(int argc, char** argv) {
         const auto j0 = std::chrono::steady_clock::now();
         t.join();
         start_ms = ms_since(j0);
+    } else if (mode == "reset" || mode == "reset_tail") {
+        const auto s0 = std::chrono::steady_clock::now();
+        cudaFree(nullptr);
+        void *d = nullptr, *h = nullptr;
+        cudaMalloc(&d, std::size_t(256) << 20);
+        cudaMallocHost(&h, std::size_t(64) << 20);
+        std::memset(h, 0, std::size_t(64) << 20);
+        cudaMemcpy(d, h, std::size_t(64) << 20, cudaMemcpyHostToDevice);
+        start_ms = ms_since(s0);
+        const auto r0 = std::chrono::steady_clock::now();
+        double reset_ms = 0;
+        if (mode == "reset") {
+            cudaDeviceReset();
+            reset_ms = ms_since(r0);
+            work_ms = work();
+        } else {
+            // A thread of its own has no current device until it sets one:
+            // without cudaSetDevice a reset there returns at once and
+            // releases nothing (0.2-0.5 ms on an H200 host, the exit as dear).
+            cudaError_t e = cudaSuccess;
+            std::thread t([&reset_ms, &e, r0] {
+                e = cudaSetDevice(0);
+                if (e == cudaSuccess) e = cudaDeviceReset();
+                reset_ms = ms_since(r0);
+            });
+            work_ms = work();
+            t.join();
+            if (e != cudaSuccess) std::printf("(reset: %s) ", cudaGetErrorString(e));
+        }
+        std::printf("%s reset_ms %.1f ", mode.c_str(), reset_ms);
     } else {
         const auto s0 = std::chrono::steady_clock::now();
         cudaFree(nullptr);

@@ -8,7 +8,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O2 -std=c++17 -arch="${ARCH:-sm_90}" "$root/bench/device/exit_cost.cu" -o "$work/exit_cost"
 for round in $(seq "${ROUNDS:-5}"); do
-  for mode in none start early buffers freed; do
+  for mode in ${MODES:-none start early buffers freed reset reset_tail}; do
     t0=$(date +%s%N)
     line=$("$work/exit_cost" "$mode")
     t1=$(date +%s%N)

@@ -4,7 +4,10 @@
 // nothing of its own (the pool's blocks are still the reserved ones after
 // it), and its results are right. A second run reuses them too. With
 // RECIPE_REPORT=1 the first run prints the start-up thread's timeline: GPU
-// 0's context and the blocks it reserved.
+// 0's context and the blocks it reserved. Then recipe::release_async(): the
+// pool is emptied and the GPU reset on a thread; a run after it waits for the
+// release, starts CUDA again and is right; a second release works too, and
+// the exit waits for it.
 #include <cstdio>
 
 #include "test_support.cuh"
@@ -71,5 +74,21 @@ int main() {
         TEST_CHECK(pool.streams.size() == 3, "%s: %zu pooled streams", what, pool.streams.size());
         TEST_CHECK(pool.threads && pool.threads->count() == 4, "%s: the staging threads were not kept", what);
     }
+    // The release: the pool emptied on its thread, the GPU reset.
+    TEST_CHECK(recipe::release_async(), "release_async after the runs did nothing");
+    TEST_CHECK(!recipe::release_async(), "a second release_async while the first is under way did something");
+    const double released_ms = recipe::detail::Startup::get().join_release();
+    TEST_CHECK(released_ms >= 0, "the release did not finish (%.1f ms)", released_ms);
+    {
+        auto& pool = recipe::detail::Pool::get();
+        std::lock_guard<std::mutex> lock(pool.mutex);
+        TEST_CHECK(pool.device.bytes() == 0 && pool.pinned.bytes() == 0 && pool.streams.size() == 0 && !pool.threads,
+                   "the pool still holds %zu device bytes, %zu staging bytes, %zu streams after the release",
+                   pool.device.bytes(), pool.pinned.bytes(), pool.streams.size());
+    }
+    // A call after the release (a misplaced release_async) is still right.
+    run_once(n, "run after the release");
+    TEST_CHECK(recipe::release_async(), "release_async after the later run did nothing");
+    // Left under way: the exit waits for it (atexit).
     return test::finish("start_test");
 }

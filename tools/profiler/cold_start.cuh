@@ -4,7 +4,10 @@
 // second as an emitted program pays it (its pool allocated beforehand by
 // the start-up thread, as recipe::EarlyStart does: the kernel's module
 // loaded, first copies, the output array's fresh pages), and the exit of a
-// process with a CUDA context (its teardown). Each measurement is a fresh
+// process with a CUDA context (its teardown): as it is, and after
+// recipe::release_async (the pool freed and the GPU reset on a thread, as an
+// emitted program does after its last call), with that release's own time.
+// Each measurement is a fresh
 // process (the profiler run again with --cold-child), run before the
 // profiler itself uses CUDA: no process of ours holds the GPU meanwhile, as
 // none does when a user starts a program. One child is run first and
@@ -33,6 +36,8 @@ namespace profiler {
 struct ColdStart {
     double startup_ns = 0;                          // cudaFree(0) as a process's first CUDA call, median
     double teardown_ns = 0;                         // exit() of a process with a CUDA context, until reaped, median
+    double release_ns = 0;             // recipe::release_async's thread, from the call until it is done, median
+    double exit_after_release_ns = 0;  // exit() once that release is done, until reaped, median
     std::vector<double> first_call_bytes, first_call_ns;  // bytes out of the run; extra of the first run
     int first_call_threads = 0;                           // the staging threads of those runs (0: the library's default)
     int processes = 0;
@@ -51,6 +56,7 @@ struct ChildResult {
     double first_ns = -1;
     double second_ns = -1;
     std::int64_t exit_at_ns = 0;  // steady clock (CLOCK_MONOTONIC, shared by processes) when exit() began
+    double release_ns = -1;       // recipe::release_async before the exit, how long it took; -1: none made
 };
 
 inline std::int64_t now_ns() {
@@ -59,8 +65,9 @@ inline std::int64_t now_ns() {
 
 // In a fresh process: CUDA's start-up, then the same staged run (the
 // emitted programs' usual host mode: the user's malloc'd arrays) twice, on
-// `threads` staging threads (0: the library's default).
-inline ChildResult cold_child(std::int64_t n, int threads) {
+// `threads` staging threads (0: the library's default); `release`: then
+// recipe::release_async, waited for (its time), as the exit's prelude.
+inline ChildResult cold_child(std::int64_t n, int threads, bool release) {
     ChildResult r;
     const auto t0 = std::chrono::steady_clock::now();
     if (cudaFree(nullptr) != cudaSuccess) return r;
@@ -110,13 +117,17 @@ inline ChildResult cold_child(std::int64_t n, int threads) {
     }
     std::free(in);
     std::free(out);
+    if (release && r.second_ns >= 0) {
+        if (!recipe::release_async()) return ChildResult{};
+        r.release_ns = recipe::detail::Startup::get().join_release() * 1e6;
+    }
     return r;
 }
 
 // Runs cold_child(n) in a fresh process: this program again (exec), with
 // `--cold-child N FD` (cold_child_main), so that the child starts cold
 // whatever this process has done with CUDA.
-inline bool run_child(std::int64_t n, int threads, ChildResult* result) {
+inline bool run_child(std::int64_t n, int threads, bool release, ChildResult* result) {
     int fds[2];
     if (pipe(fds) != 0) return false;
     const pid_t pid = fork();
@@ -125,7 +136,7 @@ inline bool run_child(std::int64_t n, int threads, ChildResult* result) {
         close(fds[0]);
         const std::string count = std::to_string(n), fd = std::to_string(fds[1]), t = std::to_string(threads);
         execl("/proc/self/exe", "recipe-profile", "--cold-child", count.c_str(), fd.c_str(), t.c_str(),
-              static_cast<char*>(nullptr));
+              release ? "release" : "exit", static_cast<char*>(nullptr));
         _exit(127);
     }
     close(fds[1]);
@@ -137,7 +148,7 @@ inline bool run_child(std::int64_t n, int threads, ChildResult* result) {
     r.exit_at_ns = now_ns() - r.exit_at_ns;  // now: the exit's duration
     if (got != static_cast<ssize_t>(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
     *result = r;
-    return r.startup_ns >= 0 && r.first_ns >= 0 && r.second_ns >= 0;
+    return r.startup_ns >= 0 && r.first_ns >= 0 && r.second_ns >= 0 && (!release || r.release_ns >= 0);
 }
 
 }  // namespace detail
@@ -184,11 +195,11 @@ inline bool count_devices_in_child(int* devices, std::string* why) {
     return true;
 }
 
-// The child's side: `recipe-profile --cold-child N FD`. Writes its
-// ChildResult to FD and exits normally, so that CUDA tears its context down
-// as a user's program does (the parent times that exit).
-inline int cold_child_main(const char* count, const char* fd, const char* threads) {
-    detail::ChildResult r = detail::cold_child(std::atoll(count), std::atoi(threads));
+// The child's side: `recipe-profile --cold-child N FD THREADS release|exit`.
+// Writes its ChildResult to FD and exits normally, so that CUDA tears its
+// context down as a user's program does (the parent times that exit).
+inline int cold_child_main(const char* count, const char* fd, const char* threads, const char* ending) {
+    detail::ChildResult r = detail::cold_child(std::atoll(count), std::atoi(threads), std::string(ending) == "release");
     r.exit_at_ns = detail::now_ns();
     const int out = std::atoi(fd);
     const ssize_t w = write(out, &r, sizeof r);
@@ -201,10 +212,10 @@ inline int cold_child_main(const char* count, const char* fd, const char* thread
 inline ColdStart measure_cold_start(bool quick, int threads = 0) {
     ColdStart cs;
     const int reps = quick ? 1 : 5;
-    std::vector<double> startups, teardowns;
+    std::vector<double> startups, teardowns, releases, exits_after_release;
     {
         detail::ChildResult discarded;
-        if (!detail::run_child(std::int64_t(1) << 20, threads, &discarded)) {
+        if (!detail::run_child(std::int64_t(1) << 20, threads, false, &discarded)) {
             cs.error = "a child process measuring a cold run failed";
             return cs;
         }
@@ -214,13 +225,21 @@ inline ColdStart measure_cold_start(bool quick, int threads = 0) {
     auto measure = [&](std::size_t i, int count) {
         for (int r = 0; r < count; ++r) {
             detail::ChildResult c;
-            ++cs.processes;
-            if (!detail::run_child(sizes[i], threads, &c)) {
-                cs.error = "a child process measuring a cold run of " + std::to_string(sizes[i]) + " floats failed";
+            // Every other process releases CUDA before it exits, as an
+            // emitted program does after its last call.
+            const bool release = cs.processes++ % 2 == 1;
+            if (!detail::run_child(sizes[i], threads, release, &c)) {
+                cs.error = "a child process measuring a cold run of " + std::to_string(sizes[i]) + " floats failed" +
+                           (release ? " (releasing CUDA before its exit)" : "");
                 return false;
             }
             startups.push_back(c.startup_ns);
-            teardowns.push_back(static_cast<double>(c.exit_at_ns));
+            if (release) {
+                releases.push_back(c.release_ns);
+                exits_after_release.push_back(static_cast<double>(c.exit_at_ns));
+            } else {
+                teardowns.push_back(static_cast<double>(c.exit_at_ns));
+            }
             extras[i].push_back(std::max(0.0, c.first_ns - c.second_ns));
         }
         return true;
@@ -250,6 +269,8 @@ inline ColdStart measure_cold_start(bool quick, int threads = 0) {
     }
     cs.startup_ns = detail::median_of(startups);
     cs.teardown_ns = detail::median_of(teardowns);
+    cs.release_ns = detail::median_of(releases);
+    cs.exit_after_release_ns = detail::median_of(exits_after_release);
     return cs;
 }
 

@@ -202,7 +202,8 @@ struct KernelTable {
 
 int main(int argc, char** argv) {
     // The child of the cold-start measurement (cold_start.cuh).
-    if (argc == 5 && std::string(argv[1]) == "--cold-child") return profiler::cold_child_main(argv[2], argv[3], argv[4]);
+    if (argc == 6 && std::string(argv[1]) == "--cold-child")
+        return profiler::cold_child_main(argv[2], argv[3], argv[4], argv[5]);
     // The child of the several GPUs' context start-up (multi_gpu.cuh).
     if (argc == 3 && std::string(argv[1]) == "--context-child") return profiler::context_child_main(argv[2]);
     if (argc == 3 && std::string(argv[1]) == "--nccl-child") return profiler::nccl_child_main(argv[2]);
@@ -284,7 +285,9 @@ int main(int argc, char** argv) {
     if (!cold.error.empty()) die(cold.error);
     if (devices > 1) measure_multi();
     p.end("start-up " + std::to_string(static_cast<int>(cold.startup_ns / 1e6)) + " ms, exit " +
-          std::to_string(static_cast<int>(cold.teardown_ns / 1e6)) + " ms, first call +" +
+          std::to_string(static_cast<int>(cold.teardown_ns / 1e6)) + " ms (after a release of " +
+          std::to_string(static_cast<int>(cold.release_ns / 1e6)) + " ms: " +
+          std::to_string(static_cast<int>(cold.exit_after_release_ns / 1e6)) + " ms), first call +" +
           std::to_string(static_cast<int>(cold.first_call_ns.back() / 1e6)) + " ms at " +
           std::to_string(static_cast<long long>(cold.first_call_bytes.back() / 1e6)) + " MB out" +
           (cold.first_call_note.empty() ? "" : " (" + cold.first_call_note + ")"));
@@ -855,6 +858,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"pipelineTile\": %s,\n", sized(lib.pipeline_tile_bytes, lib.pipeline_tile_ns).c_str());
     std::fprintf(f, "  \"cudaStartupNs\": %.0f,\n", cold.startup_ns);
     std::fprintf(f, "  \"cudaTeardownNs\": %.0f,\n", cold.teardown_ns);
+    std::fprintf(f, "  \"cudaReleaseNs\": %.0f,\n", cold.release_ns);
+    std::fprintf(f, "  \"cudaExitAfterReleaseNs\": %.0f,\n", cold.exit_after_release_ns);
     std::fprintf(f, "  \"firstCall\": %s,\n", sized(cold.first_call_bytes, cold.first_call_ns).c_str());
     std::fprintf(f, "  \"hostStreamGBs\": %.2f,\n", host.stream_gbs);
     std::fprintf(f, "  \"hostStream\": %s,\n", sized(host.stream_bytes, host.stream_ns).c_str());
@@ -929,7 +934,9 @@ int main(int argc, char** argv) {
     }
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares; outPartialLine*: 8 cudaMemcpy2DAsync out of 16 MiB in rows of 1592 B at a 1600-B pitch, 4 B in, minus contiguous copies of the same bytes, alone and beside 8 contiguous 16 MiB copies in, per row, median of 11\",\n", how.c_str());
     std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, median of %d processes\",\n", how.c_str(), cold.processes);
-    std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of %d processes\",\n", how.c_str(), cold.processes);
+    std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of every other of %d processes\",\n", how.c_str(), cold.processes);
+    std::fprintf(f, "    \"cudaReleaseNs\": \"%s; recipe::release_async (the library's pool freed and cudaDeviceReset, on a thread of its own) after the same runs, from the call until the thread was done, median of every other of the same processes\",\n", how.c_str());
+    std::fprintf(f, "    \"cudaExitAfterReleaseNs\": \"%s; exit() of those processes once their release was done, from the exit call until the parent reaped it, median\",\n", how.c_str());
     std::fprintf(f, "    \"firstCall\": \"%s; in a fresh process after cudaFree(0) and the library's pool reserved by its start-up thread as an emitted program's is (recipe::PoolSize): a staged scalable run (16 tiles, 2 streams, %d staging threads, malloc'd arrays) run twice on a filled input and a fresh (malloc'd, untouched) output, the first's total minus the second's, by the bytes of the output, median%s%s\",\n", how.c_str(), cold.first_call_threads, cold.first_call_note.empty() ? "" : "; ", cold.first_call_note.c_str());
     std::fprintf(f, "    \"hostStreamGBs\": \"%s; one thread, a[i] = b[i] + s * c[i] over 3 x 256 MiB of doubles, bytes read + written, best of 5\",\n", how.c_str());
     std::fprintf(f, "    \"hostStream\": \"%s; one pass of the same loop over 3 MiB .. 768 MiB (the three arrays' bytes), repeated: best of 20 (5 above 100 MiB)\",\n", how.c_str());
