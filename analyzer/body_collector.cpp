@@ -555,7 +555,7 @@ private:
             facts_.calls.push_back({callee, shown(n, c)});
         else if (!in_index_) {
             count_call(times_, facts_.ops);
-            if (is_pure_math_function(callee)) count_math_call(times_, facts_.ops);
+            if (is_pure_math_function(callee) && !is_inlined_math_function(callee)) count_math_call(times_, facts_.ops);
         }
         if (!IS(fn, "identifier")) expr(fn, c);
         for (TSNode a : args) expr(a, c);

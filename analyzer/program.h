@@ -188,7 +188,7 @@ struct OpCounts {
     int muls = 0;
     int divs = 0;
     int other = 0;  // comparisons, min/max, math calls
-    int math_calls = 0;  // of `other`: calls of C math library functions
+    int math_calls = 0;  // of `other`: calls of C math library functions (not those gcc inlines: is_inlined_math_function)
     int reads = 0;   // array element reads (each access counted)
     int writes = 0;  // array element writes
     // Conversions of varying 64-bit integers to floating types (not among

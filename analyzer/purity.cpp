@@ -52,6 +52,12 @@ bool is_pure_math_function(const std::string& name) {
     return false;
 }
 
+bool is_inlined_math_function(const std::string& name) {
+    static const std::set<std::string> inlined = {"fabs", "fabsf", "fabsl", "copysign", "copysignf", "copysignl",
+                                                  "abs", "labs", "llabs"};
+    return inlined.count(name) != 0;
+}
+
 bool is_pure_function(const FileDefinitions& defs, const std::string& name) { return pure(defs, name, 0); }
 
 }  // namespace recipe::analyzer

@@ -106,6 +106,11 @@ std::optional<LastGpuWork> last_gpu_work(const CTree& tree, const AdviseResult& 
         if (tree.has_identifier_prefix(std::string("cu") + c)) return std::nullopt;
     const TSNode body = field(main_fn, "body");
     if (!is(body, "compound_statement")) return std::nullopt;
+    // A goto may take main back before its GPU work, which would then find
+    // CUDA released.
+    bool jumps = false;
+    walk(body, [&](TSNode k) { jumps = jumps || is(k, "goto_statement"); });
+    if (jumps) return std::nullopt;
     const std::set<std::string> gpu = functions_leading_to_gpu(tree, r);
     TSNode last{};
     for (const TSNode s : named_children(body))

@@ -27,7 +27,8 @@ double work_before_first_call(const CTree& tree, const AdviseResult& r, const ad
 // leads to one (called by plain name in this file, directly or through
 // other functions of the file), and main's CPU work after it, priced as
 // above. Nothing when the file has no main(), main leads to no converted
-// nest, that statement is a return (nothing of main runs after it), or the
+// nest, that statement is a return (nothing of main runs after it), main
+// has a goto (it may go back before its GPU work), or the
 // file uses CUDA itself (an identifier beginning with `cuda` or `cu` and a
 // capital: its own allocations would not outlive the GPU's reset).
 // Calls through function pointers are not seen: a converted nest reached

@@ -266,3 +266,25 @@ TEST_CASE("conversions of varying 64-bit integers to floating types are counted,
     // Not flops: the flop count is as before.
     CHECK(nest_in(p, "sawtooth").ops.flops() == 6);
 }
+
+TEST_CASE("C math calls gcc inlines are arithmetic, not libm calls", "[analyzer]") {
+    // fabsf is a sign mask at -O2 on x86-64 and abs an integer instruction;
+    // expf and sqrtf stay priced as library calls.
+    const Program p = analyze_text(R"(#include <math.h>
+#include <stdlib.h>
+void inlined(const float *restrict a, float *restrict b, const int *restrict k, int n)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = fabsf(a[i]) + copysignf(1.0f, a[i]) + (float)abs(k[i]);
+}
+void called(const float *restrict a, float *restrict b, int n)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = expf(a[i]) + sqrtf(a[i]);
+}
+)");
+    REQUIRE(p.nests.size() == 2);
+    CHECK(nest_in(p, "inlined").ops.math_calls == 0);
+    CHECK(nest_in(p, "inlined").ops.other >= 3);
+    CHECK(nest_in(p, "called").ops.math_calls == 2);
+}

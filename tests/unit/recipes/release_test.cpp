@@ -4,8 +4,8 @@
 // last GPU work (a converted nest of main, or a call that leads to one, to
 // any depth), when main's CPU work after it hides enough of the release
 // that the exit is cheaper than CUDA's whole teardown; never after a
-// return, in a file that uses CUDA itself, or with a profile that has no
-// release figures.
+// return, in a main with a goto, in a file that uses CUDA itself, or with a
+// profile that has no release figures.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -155,6 +155,11 @@ TEST_CASE("no release where nothing of main follows its GPU work, the file uses 
     SECTION("the file calls CUDA itself: its own allocations would not outlive the reset") {
         const AdviseResult r = advise_text(
             program("smooth(in, out);", "void cudaFreeHost(void *);\nstatic void tidy(void *p) { cudaFreeHost(p); }\n"));
+        CHECK_FALSE(r.program_summary.release_after);
+        CHECK(cu_of(r).find("release_async") == std::string::npos);
+    }
+    SECTION("main has a goto: it may run its GPU work again after the release") {
+        const AdviseResult r = advise_text(program("smooth(in, out);", "", "if (checksum < 0) goto again;\nagain:;"));
         CHECK_FALSE(r.program_summary.release_after);
         CHECK(cu_of(r).find("release_async") == std::string::npos);
     }
