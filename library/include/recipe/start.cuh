@@ -200,22 +200,17 @@ public:
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
 
-    // Frees GPU 0's pool and resets the GPU on a thread of its own, once the
-    // start-up is done; false (nothing done) when CUDA never started, a
-    // release is under way, or the process used several GPUs (their
-    // contexts, and NCCL's communicators, are kept to the exit). The exit
-    // waits for the thread (atexit, registered after the CUDA runtime's own
-    // handler, so run before it).
+    // Frees GPU 0's pool and resets the GPU on a thread of its own; false
+    // (nothing done) when no library call has waited for the start-up yet
+    // (none ran: the exit waits for the start-up thread as before, and the
+    // caller is not made to), a release is under way, the start-up failed,
+    // or the process used several GPUs (their contexts, and NCCL's
+    // communicators, are kept to the exit). The exit waits for the thread
+    // (atexit, registered after the CUDA runtime's own handler, so run
+    // before it).
     bool release_async() {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!started_ || releasing_.joinable()) return false;
-        if (thread_.joinable()) {
-            thread_.join();
-            for (std::size_t d = 0; d < reserved_.size(); ++d)
-                if (reserved_[d]) reserved_[d]->give_to(Pool::get(static_cast<int>(d)));
-            reserved_.clear();
-        }
-        if (result_ != cudaSuccess) return false;
+        if (!started_ || thread_.joinable() || releasing_.joinable() || result_ != cudaSuccess) return false;
         for (int d = 1; d < Pool::kMaxDevices; ++d)
             if (Pool::find(d)) return false;
         started_ = false;  // a later call starts CUDA again
@@ -300,8 +295,8 @@ private:
 // remaining work runs, so that its exit pays only what is left of CUDA's
 // teardown (on an H200 host: the reset ~80 ms on the thread, the exit ~50 ms
 // after it, against ~120 ms of exit without; bench/device/exit_cost.sh).
-// Returns false, doing nothing, when CUDA never started, a release is under
-// way or the process used several GPUs. A library call made after it is
+// Returns false, doing nothing, when no library call has run yet, a release
+// is under way or the process used several GPUs. A library call made after it is
 // still correct: it waits for the release and starts CUDA again.
 inline bool release_async() { return detail::Startup::get().release_async(); }
 
