@@ -346,7 +346,8 @@ def page(run):
         w("")
     w("Every time is the median of three runs (seven for the chosen plans) of the whole `recipe::run` call "
       "(host clock: allocation, registration, copies, kernels, frees), after one warm-up run (five more before "
-      "each experiment's first configuration). Outputs are compared byte for byte with the sequential C loop. "
+      "each experiment's first configuration), back to back as a program repeats a call. The output is poisoned before "
+      "the warm-up and before one more run, whose output is compared byte for byte with the sequential C loop. "
       "Predictions come from the advisor (`advisor/`) with the profile measured at the start of the same run; "
       "the kernels the profile has no table for (the 3×3 stencil and the zip) are priced with their kernel time "
       "measured in the same run (the bounds), as `recipe advise --kernel-ms` prices a nest. The plan marked "
