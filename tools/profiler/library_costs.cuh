@@ -321,8 +321,12 @@ inline LibraryCosts measure_library_costs(char* pinned_a, char* pinned_b, char* 
     for (int streams : {2, 3, 4}) {
         lc.staging_tile_streams.push_back(streams);
         lc.staging_tile_ns_by_streams.emplace_back();
-        for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 20, std::int64_t(1) << 22,
-                                  std::int64_t(1) << 24}) {
+        // 2 and 8 MiB as well: on three H200 hosts the moving average's
+        // staged run was fastest in 8 MiB tiles (13.5 ms against 15.1 at 4
+        // and 16.1 at 16 MiB on one), which a line between 4 and 16 MiB
+        // priced above both (docs/results-h200.md).
+        for (std::int64_t tile : {std::int64_t(1) << 16, std::int64_t(1) << 18, std::int64_t(1) << 19, std::int64_t(1) << 20,
+                                  std::int64_t(1) << 21, std::int64_t(1) << 22, std::int64_t(1) << 24}) {
             const std::int64_t bytes = tile * static_cast<std::int64_t>(sizeof(float));
             const std::int64_t tiles = std::min<std::int64_t>(64, (std::int64_t(256) << 20) / bytes);
             if (streams == 2) lc.staging_tile_bytes.push_back(static_cast<double>(bytes));

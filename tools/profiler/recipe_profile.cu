@@ -753,7 +753,7 @@ int main(int argc, char** argv) {
     const profiler::LibraryCosts lib = profiler::measure_library_costs(buf.pinned_a, buf.pinned_b, buf.pageable, quick);
     p.end("setup " + fmt(lib.setup_ns[2] / 1e6, "%.3f ms") + " at 10 MB, stream " + fmt(lib.stream_setup_ns, "%.0f ns") + ", region run " + fmt(lib.region_run_ns, "%.0f ns") +
           ", staging block " + fmt(lib.staging_setup_ns[2] / 1e6, "%.2f ms") + " at 10 MB, staging " +
-          fmt(2 * lib.staging_tile_bytes[2] / lib.staging_tile_ns[2], "%.1f GB/s") + " staged at 4 MiB tiles on " +
+          fmt(2 * lib.staging_tile_bytes[3] / lib.staging_tile_ns[3], "%.1f GB/s") + " staged at 4 MiB tiles on " +
           std::to_string(lib.staging_threads) + " threads, row " +
           fmt(lib.staging_row_ns, "%.1f ns") + ", pinned pipeline " +
           fmt(lib.pipeline_tile_ns[2] / 1e3, "%.1f us") + " per 4 MiB tile, a staged region's chunks in / out at best " +
