@@ -34,6 +34,9 @@ struct HostCpu {
     double first_touch_gbs = 0;  // one thread writing freshly malloc'd memory (its pages faulted in), a[i] = i
     double math_call_ns = 0;     // one C math library call (sinf, cosf, expf, logf, sin, exp, in turn), one thread
     double convert_ns = 0;       // one conversion of a 64-bit integer to float in a loop, one thread (analyzer/conversions.h)
+    // One pass of a chained sum, s += b[i] over the stream's working sets of
+    // doubles (stream_bytes), ns: a reduction's pace (OpCounts::serial_adds).
+    std::vector<double> chain_ns;
 };
 
 namespace detail {
@@ -74,6 +77,16 @@ __attribute__((noinline, optimize("O2"))) inline void int64_to_float(float* f, l
     for (long i = 0; i < n; ++i) f[i] = static_cast<float>(i + k) + static_cast<float>(i ^ k);
     asm volatile("" : : "r"(f) : "memory");
 }
+// A sum as a C loop writes it, `s += x[i]`: gcc -O2 may not reorder
+// floating adds (no -ffast-math), so each waits for the one before. In the
+// caches the loop runs at the add's latency; from main memory slower still,
+// the chain limiting how many loads are in flight (on a 2-core Xeon build
+// host 0.55 ns an element over 16 KiB and 1.05 over 256 MiB of doubles,
+// where the triad streamed 13 GB/s).
+__attribute__((noinline, optimize("O2"))) inline double chained_sum(const double* x, std::size_t n, double s) {
+    for (std::size_t i = 0; i < n; ++i) s += x[i];
+    return s;
+}
 __attribute__((noinline, optimize("O2"))) inline void stencil_2d(const double* a, double* b, double s) {
     constexpr std::size_t n = kStencilN;
     for (std::size_t i = 1; i < n - 1; ++i)
@@ -90,8 +103,10 @@ __attribute__((noinline, optimize("O2"))) inline void stencil_2d_restrict(const 
 }
 
 // One pass of the triad a[i] = b[i] + s * c[i] over three arrays of n
-// doubles, the best of `passes`, in s.
-inline double triad_seconds(std::size_t n, int passes) {
+// doubles, the best of `passes`, in s; and of a chained sum over the same
+// bytes (the three arrays in turn), the best of `chain_passes`, in
+// *chain_s.
+inline double triad_seconds(std::size_t n, int passes, int chain_passes, double* chain_s) {
     std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
     double best = 1e30;
     for (int pass = 0; pass < passes; ++pass) {
@@ -101,6 +116,14 @@ inline double triad_seconds(std::size_t n, int passes) {
         keep(a.data());
         best = std::min(best, seconds_of(t0));
     }
+    double chain = 1e30, sum = 0;
+    for (int pass = 0; pass < chain_passes; ++pass) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (const auto* v : {&a, &b, &c}) sum = chained_sum(v->data(), n, sum);
+        chain = std::min(chain, seconds_of(t0));
+    }
+    keep(&sum);
+    *chain_s = chain;
     return best;
 }
 
@@ -217,9 +240,12 @@ inline HostCpu measure_host_cpu(bool quick) {
                               std::size_t(768) << 20}) {
         if (quick && bytes > (std::size_t(192) << 20)) break;
         const std::size_t n = bytes / 3 / sizeof(double);
-        const double s = detail::triad_seconds(n, bytes < (std::size_t(100) << 20) ? 20 : 5);
+        double chain_s = 0;
+        const bool small = bytes < (std::size_t(100) << 20);
+        const double s = detail::triad_seconds(n, small ? 20 : 5, small ? 5 : 1, &chain_s);
         h.stream_bytes.push_back(static_cast<double>(3 * n * sizeof(double)));
         h.stream_ns.push_back(s * 1e9);
+        h.chain_ns.push_back(chain_s * 1e9);
         h.stream_gbs = h.stream_bytes.back() / s / 1e9;  // the largest: main memory
         windows.sample();
     }

@@ -95,6 +95,9 @@ struct Problem {
     int flops_per_point = 0;
     int math_calls_per_point = 0;  // of the flops: C math library calls (priced apart on the CPU)
     int conversions_per_point = 0;  // 64-bit integers converted to floating (not flops; priced apart on the CPU)
+    // Of the flops: updates of one floating variable chained across the
+    // iterations (analyzer OpCounts::serial_adds; a rejected reduction's).
+    int serial_adds_per_point = 0;
     // How wide the user's C compiler vectorises the nest (LoopNest::
     // host_vector_lanes: 0 not known, 1 scalar): the C loop's arithmetic rate.
     int host_vector_lanes = 0;

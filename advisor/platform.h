@@ -288,6 +288,11 @@ struct Platform {
     // One conversion of a 64-bit integer to a floating type in a loop (scalar
     // on x86-64 below AVX-512), in ns; 0: not measured (not priced).
     double host_convert_ns = 0;
+    // One pass of a chained sum, `s += x[i]` as gcc -O2 compiles it (no
+    // reassociation: each add waits for the one before), over working sets
+    // of doubles of these bytes, on one thread: a reduction's pace
+    // (hostChainedSum; empty: not measured).
+    Measurements host_chained_sum;
     // The host figures above are this machine's, measured when advising
     // (--measure-host, advisor/measured_host.h), not the profile's.
     bool host_measured = false;

@@ -221,6 +221,7 @@ bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* out) {
     p.flops_per_point = nest.ops.flops();
     p.math_calls_per_point = nest.ops.math_calls;
     p.conversions_per_point = nest.ops.conversions;
+    p.serial_adds_per_point = nest.ops.serial_adds;
     p.host_vector_lanes = nest.host_vector_lanes;
     *out = std::move(p);
     return true;

@@ -81,6 +81,20 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
     // and the arithmetic one a stencil in the second-level cache: each
     // measures its part alone.
     e.ms = e.memory_ms + e.compute_ms;
+    // A floating accumulation chained across the iterations (a checksum
+    // loop, `sum += a[i]`): no faster than its chain, each add waiting for
+    // the one before, which also limits the loads in flight: priced per add
+    // at the chained sum's pace over doubles of the nest's working set
+    // (hostChainedSum; a sum of floats into a double runs slower still: a
+    // lower bound). On a 2-core Xeon build host vector_add's checksum of 64
+    // Mi floats took 109 ms where its bytes and flops priced 36
+    // (bench/host/tail_check.sh, bench/README.md).
+    if (p.serial_adds_per_point > 0 && !platform.host_chained_sum.empty()) {
+        const double set = std::max(bytes, platform.host_chained_sum.bytes.front());
+        const double ns_per_add = platform.host_chained_sum.ms(set) * 1e6 / (set / sizeof(double));
+        e.chain_ms = static_cast<double>(p.serial_adds_per_point) * points(p.space) * steps * ns_per_add * 1e-6;
+    }
+    e.ms = std::max(e.ms, e.chain_ms);
     // The first call's first step faults the fresh output pages in.
     const double fresh_ms = platform.host_first_touch_gbs > 0
                                 ? written / (platform.host_first_touch_gbs * 1e9) * 1e3 - written / (platform.host_stream_gbs * 1e9) * 1e3

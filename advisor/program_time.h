@@ -24,6 +24,7 @@ struct CpuEstimate {
     double first_ms = 0;    // the first call
     double memory_ms = 0;
     double compute_ms = 0;
+    double chain_ms = 0;    // a chained floating accumulation's adds at hostChainedSum's pace (ms is at least this)
     double bytes = 0;       // unique bytes read + written per call
     double flops = 0;
     double gflops = 0;      // the arithmetic rate it was priced at (host_gflops_for)

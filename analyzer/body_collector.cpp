@@ -514,6 +514,13 @@ private:
         }
         if (facts_.locals.count(name)) return;
         if (pointer_temps_.count(name)) return;
+        // A floating variable updated from itself that outlives the
+        // iteration: its updates form one chain across the nest
+        // (OpCounts::serial_adds).
+        if (accumulates && !in_index_ && names_.declared) {
+            const std::optional<std::string> type = names_.declared(name, false);
+            if (type && kind_of_type(*type, in_.defs) == ValueKind::Floating) facts_.ops.serial_adds += static_cast<int>(times_);
+        }
         facts_.scalar_writes.push_back(w);
     }
 

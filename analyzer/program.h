@@ -194,6 +194,12 @@ struct OpCounts {
     // Conversions of varying 64-bit integers to floating types (not among
     // the flops: the CPU has no vector form of them; analyzer/conversions.h).
     int conversions = 0;
+    // Updates of a floating variable from itself that outlives the
+    // iteration (`sum += a[i]`, sum declared outside the nest): the updates
+    // of all iterations form one chain, which gcc -O2 keeps in order (no
+    // -ffast-math), so each waits for the one before (hostChainedSum).
+    // Counted among the flops as well.
+    int serial_adds = 0;
     int flops() const { return adds + muls + divs + other; }
 };
 

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
             CPU_SET(c, &one);
             if (sched_setaffinity(0, sizeof one, &one) != 0) continue;
             const double gflops = recipe::advisor::detail::stencil_gflops(300, 3);
-            const double seconds = recipe::advisor::detail::triad_seconds(triad_n, 3);
+            double chain_s = 0;
+            const double seconds = recipe::advisor::detail::triad_seconds(triad_n, 3, 0, &chain_s);
             std::printf("sweep %d cpu %d gflops %.2f stream_gbs %.2f\n", s, c, gflops,
                         3.0 * static_cast<double>(triad_n) * sizeof(double) / seconds / 1e9);
             std::fflush(stdout);

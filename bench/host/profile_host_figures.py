@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes one reading of a host's CPU figures into a stored platform profile
 (advisor/platforms/*.json): hostStreamGBs, hostStream, hostGflops,
-hostGflopsVector2, hostGflopsVector4, hostFirstTouchGBs, hostMathCallNs and
-hostConvertNs, and their sources, all from one measurement.
+hostGflopsVector2, hostGflopsVector4, hostFirstTouchGBs, hostMathCallNs,
+hostConvertNs and hostChainedSum (where the reading has them), and their
+sources, all from one measurement.
 
 FROM is either a profile recipe-profile wrote (its host figures), or a host
 record of `recipe advise --measure-host` (bench/device/host_figures.sh): its
@@ -33,6 +34,8 @@ WHAT = {
                       "(libm calls), the best of windows taken with the stencil's, per call",
     "hostConvertNs": "one thread, f[i] = (float)(i + k) + (float)(i ^ k) over 4096 floats with a 64-bit i, compiled like "
                      "gcc -O2 (scalar conversions), the best of windows taken with the stencil's, per conversion",
+    "hostChainedSum": "one thread, s += x[i] over the stream's working sets of doubles (the three arrays in turn), "
+                      "compiled like gcc -O2 (one chain of dependent adds), per pass",
 }
 
 
@@ -44,9 +47,13 @@ def figures(source):
                 "hostStream": {"bytes": [int(b) for b in r["stream_bytes"]], "ns": [int(round(n)) for n in r["stream_ns"]]},
                 "hostGflops": round(r["gflops"], 3), "hostGflopsVector2": round(r["gflops_vector2"], 3),
                 "hostGflopsVector4": round(r["gflops_vector4"], 3), "hostFirstTouchGBs": round(r["first_touch_gbs"], 2),
-                "hostMathCallNs": round(r["math_call_ns"], 2), "hostConvertNs": round(r["convert_ns"], 3)}, \
+                "hostMathCallNs": round(r["math_call_ns"], 2), "hostConvertNs": round(r["convert_ns"], 3),
+                **({"hostChainedSum": {"bytes": [int(b) for b in r["stream_bytes"]],
+                                       "ns": [int(round(n)) for n in r["chain_ns"]]}}
+                   if len(r.get("chain_ns", [])) == len(r["stream_bytes"]) > 0 else {})}, \
             f"the reading with the fastest arithmetic of {len(d['readings'])}"
-    return {k: d[k] for k in WHAT}, "its host measurement"
+    # Figures a profile of an earlier version does not have are left out.
+    return {k: d[k] for k in WHAT if k in d}, "its host measurement"
 
 
 def main():

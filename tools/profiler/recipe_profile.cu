@@ -295,7 +295,9 @@ int main(int argc, char** argv) {
     const recipe::advisor::HostCpu host = recipe::advisor::measure_host_cpu(quick);
     p.end(fmt(host.stream_gbs, "%.1f GB/s") + ", " + fmt(host.gflops, "%.2f GFLOP/s") + " (vectorised " +
           fmt(host.gflops_vector2, "%.2f") + " two wide, " + fmt(host.gflops_vector4, "%.2f") + " four wide), first touch " +
-          fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns") + ", 64-bit integer to float " + fmt(host.convert_ns, "%.2f ns"));
+          fmt(host.first_touch_gbs, "%.1f GB/s") + ", math call " + fmt(host.math_call_ns, "%.1f ns") + ", 64-bit integer to float " + fmt(host.convert_ns, "%.2f ns") + ", chained sum " +
+          fmt(host.chain_ns.empty() ? 0.0 : host.chain_ns.back() / (host.stream_bytes.back() / sizeof(double)), "%.2f ns") + " an add over " +
+          fmt(host.stream_bytes.empty() ? 0.0 : host.stream_bytes.back() / (1 << 20), "%.0f MiB"));
     int dev = 0;
     CK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -869,6 +871,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"hostFirstTouchGBs\": %.2f,\n", host.first_touch_gbs);
     std::fprintf(f, "  \"hostMathCallNs\": %.2f,\n", host.math_call_ns);
     std::fprintf(f, "  \"hostConvertNs\": %.3f,\n", host.convert_ns);
+    std::fprintf(f, "  \"hostChainedSum\": %s,\n", sized(host.stream_bytes, host.chain_ns).c_str());
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"asyncCallNs\": %.1f,\n", async_call_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
@@ -945,6 +948,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"hostGflopsVector2\": \"%s; the same stencil through restrict pointers, compiled like gcc -O2 (vectorised two doubles wide), windows taken with it\",\n", how.c_str());
     std::fprintf(f, "    \"hostGflopsVector4\": \"%s; the same stencil on 182 x 182 floats through restrict pointers, compiled like gcc -O2 (vectorised four floats wide), windows taken with it\",\n", how.c_str());
     std::fprintf(f, "    \"hostConvertNs\": \"%s; one thread, f[i] = (float)(i + k) + (float)(i ^ k) over 4096 floats with a 64-bit i, compiled like gcc -O2 (scalar conversions), the best of windows taken with the stencil's, per conversion\",\n", how.c_str());
+    std::fprintf(f, "    \"hostChainedSum\": \"%s; one thread, s += x[i] over the same working sets of doubles (the three arrays in turn), compiled like gcc -O2 (one chain of dependent adds): best of 5 (1 above 100 MiB), per pass\",\n", how.c_str());
     std::fprintf(f, "    \"hostFirstTouchGBs\": \"%s; one thread writing a[i] = i into 256 MiB freshly malloc'd (pages faulted in as written), best of 3\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
     std::fprintf(f, "    \"asyncCallNs\": \"%s; host time to issue 150 rounds of a 4 KiB copy in, an empty launch, a 4 KiB copy out and an event record over 3 streams, per call, median of 7\",\n", how.c_str());

@@ -36,6 +36,11 @@ TEST_CASE("a quick host measurement gives every figure, the stream by working se
     CHECK(h.math_call_ns > 0);
     CHECK(h.convert_ns > 0);
     CHECK(h.convert_ns < 1000);
+    REQUIRE(h.chain_ns.size() == h.stream_bytes.size());  // a chained sum over each working set
+    for (std::size_t i = 0; i < h.chain_ns.size(); ++i) {
+        CHECK(h.chain_ns[i] > 0);
+        CHECK(h.chain_ns[i] / (h.stream_bytes[i] / 8) < 1000);  // ns an add
+    }
     CHECK(h.stream_gbs > 0);
     CHECK(h.first_touch_gbs > 0);
     REQUIRE(h.stream_bytes.size() == 4);  // 3, 12, 48 and 192 MiB: quick stops before 768

@@ -77,6 +77,41 @@ TEST_CASE("64-bit integers converted to floating are priced at the host's conver
     CHECK(e.ms == Approx(0.11 + e.memory_ms));
 }
 
+TEST_CASE("a chained floating accumulation runs no faster than its adds one after another", "[advisor]") {
+    Platform pf = host_platform();
+    Problem p = test::unit_problem({1000000, 1, 1}, 1);
+    p.outputs.clear();  // a checksum: 4 MB of floats read, nothing written
+    p.flops_per_point = 1;
+    p.serial_adds_per_point = 1;
+    CpuEstimate e;
+    std::string error;
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    const double unchained = e.memory_ms + e.compute_ms;  // 4 ms + 1 ms at 1 GB/s and 1 GFLOP/s
+    CHECK(e.chain_ms == 0);  // no hostChainedSum: not priced
+    CHECK(e.ms == Approx(unchained));
+    // A chained sum: 1 ns an add over 1 MB of doubles (125,000 adds), 10
+    // over 100 MB: at the nest's 4 MB, the pass's time on the line between
+    // them, over 4 MB's 500,000 doubles.
+    pf.host_chained_sum.bytes = {1e6, 1e8};
+    pf.host_chained_sum.ns = {125000, 12500000 * 10.0};
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    const double per_add = pf.host_chained_sum.ms(4e6) * 1e6 / (4e6 / 8);
+    CHECK(per_add > 1);
+    CHECK(per_add < 10);
+    CHECK(e.chain_ms == Approx(1e6 * per_add * 1e-6));
+    CHECK(e.ms == Approx(std::max(unchained, e.chain_ms)));
+    // Slower adds: the chain is the nest's time.
+    pf.host_chained_sum.ns = {125000 * 8.0, 12500000 * 80.0};
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.chain_ms > unchained);
+    CHECK(e.ms == Approx(e.chain_ms));
+    CHECK(e.first_ms >= e.ms);
+    const double one_step = e.chain_ms;
+    p.time_steps = 4;  // every step's adds join the chain
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.chain_ms == Approx(4 * one_step));
+}
+
 TEST_CASE("the C loop's arithmetic runs at the rate of the width its compiler vectorises it", "[advisor]") {
     Platform pf = host_platform();
     Problem p = test::unit_problem({1000, 1, 1}, 1);

@@ -288,3 +288,49 @@ void called(const float *restrict a, float *restrict b, int n)
     CHECK(nest_in(p, "inlined").ops.other >= 3);
     CHECK(nest_in(p, "called").ops.math_calls == 2);
 }
+
+TEST_CASE("a floating variable accumulated across the iterations is one chain of adds; other updates are not", "[analyzer]") {
+    // gcc -O2 keeps `sum += c[i]` in order (no -ffast-math): the adds of all
+    // iterations wait for each other (OpCounts::serial_adds). A window's
+    // local accumulator, reset every point, and an integer count are not.
+    const Program p = analyze_text(R"(
+double total(const float *c, int n)
+{
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        sum += c[i];
+    return sum;
+}
+float both(const float *a, const float *b, int n)
+{
+    float s = 0.0f, t = 1.0f;
+    for (int i = 0; i < n; i++) {
+        s = s + a[i];
+        t *= b[i];
+    }
+    return s + t;
+}
+long count(const int *k, int n)
+{
+    long hits = 0;
+    for (int i = 0; i < n; i++)
+        hits += k[i];
+    return hits;
+}
+void window(const float *restrict in, float *restrict out, int n)
+{
+    for (int i = 4; i < n - 4; i++) {
+        float s = 0.0f;
+        for (int d = -4; d <= 4; d++)
+            s += in[i + d];
+        out[i] = s / 9.0f;
+    }
+}
+)");
+    CHECK_FALSE(nest_in(p, "total").accepted);
+    CHECK(nest_in(p, "total").ops.serial_adds == 1);
+    CHECK(nest_in(p, "both").ops.serial_adds == 2);
+    CHECK(nest_in(p, "count").ops.serial_adds == 0);
+    CHECK(nest_in(p, "window").accepted);
+    CHECK(nest_in(p, "window").ops.serial_adds == 0);
+}
