@@ -37,6 +37,12 @@ struct HostCpu {
     // One pass of a chained sum, s += b[i] over the stream's working sets of
     // doubles (stream_bytes), ns: a reduction's pace (OpCounts::serial_adds).
     std::vector<double> chain_ns;
+    // One element loaded into a vector lane by itself, one thread: the
+    // stencil on floats with its contiguous neighbours clamped (`j > 0 ? j -
+    // 1 : 0`, as emboss and hotspot write them; gcc -O2 vectorises the loop
+    // and loads those two elements lane by lane), less the same stencil
+    // unclamped, per point, over its two clamped reads.
+    double lane_load_ns = 0;
 };
 
 namespace detail {
@@ -94,6 +100,21 @@ __attribute__((noinline, optimize("O2"))) inline void stencil_2d(const double* a
             b[i * n + j] = s * (a[i * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + a[(i + 1) * n + j] + a[(i - 1) * n + j]);
     keep(b);
 }
+// The same stencil over every point, its neighbours clamped to the array
+// as a C loop over a whole image writes them, with int indices as emboss's
+// and hotspot's (with size_t ones gcc's code ran 5.8 GFLOP/s where int's
+// ran 4.1-4.4, on a 2-core Xeon build host).
+template <typename T, std::size_t n>
+__attribute__((noinline, optimize("O2"))) inline void stencil_2d_clamped(const T* __restrict__ a, T* __restrict__ b, T s) {
+    constexpr int m = static_cast<int>(n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < m; ++j) {
+            const int jm = j > 0 ? j - 1 : 0, jp = j < m - 1 ? j + 1 : m - 1;
+            const int im = i > 0 ? i - 1 : 0, ip = i < m - 1 ? i + 1 : m - 1;
+            b[i * m + j] = s * (a[i * m + j] + a[i * m + jm] + a[i * m + jp] + a[ip * m + j] + a[im * m + j]);
+        }
+    asm volatile("" : : "r"(b) : "memory");
+}
 template <typename T, std::size_t n>
 __attribute__((noinline, optimize("O2"))) inline void stencil_2d_restrict(const T* __restrict__ a, T* __restrict__ b, T s) {
     for (std::size_t i = 1; i < n - 1; ++i)
@@ -134,7 +155,9 @@ inline double triad_seconds(std::size_t n, int passes, int chain_passes, double*
 // 2-core build host (bench/device/stencil_windows.cpp layout, 200
 // alternating windows of each, three runs): 2-7% (medians 3.04-5.73 against
 // 3.10-6.00 GFLOP/s; in one run the whole host read ~3).
-template <typename T, std::size_t n, bool vectorised>
+enum class StencilForm { Scalar, Restrict, Clamped };
+
+template <typename T, std::size_t n, StencilForm form>
 class StencilArrays {
 public:
     StencilArrays() {
@@ -152,10 +175,12 @@ public:
         const auto t0 = std::chrono::steady_clock::now();
         for (int r = 0; r < reps; ++r) {
             const T s = static_cast<T>(0.2 + r * 1e-7);
-            if constexpr (vectorised) stencil_2d_restrict<T, n>(a_, b_, s);
+            if constexpr (form == StencilForm::Restrict) stencil_2d_restrict<T, n>(a_, b_, s);
+            else if constexpr (form == StencilForm::Clamped) stencil_2d_clamped<T, n>(a_, b_, s);
             else stencil_2d(a_, b_, s);
         }
-        return 5.0 * static_cast<double>((n - 2) * (n - 2)) * reps / seconds_of(t0) / 1e9;
+        const std::size_t points = form == StencilForm::Clamped ? n * n : (n - 2) * (n - 2);
+        return 5.0 * static_cast<double>(points) * reps / seconds_of(t0) / 1e9;
     }
 
 private:
@@ -163,7 +188,7 @@ private:
     T* a_ = nullptr;
     T* b_ = nullptr;
 };
-using ScalarStencil = StencilArrays<double, kStencilN, false>;
+using ScalarStencil = StencilArrays<double, kStencilN, StencilForm::Scalar>;
 
 // The stencil's rate in GFLOP/s: `reps` sweeps, the best of `passes`.
 inline double stencil_gflops(int reps, int passes) {
@@ -197,6 +222,7 @@ public:
         gflops_ = std::max(gflops_, stencil_.gflops(kStencilReps));
         gflops_vector2_ = std::max(gflops_vector2_, vector2_.gflops(kStencilReps));
         gflops_vector4_ = std::max(gflops_vector4_, vector4_.gflops(kStencilReps));
+        gflops_clamped_ = std::max(gflops_clamped_, clamped_.gflops(kStencilReps));
         const auto t0 = std::chrono::steady_clock::now();
         for (int r = 0; r < kMathReps; ++r) math_calls(x_.data(), y_.data(), kMathN);
         math_call_ns_ = std::min(math_call_ns_, seconds_of(t0) * 1e9 / (6.0 * static_cast<double>(kMathN) * kMathReps));
@@ -210,6 +236,13 @@ public:
     double gflops_vector4() const { return gflops_vector4_; }
     double math_call_ns() const { return math_call_ns_; }
     double convert_ns() const { return convert_ns_; }
+    // A lane loaded by itself: the clamped stencil's time a point beyond
+    // the unclamped one's (both on floats, vectorised), over its two clamped
+    // reads.
+    double lane_load_ns() const {
+        if (gflops_clamped_ <= 0 || gflops_vector4_ <= 0) return 0;
+        return std::max(0.0, 5.0 / gflops_clamped_ - 5.0 / gflops_vector4_) / 2;
+    }
     int windows() const { return windows_; }
 
 private:
@@ -218,12 +251,13 @@ private:
     static constexpr int kMathReps = 15;      // 0.1 ms each at 4 ns a call
     static constexpr int kConvertReps = 100;  // 6 us each at 0.75 ns a conversion
     ScalarStencil stencil_;
-    StencilArrays<double, kStencilN, true> vector2_;
-    StencilArrays<float, kStencilFloatN, true> vector4_;
+    StencilArrays<double, kStencilN, StencilForm::Restrict> vector2_;
+    StencilArrays<float, kStencilFloatN, StencilForm::Restrict> vector4_;
+    StencilArrays<float, kStencilFloatN, StencilForm::Clamped> clamped_;
     std::vector<float> x_;
     std::vector<double> y_;
     std::vector<float> f_;
-    double gflops_ = 0, gflops_vector2_ = 0, gflops_vector4_ = 0, math_call_ns_ = 1e30, convert_ns_ = 1e30;
+    double gflops_ = 0, gflops_vector2_ = 0, gflops_vector4_ = 0, gflops_clamped_ = 0, math_call_ns_ = 1e30, convert_ns_ = 1e30;
     int windows_ = 0;
 };
 
@@ -272,6 +306,7 @@ inline HostCpu measure_host_cpu(bool quick) {
     h.gflops_vector4 = windows.gflops_vector4();
     h.math_call_ns = windows.math_call_ns();
     h.convert_ns = windows.convert_ns();
+    h.lane_load_ns = windows.lane_load_ns();
     return h;
 }
 

@@ -33,6 +33,7 @@ HostCpu best_of_readings(const std::vector<HostReading>& readings) {
         if (c.math_call_ns > 0 && (best.math_call_ns <= 0 || c.math_call_ns < best.math_call_ns))
             best.math_call_ns = c.math_call_ns;
         if (c.convert_ns > 0 && (best.convert_ns <= 0 || c.convert_ns < best.convert_ns)) best.convert_ns = c.convert_ns;
+        if (c.lane_load_ns > 0 && (best.lane_load_ns <= 0 || c.lane_load_ns < best.lane_load_ns)) best.lane_load_ns = c.lane_load_ns;
         // The chained sum of the reading that ran it fastest over main memory.
         if (!c.chain_ns.empty() && c.chain_ns.size() == c.stream_bytes.size() &&
             (best.chain_ns.empty() || c.chain_ns.back() < best.chain_ns.back()))
@@ -65,7 +66,8 @@ std::string host_record_json(const std::string& identity, const std::vector<Host
                                  {"first_touch_gbs", r.cpu.first_touch_gbs},
                                  {"math_call_ns", r.cpu.math_call_ns},
                                  {"convert_ns", r.cpu.convert_ns},
-                                 {"chain_ns", r.cpu.chain_ns}});
+                                 {"chain_ns", r.cpu.chain_ns},
+                                 {"lane_load_ns", r.cpu.lane_load_ns}});
     return j.dump(1) + "\n";
 }
 
@@ -87,6 +89,7 @@ bool parse_host_record(const std::string& text, const std::string& identity, std
             // Absent from records of earlier versions.
             r.cpu.convert_ns = e.value("convert_ns", 0.0);
             r.cpu.chain_ns = e.value("chain_ns", std::vector<double>{});
+            r.cpu.lane_load_ns = e.value("lane_load_ns", 0.0);
             r.cpu.gflops_vector2 = e.value("gflops_vector2", 0.0);
             r.cpu.gflops_vector4 = e.value("gflops_vector4", 0.0);
             if (r.cpu.stream_bytes.size() != r.cpu.stream_ns.size() || !(r.cpu.stream_gbs > 0) || !(r.cpu.gflops > 0) ||

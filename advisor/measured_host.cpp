@@ -21,6 +21,7 @@ void use_measured_host(const RememberedHost& remembered, Platform* p) {
     p->host_first_touch_gbs = h.first_touch_gbs;
     p->host_math_call_ns = h.math_call_ns;
     p->host_convert_ns = h.convert_ns;
+    p->host_lane_load_ns = h.lane_load_ns;
     p->host_chained_sum = Measurements{};
     if (h.chain_ns.size() == h.stream_bytes.size() && h.chain_ns.size() >= 2) {
         p->host_chained_sum.bytes = h.stream_bytes;

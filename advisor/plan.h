@@ -101,6 +101,12 @@ struct Problem {
     // How wide the user's C compiler vectorises the nest (LoopNest::
     // host_vector_lanes: 0 not known, 1 scalar): the C loop's arithmetic rate.
     int host_vector_lanes = 0;
+    // A nest that clamps its contiguous index (host_vector_lanes 1): the
+    // width its compiler vectorises it all the same, and its reads per point
+    // loaded one lane at a time (LoopNest::host_reported_lanes,
+    // host_lane_loads): priced at hostLaneLoadNs each where the profile has it.
+    int host_reported_lanes = 0;
+    int lane_loads_per_point = 0;
     int bytes_per_point = 0;      // reads + writes, in bytes
     // Distinct array elements each point reads (every input's stencil
     // points, an output that reads its own element once): what the

@@ -184,7 +184,7 @@ const std::set<std::string>& known_fields() {
         "pageableHostToPinnedHost", "stridedCopy", "kernelLaunchNs", "deviceBandwidthGBs", "peakGflops", "smCount",
         "deviceMemoryBytes", "l2CacheBytes", "occupancy", "logGP", "kernels", "viewKernels", "hostCopyParallelSpeedup", "asyncCallNs",
         "runSetupNs", "streamSetupNs", "regionRunNs", "hostCopyRowNs", "librarySetup", "stagingSetup", "stagingTile", "stagingTileStreams", "regionChunkIn", "regionChunkOut", "regionPassIn", "regionPassOut", "stagingThreads",
-        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "cudaReleaseNs", "cudaExitAfterReleaseNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "hostChainedSum", "multiGpu"};
+        "stagingRowNs", "pipelineTile", "cudaStartupNs", "cudaTeardownNs", "cudaReleaseNs", "cudaExitAfterReleaseNs", "firstCall", "firstRun", "hostStreamGBs", "hostStream", "hostGflops", "hostGflopsVector2", "hostGflopsVector4", "hostFirstTouchGBs", "hostMathCallNs", "hostConvertNs", "hostChainedSum", "hostLaneLoadNs", "multiGpu"};
     return fields;
 }
 
@@ -497,6 +497,7 @@ bool read_measurements(Reader& r, const nlohmann::json& root, Platform* p) {
         !r.number(root, "hostMathCallNs", "hostMathCallNs", false, &p->host_math_call_ns) ||
         !r.number(root, "hostConvertNs", "hostConvertNs", false, &p->host_convert_ns) ||
         !r.measurements("hostChainedSum", false, &p->host_chained_sum) ||
+        !r.number(root, "hostLaneLoadNs", "hostLaneLoadNs", false, &p->host_lane_load_ns) ||
         !r.number(root, "deviceBandwidthGBs", "deviceBandwidthGBs", true, &p->device_bandwidth_gbs) ||
         !r.number(root, "peakGflops", "peakGflops", true, &p->peak_gflops) ||
         !r.integer(root, "smCount", "smCount", true, &p->sm_count, 1) ||

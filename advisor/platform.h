@@ -293,6 +293,11 @@ struct Platform {
     // of doubles of these bytes, on one thread: a reduction's pace
     // (hostChainedSum; empty: not measured).
     Measurements host_chained_sum;
+    // One element loaded into a vector lane by itself (a read whose
+    // contiguous index is clamped, in a loop the compiler vectorises), on
+    // one thread, in ns (hostLaneLoadNs; 0: not measured, such a loop is
+    // then priced at the scalar rate).
+    double host_lane_load_ns = 0;
     // The host figures above are this machine's, measured when advising
     // (--measure-host, advisor/measured_host.h), not the profile's.
     bool host_measured = false;

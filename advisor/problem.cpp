@@ -223,6 +223,8 @@ bool cpu_problem_from(const analyzer::LoopNest& nest, Problem* out) {
     p.conversions_per_point = nest.ops.conversions;
     p.serial_adds_per_point = nest.ops.serial_adds;
     p.host_vector_lanes = nest.host_vector_lanes;
+    p.host_reported_lanes = nest.host_reported_lanes;
+    p.lane_loads_per_point = nest.host_lane_loads;
     *out = std::move(p);
     return true;
 }
@@ -248,6 +250,8 @@ bool problem_from(const analyzer::LoopNest& nest, Problem* out, std::string* err
     p.math_calls_per_point = nest.ops.math_calls;
     p.conversions_per_point = nest.ops.conversions;
     p.host_vector_lanes = nest.host_vector_lanes;
+    p.host_reported_lanes = nest.host_reported_lanes;
+    p.lane_loads_per_point = nest.host_lane_loads;
     int bytes = 0;
     for (const auto& a : p.inputs) bytes += a.elem_bytes;
     for (const auto& a : p.outputs) bytes += a.elem_bytes * (a.copy_in ? 2 : 1);

@@ -68,9 +68,20 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
     // A 64-bit integer converted to floating: scalar on the host (no vector
     // form below AVX-512), priced by its own measured cost, on top.
     const double conversions = static_cast<double>(p.conversions_per_point) * points(p.space) * steps;
-    e.gflops = host_gflops_for(platform, p.host_vector_lanes);
+    // A loop that clamps its contiguous index: its compiler vectorises it
+    // and loads the clamped elements one lane at a time. With the host's
+    // cost of such a load, the arithmetic at the vectorised rate and each
+    // such read on top; without it, the scalar rate. emboss's loop (four
+    // such reads a point) on a 2-core Xeon build host: 2.65 ns a point with
+    // its pages present, priced 1.45 at the scalar rate and 2.48 this way
+    // (0.42 ns a lane load there; bench/host/cpu_loops.c, docs/model.md).
+    // Only where the compiler did vectorise it (a loop it leaves scalar loads
+    // those elements as any other).
+    const bool lanes_loaded = p.lane_loads_per_point > 0 && p.host_reported_lanes > 1 && platform.host_lane_load_ns > 0;
+    const double lane_loads = lanes_loaded ? static_cast<double>(p.lane_loads_per_point) * points(p.space) * steps : 0;
+    e.gflops = host_gflops_for(platform, lanes_loaded ? p.host_reported_lanes : p.host_vector_lanes);
     e.compute_ms = (e.flops - calls) / (e.gflops * 1e9) * 1e3 + calls * platform.host_math_call_ns * 1e-6 +
-                   conversions * platform.host_convert_ns * 1e-6;
+                   conversions * platform.host_convert_ns * 1e-6 + lane_loads * platform.host_lane_load_ns * 1e-6;
     // One thread does not hide its loads behind its arithmetic, nor the
     // other way round: priced as the two added. Measured nest by nest
     // (bench/e2e/cpu_nests.py's last line, the samples' C loops priced at

@@ -253,6 +253,13 @@ struct LoopNest {
     // (analyzer/vectorization.h): the lanes of its widest vectorised loop, 1
     // where it vectorises none, 0 when not known (no report read).
     int host_vector_lanes = 0;
+    // Where the nest clamps its contiguous index (host_vector_lanes is then
+    // 1): the lanes the report gave its loops all the same, and its reads
+    // whose contiguous coordinate is clamped, per iteration (`in[y * W +
+    // xp]`): the compiler vectorises the rest of the loop and loads these
+    // elements one lane at a time (hostLaneLoadNs). 0 otherwise.
+    int host_reported_lanes = 0;
+    int host_lane_loads = 0;
     // Added by the analyzer beyond the first model:
     std::vector<WindowLoop> window_loops;
     std::vector<Dependence> dependences;  // filled for DOACROSS nests

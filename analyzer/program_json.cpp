@@ -185,8 +185,11 @@ json nest_json(const LoopNest& n) {
               {"flops", n.ops.flops()},
               {"reads", n.ops.reads},
               {"writes", n.ops.writes},
-              {"conversions", n.ops.conversions}}},
-            {"host_vector_lanes", n.host_vector_lanes > 0 ? json(n.host_vector_lanes) : json(nullptr)}};
+              {"conversions", n.ops.conversions},
+              {"serial_adds", n.ops.serial_adds}}},
+            {"host_vector_lanes", n.host_vector_lanes > 0 ? json(n.host_vector_lanes) : json(nullptr)},
+            {"host_reported_lanes", n.host_reported_lanes},
+            {"host_lane_loads", n.host_lane_loads}};
 }
 
 LoopNest nest_from(const json& j) {
@@ -263,8 +266,11 @@ LoopNest nest_from(const json& j) {
     n.ops.reads = o.at("reads").get<int>();
     n.ops.writes = o.at("writes").get<int>();
     n.ops.conversions = o.value("conversions", 0);
+    n.ops.serial_adds = o.value("serial_adds", 0);
     const auto lanes = j.find("host_vector_lanes");
     n.host_vector_lanes = lanes != j.end() && lanes->is_number_integer() ? lanes->get<int>() : 0;
+    n.host_reported_lanes = j.value("host_reported_lanes", 0);
+    n.host_lane_loads = j.value("host_lane_loads", 0);
     return n;
 }
 

@@ -50,6 +50,25 @@ bool clamps_contiguous_index(const LoopNest& nest) {
     return false;
 }
 
+// The reads of a nest that clamps its contiguous index whose contiguous
+// offset is not 0 (`in[y * W + xp]`, `in[yp * W + xm]`; not `in[yp * W +
+// x]`): those the compiler loads lane by lane. Each offset a window loop
+// reaches counts.
+int clamped_contiguous_reads(const LoopNest& nest) {
+    int n = 0;
+    for (const auto& a : nest.input_arrays)
+        for (const auto& access : a.accesses) {
+            if (!access.clamped) continue;
+            if (access.window_offsets.empty()) {
+                if (!access.offset.empty() && access.offset.front() != 0) ++n;
+            } else {
+                for (const auto& o : access.window_offsets)
+                    if (!o.empty() && o.front() != 0) ++n;
+            }
+        }
+    return n;
+}
+
 std::string normal(const std::string& file) {
     return file == "<stdin>" ? file : std::filesystem::path(file).lexically_normal().string();
 }
@@ -124,7 +143,10 @@ void apply_vector_report(const VectorReport& report, Program* program) {
             const int l = loop.lanes > 0 ? loop.lanes : loop.vector_bytes / std::max(1, widest > 0 ? widest : 4);
             lanes = std::max(lanes, l);
         }
-        nest.host_vector_lanes = clamps_contiguous_index(nest) ? 1 : lanes;
+        const bool clamped = clamps_contiguous_index(nest);
+        nest.host_vector_lanes = clamped ? 1 : lanes;
+        nest.host_reported_lanes = clamped ? lanes : 0;
+        nest.host_lane_loads = clamped ? clamped_contiguous_reads(nest) : 0;
     }
 }
 

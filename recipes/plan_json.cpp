@@ -247,6 +247,7 @@ std::string plan_json_text(const AdviseResult& r, const AdviseOptions& o) {
                               {"first_touch_gbs", r.platform.host_first_touch_gbs},
                               {"math_call_ns", r.platform.host_math_call_ns},
                               {"convert_ns", r.platform.host_convert_ns},
+                              {"lane_load_ns", r.platform.host_lane_load_ns},
                               {"readings", r.platform.host_readings},
                               {"since", advisor::utc_time(r.platform.host_readings_since_unix_s, "%Y-%m-%dT%H:%M:%SZ")}};
     // Nests that run with their arrays resident: time loops and consecutive nests (recipes/region_plan.h).

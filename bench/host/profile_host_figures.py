@@ -2,7 +2,7 @@
 """Writes one reading of a host's CPU figures into a stored platform profile
 (advisor/platforms/*.json): hostStreamGBs, hostStream, hostGflops,
 hostGflopsVector2, hostGflopsVector4, hostFirstTouchGBs, hostMathCallNs,
-hostConvertNs and hostChainedSum (where the reading has them), and their
+hostConvertNs, hostChainedSum and hostLaneLoadNs (where the reading has them), and their
 sources, all from one measurement.
 
 FROM is either a profile recipe-profile wrote (its host figures), or a host
@@ -36,6 +36,9 @@ WHAT = {
                      "gcc -O2 (scalar conversions), the best of windows taken with the stencil's, per conversion",
     "hostChainedSum": "one thread, s += x[i] over the stream's working sets of doubles (the three arrays in turn), "
                       "compiled like gcc -O2 (one chain of dependent adds), per pass",
+    "hostLaneLoadNs": "one thread, the stencil on 182 x 182 floats with its contiguous neighbours clamped, compiled like "
+                      "gcc -O2 (vectorised, those reads loaded lane by lane), its time a point beyond the unclamped "
+                      "stencil's, over its two clamped reads, from the best of windows",
 }
 
 
@@ -50,7 +53,8 @@ def figures(source):
                 "hostMathCallNs": round(r["math_call_ns"], 2), "hostConvertNs": round(r["convert_ns"], 3),
                 **({"hostChainedSum": {"bytes": [int(b) for b in r["stream_bytes"]],
                                        "ns": [int(round(n)) for n in r["chain_ns"]]}}
-                   if len(r.get("chain_ns", [])) == len(r["stream_bytes"]) > 0 else {})}, \
+                   if len(r.get("chain_ns", [])) == len(r["stream_bytes"]) > 0 else {}),
+                **({"hostLaneLoadNs": round(r["lane_load_ns"], 3)} if r.get("lane_load_ns", 0) > 0 else {})}, \
             f"the reading with the fastest arithmetic of {len(d['readings'])}"
     # Figures a profile of an earlier version does not have are left out.
     return {k: d[k] for k in WHAT if k in d}, "its host measurement"

@@ -872,6 +872,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"hostMathCallNs\": %.2f,\n", host.math_call_ns);
     std::fprintf(f, "  \"hostConvertNs\": %.3f,\n", host.convert_ns);
     std::fprintf(f, "  \"hostChainedSum\": %s,\n", sized(host.stream_bytes, host.chain_ns).c_str());
+    std::fprintf(f, "  \"hostLaneLoadNs\": %.3f,\n", host.lane_load_ns);
     std::fprintf(f, "  \"kernelLaunchNs\": %.1f,\n", launch_ns);
     std::fprintf(f, "  \"asyncCallNs\": %.1f,\n", async_call_ns);
     std::fprintf(f, "  \"deviceBandwidthGBs\": %.1f,\n", device_gbs);
@@ -949,6 +950,7 @@ int main(int argc, char** argv) {
     std::fprintf(f, "    \"hostGflopsVector4\": \"%s; the same stencil on 182 x 182 floats through restrict pointers, compiled like gcc -O2 (vectorised four floats wide), windows taken with it\",\n", how.c_str());
     std::fprintf(f, "    \"hostConvertNs\": \"%s; one thread, f[i] = (float)(i + k) + (float)(i ^ k) over 4096 floats with a 64-bit i, compiled like gcc -O2 (scalar conversions), the best of windows taken with the stencil's, per conversion\",\n", how.c_str());
     std::fprintf(f, "    \"hostChainedSum\": \"%s; one thread, s += x[i] over the same working sets of doubles (the three arrays in turn), compiled like gcc -O2 (one chain of dependent adds): best of 5 (1 above 100 MiB), per pass\",\n", how.c_str());
+    std::fprintf(f, "    \"hostLaneLoadNs\": \"%s; one thread, the stencil on 182 x 182 floats with its contiguous neighbours clamped (j > 0 ? j - 1 : 0), compiled like gcc -O2 (vectorised, those two reads loaded lane by lane), its time a point beyond the unclamped stencil's four floats wide, over its two clamped reads; the best of windows taken with the stencil's\",\n", how.c_str());
     std::fprintf(f, "    \"hostFirstTouchGBs\": \"%s; one thread writing a[i] = i into 256 MiB freshly malloc'd (pages faulted in as written), best of 3\",\n", how.c_str());
     std::fprintf(f, "    \"kernelLaunchNs\": \"%s; empty kernels launched back to back\",\n", how.c_str());
     std::fprintf(f, "    \"asyncCallNs\": \"%s; host time to issue 150 rounds of a 4 KiB copy in, an empty launch, a 4 KiB copy out and an event record over 3 streams, per call, median of 7\",\n", how.c_str());

@@ -14,6 +14,8 @@ TEST_CASE("the arithmetic windows keep the best rate of each kind seen", "[advis
         CHECK(std::isfinite(windows.gflops()));
         CHECK(std::isfinite(windows.math_call_ns()));
         CHECK(std::isfinite(windows.convert_ns()));
+        CHECK(std::isfinite(windows.lane_load_ns()));
+        CHECK(windows.lane_load_ns() >= 0);
         // The best so far: never worse than the window before.
         CHECK(windows.gflops() >= gflops);
         CHECK(windows.math_call_ns() <= math_ns);

@@ -112,6 +112,26 @@ TEST_CASE("a chained floating accumulation runs no faster than its adds one afte
     CHECK(e.chain_ms == Approx(4 * one_step));
 }
 
+TEST_CASE("a loop that clamps its contiguous index: its arithmetic vectorised, each clamped read a lane load", "[advisor]") {
+    nlohmann::json j = host_platform_json();
+    j["hostGflopsVector4"] = 4.0;
+    j["source"]["hostGflopsVector4"] = "made up for the tests";
+    Platform pf = host_platform(j);
+    std::string error;
+    Problem p = test::unit_problem({1000, 1, 1}, 1);
+    p.flops_per_point = 100;
+    p.host_vector_lanes = 1;  // the analyzer's width for such a loop
+    p.host_reported_lanes = 4;
+    p.lane_loads_per_point = 4;
+    CpuEstimate e;
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.compute_ms == Approx(0.1));  // no hostLaneLoadNs: the scalar rate, 1 GFLOP/s
+    pf.host_lane_load_ns = 2;            // 4000 lane loads x 2 ns = 0.008 ms
+    REQUIRE(cpu_time(p, pf, &e, &error));
+    CHECK(e.gflops == Approx(4.0));
+    CHECK(e.compute_ms == Approx(0.025 + 0.008));
+}
+
 TEST_CASE("the C loop's arithmetic runs at the rate of the width its compiler vectorises it", "[advisor]") {
     Platform pf = host_platform();
     Problem p = test::unit_problem({1000, 1, 1}, 1);

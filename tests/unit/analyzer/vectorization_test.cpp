@@ -147,3 +147,40 @@ TEST_CASE("a compiler run that outlasts its time is stopped; one that does not i
     CHECK(run.exit_status == 0);
     CHECK(run.out == "int x;\n");
 }
+
+TEST_CASE("a nest that clamps its contiguous index keeps its compiler's width and counts the reads loaded lane by lane", "[analyzer]") {
+    // emboss's form: four of its six reads have a clamped contiguous
+    // coordinate (xm, xp); in[yp * W + x] and in[ym * W + x] clamp only y.
+    const Program p = analyzed(
+        "#define W 512\n"
+        "#define H 512\n"
+        "void emboss(const float *restrict in, float *restrict out)\n"
+        "{\n"
+        "    for (int y = 0; y < H; y++)\n"
+        "        for (int x = 0; x < W; x++) {\n"
+        "            int xm = x > 0 ? x - 1 : 0;\n"
+        "            int xp = x < W - 1 ? x + 1 : W - 1;\n"
+        "            int ym = y > 0 ? y - 1 : 0;\n"
+        "            int yp = y < H - 1 ? y + 1 : H - 1;\n"
+        "            float lit = in[y * W + xp] + in[yp * W + x] + in[yp * W + xp];\n"
+        "            float shade = in[y * W + xm] + in[ym * W + x] + in[ym * W + xm];\n"
+        "            out[y * W + x] = 0.5f + (lit - shade) / 6.0f;\n"
+        "        }\n"
+        "}\n"
+        "void rows(const float *restrict in, float *restrict out)\n"
+        "{\n"
+        "    for (int y = 0; y < H; y++)\n"
+        "        for (int x = 0; x < W; x++) {\n"
+        "            int yp = y < H - 1 ? y + 1 : H - 1;\n"
+        "            out[y * W + x] = in[y * W + x] + in[yp * W + x];\n"
+        "        }\n"
+        "}\n");
+    REQUIRE_FALSE(p.vector_report.empty());
+    const LoopNest& e = nest_in(p, "emboss");
+    CHECK(e.host_vector_lanes == 1);
+    CHECK(e.host_lane_loads == 4);
+    CHECK(e.host_reported_lanes >= 1);
+    const LoopNest& r = nest_in(p, "rows");  // only y clamped: vectorised as usual
+    CHECK(r.host_lane_loads == 0);
+    CHECK(r.host_reported_lanes == 0);
+}
