@@ -527,6 +527,13 @@ km::data program_view(const AdviseResult& r, const RecipeContext& x) {
     } else {
         p.set("vector_gflops", false);
     }
+    // A clamped contiguous read, loaded one lane at a time (hostLaneLoadNs).
+    if (r.platform.host_lane_load_ns > 0) {
+        std::snprintf(buf, sizeof buf, "%.2f", r.platform.host_lane_load_ns);
+        p.set("lane_load", std::string(buf));
+    } else {
+        p.set("lane_load", false);
+    }
     p.set("host_measured", r.platform.host_measured);
     if (r.platform.host_measured && r.platform.host_readings > 1)
         p.set("host_readings_note", "the best of its " + std::to_string(r.platform.host_readings) + " readings since " +
