@@ -34,8 +34,13 @@ HostCpu best_of_readings(const std::vector<HostReading>& readings) {
             best.math_call_ns = c.math_call_ns;
         if (c.convert_ns > 0 && (best.convert_ns <= 0 || c.convert_ns < best.convert_ns)) best.convert_ns = c.convert_ns;
         if (c.lane_load_ns > 0 && (best.lane_load_ns <= 0 || c.lane_load_ns < best.lane_load_ns)) best.lane_load_ns = c.lane_load_ns;
-        // The chained sum of the reading that ran it fastest over main memory.
-        if (!c.chain_ns.empty() && c.chain_ns.size() == c.stream_bytes.size() &&
+    }
+    // The chained sum of the reading that ran it fastest over main memory,
+    // among those measured over the working sets of the stream kept above
+    // (chain_ns goes with stream_bytes).
+    for (const auto& r : readings) {
+        const HostCpu& c = r.cpu;
+        if (c.chain_ns.size() == c.stream_bytes.size() && !c.chain_ns.empty() && c.stream_bytes == best.stream_bytes &&
             (best.chain_ns.empty() || c.chain_ns.back() < best.chain_ns.back()))
             best.chain_ns = c.chain_ns;
     }

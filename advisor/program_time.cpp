@@ -73,7 +73,7 @@ bool cpu_time(const Problem& p, const Platform& platform, CpuEstimate* out, std:
     // cost of such a load, the arithmetic at the vectorised rate and each
     // such read on top; without it, the scalar rate. emboss's loop (four
     // such reads a point) on a 2-core Xeon build host: 2.65 ns a point with
-    // its pages present, priced 1.45 at the scalar rate and 2.48 this way
+    // its pages present, priced 1.30 at the scalar rate and 2.52 this way
     // (0.42 ns a lane load there; bench/host/cpu_loops.c, docs/model.md).
     // Only where the compiler did vectorise it (a loop it leaves scalar loads
     // those elements as any other).

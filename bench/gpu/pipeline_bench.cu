@@ -22,7 +22,7 @@
 // after the last one (both sides compute in the same order without fused
 // multiply-adds, so the comparison is exact). The timed runs are not
 // poisoned: they repeat a call as a program repeats it, and one thread
-// writing the output just before a staged run slowed it 3-35% (and left it
+// writing the output just before a staged run slowed it 7-35% (and left it
 // 1.5-3.5x from one run to the next) on an H200 host, where the same runs
 // unpoisoned were what recipe-profile's stagingTile measures
 // (bench/kernel/staged_pace_probe.cu).

@@ -61,6 +61,20 @@ TEST_CASE("the best of a host's readings: each figure its best, the stream curve
     v[2].cpu.gflops_vector2 = 10.5;
     CHECK(best_of_readings(v).gflops_vector4 == 20.0);
     CHECK(best_of_readings(v).gflops_vector2 == 10.5);
+    // The cheapest lane load; the chained sum that ran fastest over main
+    // memory, only from a reading over the kept stream's working sets.
+    v[0].cpu.lane_load_ns = 0.45;
+    v[1].cpu.lane_load_ns = 0.42;
+    v[0].cpu.chain_ns = {3e3, 9e5};
+    v[2].cpu.chain_ns = {4e3, 1e6};
+    v[1].cpu.chain_ns = {2e3, 5e5};
+    v[1].cpu.stream_bytes = {3e6, 8e8, 9e8};  // another set of working sets: not paired with the kept curve
+    v[1].cpu.chain_ns.push_back(6e5);
+    v[1].cpu.stream_ns.push_back(1e6);
+    const HostCpu b = best_of_readings(v);
+    CHECK(b.lane_load_ns == 0.42);
+    CHECK(b.stream_bytes == v[2].cpu.stream_bytes);
+    CHECK(b.chain_ns == v[0].cpu.chain_ns);
 }
 
 TEST_CASE("a host's record forgets readings older than a week, from the future, and beyond the newest kept", "[advisor]") {
@@ -94,6 +108,12 @@ TEST_CASE("a host's record reads back what it wrote, and only for the machine it
     REQUIRE(parse_host_record(host_record_json("box | cpu | 16 CPUs", vector_rates), "box | cpu | 16 CPUs", &back, &error));
     CHECK(back[0].cpu.gflops_vector2 == 10.9);
     CHECK(back[0].cpu.gflops_vector4 == 19.9);
+    vector_rates[1].cpu.chain_ns = {2e3, 5e5};
+    vector_rates[1].cpu.lane_load_ns = 0.44;
+    REQUIRE(parse_host_record(host_record_json("box | cpu | 16 CPUs", vector_rates), "box | cpu | 16 CPUs", &back, &error));
+    CHECK(back[1].cpu.chain_ns == vector_rates[1].cpu.chain_ns);
+    CHECK(back[1].cpu.lane_load_ns == 0.44);
+    CHECK(back[0].cpu.chain_ns.empty());  // a reading without them, as earlier versions wrote
     // Another machine's record (a shared home directory): no readings, no error.
     REQUIRE(parse_host_record(text, "other | cpu | 16 CPUs", &back, &error));
     CHECK(back.empty());
