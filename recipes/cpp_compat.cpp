@@ -247,6 +247,8 @@ std::vector<CompatFix> cpp_compat_fixes(const CTree& tree,
         fix.before = std::string(text.substr(first));
         fix.after = "extern \"C\" { " + fix.before + " }";
         fix.why = "the header is C: C++ must link the functions it declares by their C names";
+        const auto spelled = fix.before.find_first_of("<\"", fix.before.find("include"));
+        fix.c_header = spelled == std::string::npos ? fix.before : fix.before.substr(spelled);
         mapped.push_back(fix);
     }
     if (restrict_in_macro) {

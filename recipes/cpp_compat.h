@@ -23,6 +23,10 @@ struct CompatFix {
     std::string before;       // e.g. "malloc(...)"
     std::string after;        // e.g. "(float *)malloc(...)"
     std::string why;          // one line, for the recipe
+    // A header of the user's own wrapped in extern "C", as the file spells it
+    // (`<polybench.h>`): other C files of the program may define what it
+    // declares, and the .cu must be linked with them (the recipe says so).
+    std::string c_header;
 };
 
 // Finds the fixes in the whole file. Spans inside `skip` (the code replaced

@@ -173,6 +173,10 @@ std::string render_recipe(const TemplateStore& t, const AdviseResult& r, const A
         f.set("why", fix.why);
     }));
     v.set("compile_command", r.compile_command);
+    std::string own_headers;
+    for (const auto& fix : r.fixes)
+        if (!fix.c_header.empty()) own_headers += (own_headers.empty() ? "`" : ", `") + fix.c_header + "`";
+    v.set("own_headers", own_headers.empty() ? km::data(false) : km::data(own_headers));
     // Each nest's section is rendered on its own, on the cores there are (a
     // file of thousands of nests spends most of its recipe here), with the
     // file's names beside its own.

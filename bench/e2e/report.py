@@ -155,12 +155,17 @@ PROGRAM_COLUMNS = ("name", "kind", "c", "timed", "cu", "plan", "fcu", "fplan", "
 
 
 def same_file(outdir, a, b):
-    """Whether the .cu files A and B (relative to OUTDIR) exist and hold the same bytes."""
+    """Whether the .cu files A and B (relative to OUTDIR) exist and are the same
+    program: the same bytes once their comment lines are left out (run.sh's
+    same_cu; the comments quote host figures read anew for each side)."""
     if a == "-" or b == "-":
         return False
+
+    def code(path):
+        with open(os.path.join(outdir, path), "rb") as f:
+            return [line for line in f if not line.lstrip().startswith(b"//")]
     try:
-        with open(os.path.join(outdir, a), "rb") as fa, open(os.path.join(outdir, b), "rb") as fb:
-            return fa.read() == fb.read()
+        return code(a) == code(b)
     except OSError:
         return False
 
@@ -219,7 +224,7 @@ def main():
         n_dec, n_all = converted(plan), converted(fplan)
         candidate = n_all > 0
         pred = predictions(fplan_path, fplan) if candidate else None
-        # The forced .cu when it is the decision's, byte for byte: run.sh ran it once, as "gpu".
+        # The forced .cu when it is the decision's program (same_file): run.sh ran it once, as "gpu".
         shared = has_cu and has_fcu and not by.get((name, "gpu-forced")) and same_file(outdir, p["cu"], p["fcu"])
         forced = "gpu" if shared else "gpu-forced"
         failed = set()
@@ -312,7 +317,7 @@ def main():
     out.append("- *whole*: wall time of the process. *C*: the original program. *decision's program*: its .cu "
                "(run with RECIPE_REPORT=time), or \"= C\" when it kept every nest on the CPU (the program is the C "
                "program). *all on GPU*: the `--convert-all` .cu (run with RECIPE_REPORT=time; when it is the "
-               "decision's .cu byte for byte, the same runs).")
+               "decision's .cu, comment lines aside, the same runs).")
     out.append("- *all on GPU whole predicted*: the C program's measured time with its measured C region replaced by "
                "the model's: the GPU region, the start-up wait and CUDA's teardown at exit (`program.startup_paid_ms`, "
                "`program.teardown_ms` of the `--convert-all` plan).")

@@ -138,8 +138,12 @@ build_one() {
   [ "$fcu" != - ] && ! same_cu "$cu" "$fcu" && build_cu "$name" gpu-forced "$fcu" "$fplan" "$objs"
 }
 
-# Whether the forced .cu FCU is the decision's CU, byte for byte (then it is neither built nor run again).
-same_cu() { [ "$1" != - ] && [ "$2" != - ] && cmp -s "$1" "$2"; }
+# Whether the forced .cu FCU is the decision's CU, the same program (then it is
+# neither built nor run again): byte for byte once the comment lines are left
+# out, since they quote host figures that --measure-host reads anew for each
+# side (two runs of one program would only measure the host's noise).
+code() { grep -v '^[[:space:]]*//' "$1"; }
+same_cu() { [ "$1" != - ] && [ "$2" != - ] && cmp -s <(code "$1") <(code "$2"); }
 
 echo "run.sh: building ($jobs at a time, $archflag)" >&2
 while IFS=$'\t' read -r name kind c timed cu plan fcu fplan flags extra; do

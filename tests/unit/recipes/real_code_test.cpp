@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "recipes/advise.h"
+#include "recipes/recipe_view.h"
+#include "recipes/template_store.h"
 
 using namespace recipe::recipes;
 
@@ -171,6 +173,10 @@ TEST_CASE("a kernel with its own header: flags, macros, time loops, whole 1-D ar
     CHECK(cu.find("#if defined(N) && (N) != 64") != std::string::npos);
     // The compile command carries the user's flags and finds the file's headers.
     CHECK(a.compile_command.find(" -I " + (p.root / "include").string() + " -DSMALL") != std::string::npos);
+    // Whatever defines what the header declares is another file of the
+    // user's build: the recipe says to link it (it cannot know which).
+    const std::string md = render_recipe(TemplateStore::embedded(), a, o);
+    CHECK(md.find("headers of your own (`\"stencil.h\"`)") != std::string::npos);
 }
 
 TEST_CASE("index temporaries, index macros in a header, restrict and an OpenMP pragma", "[recipes]") {
