@@ -33,7 +33,14 @@
 # Environment: RUNS (rounds, default 5), ONLY (program names, space-separated),
 # JOBS (builds at a time, default all cores), ARCH (default sm_90, when
 # -arch=native does not work), TIMEOUT (seconds a run may take, default 900),
-# REPORT (the page's path).
+# REPORT (the page's path), IDLE_S (seconds the GPU sits unused before
+# each .cu run, counted from the end of the last one, default 3: a user's
+# program meets an idled GPU, whose CUDA start-up on an H200 host took
+# ~290 ms against ~220 within a second of another process;
+# bench/kernel/startup_after_idle.cu), FULL_RUNS (after the rounds, this many more runs
+# of each .cu with RECIPE_REPORT=1: every call's phases and the start-up
+# thread's timeline, kept in e2e-build/<name>/<variant>.full<k>.log and not
+# timed; default 0).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(cd "${1:?usage: run.sh OUTDIR}" && pwd)
@@ -178,10 +185,21 @@ done < programs.tsv
   printf 'advise_extra\t%s\n' "${ADVISE_EXTRA:-}"  # the samples' further advise options (generate.sh)
 } > env.tsv
 
+# Waits until the GPU has been unused IDLE_S seconds since the last .cu run ended.
+gpu_ended=0
+idle_gpu() {
+  local left
+  left=$(awk -v e="$gpu_ended" -v n="$(date +%s.%N)" -v i="${IDLE_S:-3}" 'BEGIN {l = e + i - n; print (e > 0 && l > 0) ? l : 0}')
+  sleep "$left"
+}
+
 # One run of EXE (VARIANT c, c-timed, gpu or gpu-forced) as round RUN: a line of raw.tsv.
 run_one() {
   local name=$1 kind=$2 variant=$3 exe=$4 run=$5
   local err=$build/$name/$variant.stderr t0 t1 rc fields
+  if [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; then
+    idle_gpu
+  fi
   t0=$(date +%s.%N)
   if [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; then
     # shellcheck disable=SC2209
@@ -191,6 +209,7 @@ run_one() {
   fi
   rc=$?
   t1=$(date +%s.%N)
+  { [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; } && gpu_ended=$t1
   case $variant in
     c) fields=$'-\t-\t-\t-\t-\t-' ;;
     c-timed) fields=$(awk '$1 == "recipe:" && $2 == "c-time" {s += $4; n++}
@@ -219,6 +238,14 @@ while IFS=$'\t' read -r name kind _ timed cu _ fcu _; do
     [ "$cu" != - ] && [ -x "$b/gpu" ] && run_one "$name" "$kind" gpu "$b/gpu" "$run"
     # A forced .cu that is the decision's (same_cu) was not built: the report takes the gpu runs for it.
     [ "$fcu" != - ] && [ -x "$b/gpu-forced" ] && run_one "$name" "$kind" gpu-forced "$b/gpu-forced" "$run"
+  done
+  for ((k = 1; k <= ${FULL_RUNS:-0}; k++)); do
+    for variant in gpu gpu-forced; do
+      [ -x "$b/$variant" ] || continue
+      idle_gpu
+      RECIPE_REPORT=1 timeout "$limit" "$b/$variant" </dev/null >/dev/null 2>"$b/$variant.full$k.log"
+      gpu_ended=$(date +%s.%N)
+    done
   done
 done < programs.tsv
 
