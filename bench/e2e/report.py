@@ -306,7 +306,9 @@ def main():
     out.append(f"Each program is a fresh process, one at a time, {runs} run(s) of each (per round: the C program, "
                "its timed copy, the decision's .cu, the all-on-GPU .cu); every value is the median of the runs. "
                "C: gcc -O2; .cu: the nvcc line the recipe printed"
-               f"{' (' + env['arch'] + ')' if env.get('arch') else ''}.")
+               f"{' (' + env['arch'] + ')' if env.get('arch') else ''}."
+               + (f" Each .cu run began once the GPU had sat unused {env['idle_s']} s, as a user's program meets it."
+                  if env.get("idle_s") else ""))
     out.append("")
     out.append("Each program was advised twice with the same flags: as it is (*the decision*: it keeps on the CPU "
                "the nests it predicts would not pay, and writes no .cu when none pays) and with `--convert-all` "

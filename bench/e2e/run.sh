@@ -182,6 +182,7 @@ done < programs.tsv
   printf 'cpu\t%s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
   printf 'runs\t%s\n' "$runs"
   printf 'arch\t%s\n' "$archflag"
+  printf 'idle_s\t%s\n' "${IDLE_S:-3}"
   printf 'advise_extra\t%s\n' "${ADVISE_EXTRA:-}"  # the samples' further advise options (generate.sh)
 } > env.tsv
 
