@@ -13,7 +13,7 @@ using namespace recipe::recipes;
 TEST_CASE("outputs are written into the directory, which is created", "[recipes]") {
     MemoryFileSystem fs;
     fs.files["emboss.c"] = "int main(void) { return 0; }";
-    WriteRequest req{"out/a", "emboss.c", false, {{"emboss.cu", "cu"}, {"emboss.recipe.md", "md"}}};
+    WriteRequest req{"out/a", "emboss.c", false, {{"emboss.cu", "cu"}, {"emboss.recipe.md", "md"}}, {}};
     std::vector<std::string> written;
     std::string error;
     REQUIRE(write_outputs(fs, req, &written, &error));
@@ -27,7 +27,7 @@ TEST_CASE("existing outputs are refused before anything is written, unless force
     fs.files["emboss.c"] = "c";
     fs.directories.insert("out");
     fs.files["out/emboss.recipe.md"] = "old";
-    WriteRequest req{"out", "emboss.c", false, {{"emboss.cu", "cu"}, {"emboss.recipe.md", "md"}}};
+    WriteRequest req{"out", "emboss.c", false, {{"emboss.cu", "cu"}, {"emboss.recipe.md", "md"}}, {}};
     std::vector<std::string> written;
     std::string error;
     CHECK_FALSE(write_outputs(fs, req, &written, &error));
@@ -42,7 +42,7 @@ TEST_CASE("existing outputs are refused before anything is written, unless force
 TEST_CASE("the input is never overwritten, even with --force", "[recipes]") {
     MemoryFileSystem fs;
     fs.files["emboss.cu"] = "the user's own";
-    WriteRequest req{".", "./emboss.cu", true, {{"emboss.cu", "generated"}}};
+    WriteRequest req{".", "./emboss.cu", true, {{"emboss.cu", "generated"}}, {}};
     std::vector<std::string> written;
     std::string error;
     CHECK_FALSE(write_outputs(fs, req, &written, &error));
@@ -53,7 +53,7 @@ TEST_CASE("the input is never overwritten, even with --force", "[recipes]") {
 TEST_CASE("a failing write is reported with the path", "[recipes]") {
     MemoryFileSystem fs;
     fs.failing_writes.insert("x.md");  // wherever it is written
-    WriteRequest req{"out", "x.c", false, {{"x.md", "md"}}};
+    WriteRequest req{"out", "x.c", false, {{"x.md", "md"}}, {}};
     std::vector<std::string> written;
     std::string error;
     CHECK_FALSE(write_outputs(fs, req, &written, &error));
@@ -67,7 +67,7 @@ TEST_CASE("a write that fails leaves the earlier outputs as they were and nothin
     fs.files["out/x.recipe.md"] = "old md";
     fs.files["out/x.cu"] = "old cu";
     fs.failing_writes.insert("x.nest1.pipeline.svg");  // the last of four, wherever it is written
-    WriteRequest req{"out", "x.c", true, {{"x.recipe.md", "md"}, {"x.cu", "cu"}, {"x.plan.json", "{}"}, {"x.nest1.pipeline.svg", "svg"}}};
+    WriteRequest req{"out", "x.c", true, {{"x.recipe.md", "md"}, {"x.cu", "cu"}, {"x.plan.json", "{}"}, {"x.nest1.pipeline.svg", "svg"}}, {}};
     std::vector<std::string> written;
     std::string error;
     CHECK_FALSE(write_outputs(fs, req, &written, &error));
@@ -84,7 +84,7 @@ TEST_CASE("a move into place that fails puts back every file it replaced", "[rec
     fs.files["out/x.recipe.md"] = "old md";
     fs.files["out/x.plan.json"] = "old plan";
     fs.failing_rename = 4;  // renames: old md aside, md in place, old plan aside, plan in place (fails)
-    WriteRequest req{"out", "x.c", true, {{"x.recipe.md", "md"}, {"x.plan.json", "{}"}, {"x.cu", "cu"}}};
+    WriteRequest req{"out", "x.c", true, {{"x.recipe.md", "md"}, {"x.plan.json", "{}"}, {"x.cu", "cu"}}, {}};
     std::vector<std::string> written;
     std::string error;
     CHECK_FALSE(write_outputs(fs, req, &written, &error));
@@ -133,7 +133,7 @@ TEST_CASE("on disk, a directory where an output goes is refused before anything 
     std::filesystem::remove_all(dir);
     REQUIRE(fs.make_directories(dir + "/x.nest1.pipeline.svg", &error));  // a directory where the last file goes
     REQUIRE(fs.write_atomically(dir + "/x.recipe.md", "old", &error));
-    WriteRequest req{dir, "x.c", true, {{"x.recipe.md", "new"}, {"x.nest1.pipeline.svg", "svg"}}};
+    WriteRequest req{dir, "x.c", true, {{"x.recipe.md", "new"}, {"x.nest1.pipeline.svg", "svg"}}, {}};
     std::vector<std::string> written;
     CHECK_FALSE(write_outputs(fs, req, &written, &error));
     CHECK(error == dir + "/x.nest1.pipeline.svg: is a directory; the output cannot be written there");
