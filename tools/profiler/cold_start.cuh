@@ -132,7 +132,10 @@ inline ChildResult cold_child(std::int64_t n, int threads, bool release) {
 // Runs cold_child(n) in a fresh process: this program again (exec), with
 // `--cold-child N FD` (cold_child_main), so that the child starts cold
 // whatever this process has done with CUDA.
-constexpr double kGpuIdleS = 3.0;
+// 2 s: every start-up after 2 s or more of idling read the idle figure on
+// that host (1.5 s sometimes did not), and the profile's 16 or more children
+// then add 32 s or more to its run, which must stay under 3 minutes.
+constexpr double kGpuIdleS = 2.0;
 
 // Sleeps until the GPU has been unused kGpuIdleS since `*last_end_ns`
 // (0: never used by us), then sets it to now.
