@@ -6,9 +6,10 @@
  * (flops + reads + writes) at the same stencil's rate per operation. For
  * judging how the C-side model should price a scalar loop's arithmetic;
  * the model prices by flops. On a 2-core build host: heat-3d's 15 flops a
- * point +45% by flops, +14% by operations (an H200 host's heat-3d ran at
- * the operations' ratio); a 7-step Horner polynomial +17% by flops, -39%
- * by operations; the 9-point box -6% and -10%.
+ * point +45% by flops, +14% by operations (PolyBench's heat-3d on an H200
+ * host, its memory traffic hidden, ran at about the operations' ratio); a
+ * 7-step Horner polynomial +17% by flops, -39% by operations; the 9-point
+ * box -6% and -10%.
  *   gcc -O2 bench/host/scalar_loops.c -o scalar_loops && ./scalar_loops */
 #include <stdio.h>
 #include <stdlib.h>
