@@ -197,12 +197,11 @@ idle_gpu() {
 # One run of EXE (VARIANT c, c-timed, gpu or gpu-forced) as round RUN: a line of raw.tsv.
 run_one() {
   local name=$1 kind=$2 variant=$3 exe=$4 run=$5
-  local err=$build/$name/$variant.stderr t0 t1 rc fields
-  if [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; then
-    idle_gpu
-  fi
+  local err=$build/$name/$variant.stderr t0 t1 rc fields on_gpu=0
+  { [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; } && on_gpu=1
+  [ $on_gpu = 1 ] && idle_gpu
   t0=$(date +%s.%N)
-  if [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; then
+  if [ $on_gpu = 1 ]; then
     # shellcheck disable=SC2209
     RECIPE_REPORT=time timeout "$limit" "$exe" </dev/null >/dev/null 2>"$err"
   else
@@ -210,7 +209,7 @@ run_one() {
   fi
   rc=$?
   t1=$(date +%s.%N)
-  { [ "$variant" = gpu ] || [ "$variant" = gpu-forced ]; } && gpu_ended=$t1
+  [ $on_gpu = 1 ] && gpu_ended=$t1
   case $variant in
     c) fields=$'-\t-\t-\t-\t-\t-' ;;
     c-timed) fields=$(awk '$1 == "recipe:" && $2 == "c-time" {s += $4; n++}

@@ -12,10 +12,8 @@
 // profiler itself uses CUDA: no process of ours holds the GPU meanwhile, as
 // none does when a user starts a program. One child is run first and
 // discarded (a machine just started is slower at its first). Each child
-// starts once the GPU has sat unused kGpuIdleS since the last one ended:
-// a user's program meets a GPU that has idled, and on an H200 host CUDA's
-// start-up took 284-309 ms after 2-8 s of idling against 198-225 ms within
-// a second of another process (bench/kernel/startup_after_idle.cu).
+// starts once the GPU has sat unused as long as before a user's program
+// (gpu_idle.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -28,11 +26,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <recipe/recipe.cuh>
 
+#include "gpu_idle.cuh"
 #include "library_costs.cuh"
 #include "sample_kernels.cuh"
 
@@ -132,28 +130,8 @@ inline ChildResult cold_child(std::int64_t n, int threads, bool release) {
 // Runs cold_child(n) in a fresh process: this program again (exec), with
 // `--cold-child N FD` (cold_child_main), so that the child starts cold
 // whatever this process has done with CUDA.
-// 2 s: every start-up after 2 s or more of idling read the idle figure on
-// that host (1.5 s sometimes did not), and the profile's 16 or more children
-// then add 32 s or more to its run, which must stay under 3 minutes.
-constexpr double kGpuIdleS = 2.0;
-
-// Sleeps until the GPU has been unused kGpuIdleS since `*last_end_ns`
-// (0: never used by us), then sets it to now.
-inline void idle_gpu(std::int64_t* last_end_ns) {
-    if (*last_end_ns > 0) {
-        const double left_s = kGpuIdleS - static_cast<double>(now_ns() - *last_end_ns) / 1e9;
-        if (left_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left_s));
-    }
-}
-
 inline bool run_child(std::int64_t n, int threads, bool release, ChildResult* result) {
-    // The GPU idles between children as it does before a user's program.
-    static std::int64_t last_end_ns = 0;
-    idle_gpu(&last_end_ns);
-    struct Ended {
-        std::int64_t* at;
-        ~Ended() { *at = now_ns(); }
-    } ended{&last_end_ns};
+    wait_for_idle_gpus();
     int fds[2];
     if (pipe(fds) != 0) return false;
     const pid_t pid = fork();
@@ -171,6 +149,7 @@ inline bool run_child(std::int64_t n, int threads, bool release, ChildResult* re
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
+    cold_child_ended();
     r.exit_at_ns = now_ns() - r.exit_at_ns;  // now: the exit's duration
     if (got != static_cast<ssize_t>(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
     *result = r;

@@ -27,6 +27,8 @@
 
 #include <recipe/recipe.cuh>
 
+#include "gpu_idle.cuh"
+
 namespace profiler {
 
 struct MultiGpu {
@@ -94,13 +96,6 @@ inline int nccl_child_main(const char* n_text) {
     return 0;
 }
 
-// How long the GPUs sit idle before each cold start measured: a user runs
-// a program seconds or minutes after the last one. On a host of 4 H200s
-// (bench/multi/probe.sh), fresh processes one right after another started
-// one GPU in 0.69 s, the emitted programs in 0.97-1.13 s, and the same
-// program 3 s after the previous one exited 0.08-0.12 s later than at once.
-constexpr int idle_seconds_before_cold_start = 3;
-
 // Runs the profiler again as `--MODE-child N`: the ms it prints, and how
 // long it then takes to exit (its contexts' and communicators' teardown, as
 // an emitted program's exit pays it); both -1 when the child failed.
@@ -108,7 +103,8 @@ struct ChildTimes {
     double ms = -1, exit_ms = -1;
 };
 inline ChildTimes child_times(const char* self, const char* mode, int n) {
-    if (std::string(mode) == "context") std::this_thread::sleep_for(std::chrono::seconds(idle_seconds_before_cold_start));
+    const bool cold = std::string(mode) == "context";
+    if (cold) wait_for_idle_gpus();
     const std::string command = std::string("'") + self + "' --" + mode + "-child " + std::to_string(n);
     FILE* p = popen(command.c_str(), "r");
     if (!p) return {};
@@ -116,6 +112,7 @@ inline ChildTimes child_times(const char* self, const char* mode, int n) {
     if (std::fscanf(p, "%lf", &t.ms) != 1) t.ms = -1;
     const auto printed = std::chrono::steady_clock::now();
     const bool ok = pclose(p) == 0;
+    if (cold) cold_child_ended();
     t.exit_ms = multi_detail::ms_since(printed);
     return ok && t.ms >= 0 ? t : ChildTimes{};
 }

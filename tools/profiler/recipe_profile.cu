@@ -937,7 +937,7 @@ int main(int argc, char** argv) {
                      lib_how.c_str(), sweep.c_str());
     }
     std::fprintf(f, "    \"stridedCopy\": \"%s; cudaMemcpy2DAsync of 100..100000 rows of 800 B minus one contiguous copy of the same bytes, least squares; outPartialLine*: 8 cudaMemcpy2DAsync out of 16 MiB in rows of 1592 B at a 1600-B pitch, 4 B in, minus contiguous copies of the same bytes, alone and beside 8 contiguous 16 MiB copies in, per row, median of 11\",\n", how.c_str());
-    std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, each begun once the GPU had idled %.0f s, median of %d processes\",\n", how.c_str(), profiler::detail::kGpuIdleS, cold.processes);
+    std::fprintf(f, "    \"cudaStartupNs\": \"%s; cudaFree(0) as the first CUDA call of a fresh process, each begun once the GPU had idled %d s, median of %d processes\",\n", how.c_str(), profiler::idle_seconds_before_cold_start, cold.processes);
     std::fprintf(f, "    \"cudaTeardownNs\": \"%s; exit() of a fresh process after its CUDA work (the runtime's teardown of its context), from the exit call until the parent reaped it, median of every other of %d processes\",\n", how.c_str(), cold.processes);
     std::fprintf(f, "    \"cudaReleaseNs\": \"%s; recipe::release_async (the library's pool freed and cudaDeviceReset, on a thread of its own) after the same runs, from the call until the thread was done, median of every other of the same processes\",\n", how.c_str());
     std::fprintf(f, "    \"cudaExitAfterReleaseNs\": \"%s; exit() of those processes once their release was done, from the exit call until the parent reaped it, median\",\n", how.c_str());
