@@ -8,7 +8,7 @@
 #
 # 1. device tests named after the header they test (run_test: run.cuh,
 #    iterate_test: iterate.cuh, region_test: region.cuh, ghost_test: a region with ghost zones, error_test: error.cuh,
-#    start_test: start.cuh, report_test: the
+#    start_test: start.cuh, first_call_test: a first call counts its wait for CUDA's start-up, report_test: the
 #    RECIPE_REPORT part of run.cuh, devices_test: calls and regions over every GPU
 #    the machine has, up to 4), each over float, double and int;
 # 2. compute-sanitizer memcheck on them (quick sizes; error_test is left out:
@@ -54,6 +54,20 @@ for t in "${TESTS[@]}"; do
     if timeout 300 "$WORK/$t" >"$LOG/$t.log" 2>&1; then pass "$t: $(tail -1 "$LOG/$t.log")"; else
         fail "$t"; grep -m 20 -e FAIL -e "^  " "$LOG/$t.log"; tail -3 "$LOG/$t.log"; fi
 done
+
+# first_call_test: one process per form (CUDA starts once per process)
+"$NVCC" "${NVCCFLAGS[@]}" tests/gpu/first_call_test.cu -o "$WORK/first_call_test" >"$LOG/first_call_test.build.log" 2>&1 ||
+    { fail "first_call_test (build; see $LOG/first_call_test.build.log)"; cat "$LOG/first_call_test.build.log"; }
+if [ -x "$WORK/first_call_test" ]; then
+    for form in run whole region; do
+        sleep 3  # the GPU idle, as a user's program meets it
+        if timeout 120 "$WORK/first_call_test" "$form" >"$LOG/first_call_test.$form.log" 2>&1; then
+            pass "first_call_test $form: $(head -1 "$LOG/first_call_test.$form.log")"
+        else
+            fail "first_call_test $form"; cat "$LOG/first_call_test.$form.log"
+        fi
+    done
+fi
 
 # ---- 2. memcheck
 for t in run_test iterate_test region_test ghost_test report_test whole_test start_test; do

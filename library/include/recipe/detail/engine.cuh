@@ -148,6 +148,23 @@ struct PhaseEvents {
     enum { kStart, kInDone, kKernelStart, kKernelDone, kOutDone, kPerTile };
 };
 
+// When a call began, and the part of CUDA's start-up it waited for before
+// making its engine (Engine::count_from, wait_for_startup).
+struct CallStart {
+    Clock::time_point began;
+    double startup_ms = 0;
+};
+
+// Waits for CUDA's start-up (recipe/start.cuh) at the start of a call, before
+// the call's first CUDA call: the call's engine then counts the wait.
+template <class Where>
+CallStart wait_for_startup(Clock::time_point began, Where&& where) {
+    cudaError_t started = cudaSuccess;
+    CallStart s{began, Startup::get().wait(&started)};
+    check(started, "CUDA start-up (cudaFree(0))", where);
+    return s;
+}
+
 class Engine {
 public:
     enum class Layout { Full, TileBuffer, Compact };
@@ -215,11 +232,20 @@ public:
         };
     }
 
+    // A call that waited for CUDA's start-up before it made its engine (a
+    // region, before its cudaGetDevice; a call with whole inputs, before
+    // their copies: CUDA calls that would otherwise wait for it inside, where
+    // no phase counts it) counts that wait and its time from when it began.
+    void count_from(const CallStart& start) {
+        t_start_ = start.began;
+        startup_before_ = start.startup_ms;
+    }
+
     // ---- setup: registration, allocations, streams, events
     void setup(std::int64_t timing_tiles) {
         // CUDA's start-up (recipe/start.cuh): waited for here, its own phase.
         cudaError_t started = cudaSuccess;
-        measured_.startup = Startup::get().wait(&started);
+        measured_.startup = startup_before_ + Startup::get().wait(&started);
         check(started, "CUDA start-up (cudaFree(0))", where());
         const auto t0 = Clock::now();
         const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
@@ -732,6 +758,7 @@ private:
     double measured_staging_ = 0;
     double setup_ms_ = 0;
     double excluded_ms_ = 0;
+    double startup_before_ = 0;  // count_from
 };
 
 }  // namespace recipe::detail

@@ -63,7 +63,8 @@ inline bool space_is_empty(const Config& cfg) {
 }
 
 template <class... KP, class... I, class... O, class... A>
-Measured run_pass(const Config& cfg, void (*kernel)(KP...), Inputs<I...> ins, Outputs<O...> outs, A&&... args) {
+Measured run_pass(const Config& cfg, const CallStart* start, void (*kernel)(KP...), Inputs<I...> ins, Outputs<O...> outs,
+                  A&&... args) {
     static_assert(sizeof...(KP) == 1 + sizeof...(I) + sizeof...(O) + sizeof...(A),
                   "recipe::run: the kernel must take a recipe::Tile, one InView per input, one OutView per output, "
                   "then exactly the extra arguments given to run");
@@ -75,6 +76,7 @@ Measured run_pass(const Config& cfg, void (*kernel)(KP...), Inputs<I...> ins, Ou
     describe_outputs(outs, std::index_sequence_for<O...>{}, &arrays);
 
     Engine e(cfg, std::move(arrays), false);
+    if (start) e.count_from(*start);
     const TileGrid& g = e.grid();
     const std::int64_t tiles = g.tile_count();
     const int streams = e.stream_count();

@@ -188,6 +188,14 @@ public:
         }
         // Pipelined: stream 0 runs the pieces, the others copy (so two at least).
         pipelined_ = !several && cfg_.pipelined_launches > 0 && cfg_.streams >= 2 && chunked_dimension(&chunked_);
+        // One GPU: CUDA's start-up before cudaGetDevice, which would wait for
+        // it uncounted (a region that was a program's first call reported 129
+        // ms of start-up on an H200 host, having waited 190 ms in there first).
+        if (!several) {
+            cudaError_t started = cudaSuccess;
+            startup_ += Startup::get().wait(&started);
+            check(started, "CUDA start-up (cudaFree(0))", [&] { return name; });
+        }
         int current = 0;
         check(cudaGetDevice(&current), "cudaGetDevice", [&] { return name; });
         for (std::size_t d = 0; d < owned.size(); ++d) {
@@ -219,6 +227,7 @@ public:
             part.engine = std::make_unique<Engine>(part.cfg, std::move(part.descs), true);
             engines_quiet() = false;
             Engine& e = *part.engine;
+            if (!several) e.count_from(CallStart{t_start_, startup_});
             e.setup(2 * e.grid().tile_count() + 1);  // timing entries: the chunks in, the kernels, the chunks out
             for (const ArrayDesc& a : e.arrays()) {
                 Placement p = e.place(a, 0, 0);
@@ -777,7 +786,7 @@ private:
     int split_ = 0;                 // the dimension the GPUs' rows are cut along
     std::int64_t row_elements_ = 1; // elements of one row along it
     bool first_ = false;            // several GPUs: the region's first run in the process
-    double startup_ = 0;            // several GPUs: CUDA's start-up waited for before the parts
+    double startup_ = 0;            // CUDA's start-up waited for before the parts (the engine counts it on one GPU)
     Clock::time_point t_start_;
     bool finished_ = false;
     struct TraceMark {

@@ -79,7 +79,7 @@ Measured run_on_devices(const Config& cfg, void (*kernel)(KP...), Inputs<I...> i
                 mine.space = slabs[static_cast<std::size_t>(d)];
                 mine.name = name + " (GPU " + std::to_string(d) + ")";
                 WholeCopies copies;  // each GPU its own copy of the whole inputs
-                measured[static_cast<std::size_t>(d)] = run_pass(mine, kernel, ins, outs, kernel_arg(args, copies)...);
+                measured[static_cast<std::size_t>(d)] = run_pass(mine, nullptr, kernel, ins, outs, kernel_arg(args, copies)...);
             } catch (...) {
                 failed[static_cast<std::size_t>(d)] = std::current_exception();
             }
