@@ -75,6 +75,11 @@ struct ArrayUse {
     // fresh, cost its C nest 27-37 ms on three hosts against 57-58 predicted
     // (docs/model.md, "The program's run").
     bool heap_rows = false;
+    // Reached through row pointers (`float **`, ArrayLayout::PointerToPointer):
+    // the emitted call gathers the rows into one block before the library
+    // call and copies an output's back after it (gather_cost,
+    // advisor/program_time.h).
+    bool gathered = false;
 };
 // glibc's default M_MMAP_THRESHOLD: smaller allocations come from its heap.
 constexpr std::int64_t kHeapRowBytes = 128 * 1024;

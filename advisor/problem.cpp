@@ -46,6 +46,7 @@ bool evaluated(const analyzer::Extent& e, const std::string& what, std::int64_t*
 bool array_use(const analyzer::ArrayProperties& a, int dims, ArrayUse* use, std::string* error, bool tiled = true) {
     use->name = a.name;
     use->elem_bytes = a.bytes_per_element > 0 ? a.bytes_per_element : 4;
+    use->gathered = a.layout == analyzer::ArrayLayout::PointerToPointer;
     if (static_cast<int>(a.size.size()) != dims) {
         if (error)
             *error = "array '" + a.name + "' has " + std::to_string(a.size.size()) +

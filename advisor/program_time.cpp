@@ -8,6 +8,8 @@ namespace recipe::advisor {
 
 namespace {
 
+double array_bytes(const ArrayUse& a) { return static_cast<double>(a.extents[0] * a.extents[1] * a.extents[2]) * a.elem_bytes; }
+
 double points(const Box& b) {
     return static_cast<double>(b.extent(0)) * static_cast<double>(b.extent(1)) * static_cast<double>(b.extent(2));
 }
@@ -134,8 +136,22 @@ double hidden_startup_ms(const Problem& p, const Platform& platform) {
     if (platform.host_first_touch_gbs <= 0) return 0;
     double bytes = 0;
     for (const auto* arrays : {&p.inputs, &p.whole_inputs})
-        for (const auto& a : *arrays) bytes += static_cast<double>(a.extents[0] * a.extents[1] * a.extents[2]) * a.elem_bytes;
-    return bytes / (platform.host_first_touch_gbs * 1e9) * 1e3;
+        for (const auto& a : *arrays) bytes += array_bytes(a);
+    return bytes / (platform.host_first_touch_gbs * 1e9) * 1e3 + gather_cost(p, platform).before_ms;
+}
+
+GatherCost gather_cost(const Problem& p, const Platform& platform) {
+    GatherCost c;
+    if (platform.host_first_touch_gbs <= 0 || platform.host_stream_gbs <= 0) return c;
+    const auto ms = [](double bytes, double gbs) { return bytes / (gbs * 1e9) * 1e3; };
+    for (const auto* arrays : {&p.inputs, &p.outputs})
+        for (const auto& a : *arrays) {
+            if (!a.gathered) continue;
+            const double bytes = array_bytes(a);
+            c.before_ms += ms(bytes, platform.host_first_touch_gbs) + ms(2 * bytes, platform.host_stream_gbs);
+            if (arrays == &p.outputs) c.after_ms += ms(2 * bytes, platform.host_stream_gbs);
+        }
+    return c;
 }
 
 double fresh_output_bytes(const Problem& p) {
@@ -233,8 +249,9 @@ ProgramTime program_time(const Prediction& best, const CpuEstimate& cpu, const P
     t.calls = std::max<std::int64_t>(1, calls);
     t.cpu_first_ms = cpu.first_ms;
     t.cpu_ms = cpu.ms;
-    t.gpu_warm_ms = best.total_ms;
-    t.gpu_first_ms = best.total_ms + first_call_extra_ms(best, platform, fresh_output_bytes(best.problem), devices);
+    t.gather_ms = gather_cost(best.problem, platform).ms();
+    t.gpu_warm_ms = best.total_ms + t.gather_ms;
+    t.gpu_first_ms = t.gpu_warm_ms + first_call_extra_ms(best, platform, fresh_output_bytes(best.problem), devices);
     return t;
 }
 

@@ -51,10 +51,25 @@ double cuda_teardown_ms(const Platform& platform);
 double released_teardown_ms(const Platform& platform, double tail_ms);
 
 // A lower bound on the CPU time the program spends before the nest's first
-// call filling the nest's inputs (their bytes written to fresh pages at
-// hostFirstTouchGBs): CUDA starts meanwhile (recipe/start.cuh), so this much
-// of its start-up is hidden. 0 when not measured.
+// call waits for CUDA, filling the nest's inputs (their bytes written to
+// fresh pages at hostFirstTouchGBs) and gathering its row-pointer arrays
+// (gather_cost's before_ms): CUDA starts meanwhile (recipe/start.cuh), so
+// this much of its start-up is hidden. 0 when not measured.
 double hidden_startup_ms(const Problem& problem, const Platform& platform);
+
+// The emitted call's own host work on the arrays it reaches through row
+// pointers (ArrayUse::gathered), every call: before the library call each
+// is gathered into a block of its own (a zero-filled std::vector: fresh
+// pages, at hostFirstTouchGBs; then its rows copied in, bytes read and
+// written at hostStreamGBs), after it an output's rows are copied back. In
+// ms; 0 without such arrays. The part before precedes the call's wait for
+// CUDA's start-up, so it hides that much of it (hidden_startup_ms).
+struct GatherCost {
+    double before_ms = 0;
+    double after_ms = 0;
+    double ms() const { return before_ms + after_ms; }
+};
+GatherCost gather_cost(const Problem& problem, const Platform& platform);
 
 // What the emitted program's start-up thread allocates before the first call
 // (recipe::PoolSize, recipe/start.cuh), so that its calls do not: the
@@ -92,6 +107,9 @@ struct ProgramTime {
     double cpu_ms = 0;        // each later call on the CPU
     double gpu_first_ms = 0;  // the first call on the GPU (CUDA's start-up excluded)
     double gpu_warm_ms = 0;   // each later call
+    double gather_ms = 0;     // of each GPU call: the emitted code's gathering and scattering (gather_cost), outside the library call
+    // The first library call alone, as the library measures it (cfg.predicted's first).
+    double library_first_ms() const { return gpu_first_ms - gather_ms; }
     double cpu_total_ms() const { return cpu_first_ms + cpu_ms * static_cast<double>(calls - 1); }
     double gpu_total_ms() const { return gpu_first_ms + gpu_warm_ms * static_cast<double>(calls - 1); }
     // The GPU saves time on this nest (before CUDA's start-up, paid once per program).

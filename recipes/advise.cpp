@@ -329,7 +329,10 @@ void decide_against_cpu(const CTree& tree, const AdviseOptions& options, AdviseR
         }
         keep_on_cpu(u, "on the CPU it takes about " + ms_text(u.t.cpu_total_ms()) + ", on the GPU " +
                            ms_text(u.t.gpu_total_ms()) + " (" + std::to_string(u.t.calls) +
-                           (u.t.calls == 1 ? " call" : " calls") + ", transfers included), before CUDA's start-up.");
+                           (u.t.calls == 1 ? " call" : " calls") +
+                           (u.t.gather_ms > 0 ? ", transfers and the gathering of its row-pointer arrays included"
+                                              : ", transfers included") +
+                           "), before CUDA's start-up.");
     }
     // The start-up overlaps the program's work before its first call: at
     // least the filling of the inputs (the least of them: any converted unit
@@ -613,7 +616,7 @@ void render_outputs(const CTree& tree, Run& run, const std::vector<std::pair<std
     for (std::size_t i = 0; i < r->nests.size(); ++i) {
         const NestOutcome& n = r->nests[i];
         if (n.verdict != Verdict::Converted) continue;
-        CuNest c{&n.conversion, n.running(), n.cpu ? n.in_program.gpu_first_ms : -1};
+        CuNest c{&n.conversion, n.running(), n.cpu ? n.in_program.library_first_ms() : -1};
         c.devices = n.gpus.devices;
         if (n.region >= 0 && r->regions[static_cast<std::size_t>(n.region)].converted) {
             const RegionOutcome& region = r->regions[static_cast<std::size_t>(n.region)];

@@ -143,6 +143,7 @@ nlohmann::json nest_json(const NestOutcome& n) {
                            {"cpu_ms", t.cpu_ms},
                            {"gpu_first_ms", t.gpu_first_ms},
                            {"gpu_warm_ms", t.gpu_warm_ms},
+                           {"gather_ms", t.gather_ms},
                            {"cpu_total_ms", t.cpu_total_ms()},
                            {"gpu_total_ms", t.gpu_total_ms()},
                            {"runs_on", n.verdict == Verdict::Converted ? "gpu" : "cpu"},

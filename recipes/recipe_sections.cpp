@@ -254,7 +254,7 @@ void set_kernel_and_call(const RecipeContext& x, const NestOutcome& n, km::data*
     NestConversion flat = c;
     flat.indent.clear();
     std::set<std::string> taken;
-    d.set("call_code", render_call(x.templates, flat, *n.running(), n.cpu ? n.in_program.gpu_first_ms : -1, ctx, &taken, nullptr,
+    d.set("call_code", render_call(x.templates, flat, *n.running(), n.cpu ? n.in_program.library_first_ms() : -1, ctx, &taken, nullptr,
                                    n.gpus.devices));
     d.set("replace_first_line", std::to_string(c.first_line));
     d.set("replace_last_line", std::to_string(c.last_line));
@@ -276,7 +276,7 @@ void set_padding(const NestConversion& c, km::data* out) {
 }
 
 // Arrays gathered from row pointers, and outputs also read (inout).
-void set_array_notes(const NestConversion& c, km::data* out) {
+void set_array_notes(const NestConversion& c, const NestOutcome& n, km::data* out) {
     km::data& d = *out;
     std::vector<const ArrayRole*> gathered;
     bool scatters = false;
@@ -290,6 +290,9 @@ void set_array_notes(const NestConversion& c, km::data* out) {
         g.set("gathered_verb", gathered.size() == 1 ? "is" : "are");
         g.set("pointer_type", gathered.front()->element_type + " **");
         g.set("scatters", scatters);
+        // Priced in the nest's GPU time (advisor::gather_cost), outside the
+        // library call and so outside cfg.predicted.
+        if (n.cpu && n.in_program.gather_ms > 0) g.set("gather_ms", format_ms(n.in_program.gather_ms) + " ms");
         d.set("gathers", g);
     } else {
         d.set("gathers", false);
@@ -353,7 +356,7 @@ km::data conversion_view(const RecipeContext& x, const NestOutcome& n) {
     const bool assumed = p.host_strategy == advisor::HostStrategy::Pinned && unpinned;
     d.set("host", assumed ? "registered" : host_text(p.host_strategy));
     d.set("host_explanation", explain(x.templates, "explain_host.md", flag(assumed ? std::string("assumed_pinned") : std::string("host_") + to_string(p.host_strategy))));
-    set_array_notes(c, &d);
+    set_array_notes(c, n, &d);
     return d;
 }
 

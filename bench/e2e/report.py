@@ -8,7 +8,7 @@ predictions in each forced plan.json (the model's comparison of every
 convertible nest with the CPU):
   program: {calls, cuda_startup_ms, startup_paid_ms, teardown_ms, cpu_ms, gpu_ms, runs_on_gpu}
   nests[] that were converted: in_program: {calls, cpu_first_ms, cpu_ms,
-    gpu_first_ms, gpu_warm_ms, cpu_total_ms, gpu_total_ms, runs_on}
+    gpu_first_ms, gpu_warm_ms, cpu_total_ms, gpu_total_ms, runs_on, gather_ms}
   regions[] that were converted: in_program: {calls, cpu_first_ms, cpu_ms,
     gpu_first_ms, gpu_warm_ms} (their nests count once, as the region)
 and the verdicts of the decision's plan.json. A field missing stops it with
@@ -73,7 +73,7 @@ def predictions(path, plan):
     program = plan["program"]
     for k in PROGRAM_FIELDS:
         need(program, k, "program.", path)
-    c_region = gpu_region = 0.0
+    c_region = gpu_region = gathers = 0.0
     # Nests that run in a converted region (a time loop, consecutive nests, a
     # caller's loop) are priced there, once for the region: their own
     # in_program is what they would cost called one by one.
@@ -93,11 +93,17 @@ def predictions(path, plan):
         for k in NEST_FIELDS:
             need(ip, k, f"nests[{i}].in_program.", path)
         c_region += ip["cpu_total_ms"]
-        gpu_region += ip["gpu_total_ms"]
+        # The emitted code's gathering of row-pointer arrays around each call
+        # (in_program.gather_ms, within gpu_total_ms; plans made before it had
+        # none) is the program's time but not the library call's, which is
+        # what the region's measurement times.
+        gather = ip.get("gather_ms", 0.0) * ip["calls"]
+        gpu_region += ip["gpu_total_ms"] - gather
+        gathers += gather
     # CUDA's start-up (the part the program waits for) and teardown are the
-    # program's, paid once, outside the region's own time.
+    # program's, paid once, outside the region's own time; so is the gathering.
     return {"c_region": c_region, "gpu_region": gpu_region, "startup_paid": program["startup_paid_ms"],
-            "overhead": program["startup_paid_ms"] + program["teardown_ms"]}
+            "overhead": program["startup_paid_ms"] + program["teardown_ms"] + gathers}
 
 
 def num(text):
@@ -321,15 +327,16 @@ def main():
                "program). *all on GPU*: the `--convert-all` .cu (run with RECIPE_REPORT=time; when it is the "
                "decision's .cu, comment lines aside, the same runs).")
     out.append("- *all on GPU whole predicted*: the C program's measured time with its measured C region replaced by "
-               "the model's: the GPU region, the start-up wait and CUDA's teardown at exit (`program.startup_paid_ms`, "
-               "`program.teardown_ms` of the `--convert-all` plan).")
+               "the model's: the GPU region, the start-up wait, CUDA's teardown at exit (`program.startup_paid_ms`, "
+               "`program.teardown_ms` of the `--convert-all` plan) and the emitted code's gathering of arrays "
+               "reached through row pointers around its calls (`in_program.gather_ms`).")
     out.append("- *C region*: every nest the `--convert-all` plan converted, timed in a copy of the C program (its "
                "own runs), whatever the decision; predicted: the sum of their `in_program.cpu_total_ms` (a converted "
                "region's nests: the region's `in_program`, once).")
     out.append("- *all-on-GPU region*: the sum of the all-on-GPU program's `recipe: time` measurements less their "
                "wait for CUDA's start-up (shown on its own: it depends on the program's work before the first call, "
                "not on the region); predicted: the sum of `in_program.gpu_total_ms` of the `--convert-all` plan's "
-               "nests (a converted region's nests: the region's `in_program`, once). *start-up wait predicted*: its `program.startup_paid_ms`, the model's upper bound.")
+               "nests, less their `gather_ms` (outside the library calls) (a converted region's nests: the region's `in_program`, once). *start-up wait predicted*: its `program.startup_paid_ms`, the model's upper bound.")
     out.append("- *error*: (predicted − measured) / measured. *decision*: gpu (every convertible nest converted), "
                "cpu (all kept on the CPU: no .cu), mixed (some nests kept; how many of the convertible ones). "
                "*right*: yes when the decision's program is within 3% of the faster of the C program and the "

@@ -627,6 +627,43 @@ TEST_CASE("rows allocated one by one below the heap's threshold are priced prese
     CHECK(fresh_output_bytes(p) == 0);
 }
 
+TEST_CASE("arrays reached through row pointers are gathered before each call and outputs copied back after", "[advisor]") {
+    const analyzer::Program blur = analyzer::test::analyze_sample("blur_rows.c");
+    Problem p;
+    bool found = false;
+    for (const auto& nest : blur.nests) {
+        std::string error;
+        if (!found && problem_from(nest, &p, &error)) found = true;
+    }
+    REQUIRE(found);
+    CHECK(p.inputs.at(0).gathered);
+    CHECK(p.outputs.at(0).gathered);
+    Platform pf = test::unit_platform(1);
+    pf.host_first_touch_gbs = 2;
+    pf.host_stream_gbs = 10;
+    // Each array: a fresh block written at the first-touch rate, its rows
+    // copied in (read + written at the stream rate); the output's copied back.
+    const double bytes = 4096.0 * 4096 * 4;
+    const double block_ms = bytes / 2e9 * 1e3, copy_ms = 2 * bytes / 10e9 * 1e3;
+    const GatherCost g = gather_cost(p, pf);
+    CHECK(g.before_ms == Approx(2 * (block_ms + copy_ms)));
+    CHECK(g.after_ms == Approx(copy_ms));
+    // What comes before the call's wait hides that much of CUDA's start-up,
+    // after the input's filling.
+    CHECK(hidden_startup_ms(p, pf) == Approx(bytes / 2e9 * 1e3 + g.before_ms));
+    // Every GPU call pays it; arrays in one block pay nothing.
+    Problem flat = test::unit_problem({1000, 1000, 1}, 2);
+    CHECK(gather_cost(flat, pf).ms() == 0);
+    const Prediction b = run(flat, pf, cfg(Scheme::Basic, {1000, 250, 1}));
+    flat.outputs[0].gathered = true;
+    Prediction gathered = b;
+    gathered.problem = flat;
+    const ProgramTime t = program_time(gathered, CpuEstimate{}, pf, 3);
+    CHECK(t.gather_ms == Approx(4e6 / 2e9 * 1e3 + 2 * 2 * 4e6 / 10e9 * 1e3));
+    CHECK(t.gpu_warm_ms == Approx(b.total_ms + t.gather_ms));
+    CHECK(t.gpu_first_ms >= t.gpu_warm_ms);
+}
+
 TEST_CASE("timeline of a pipeline", "[advisor]") {
     const Problem p = test::unit_problem({1000000, 1, 1}, 1);
     const Platform pf = test::unit_platform(1);
