@@ -5,6 +5,8 @@
 #   tests/gpu/run_gpu_tests.sh            all device tests, memcheck, samples
 #   RECIPE_GPU_TESTS_LOG=dir              also keep logs there
 #   RECIPE_BINARY=path                    the recipe executable (default build/recipe)
+#   RECIPE_GPU_TESTS="run_test ..."       only these device tests (default all)
+#   RECIPE_GPU_TESTS_PARTS="tests memcheck samples"   which of 1-3 below to run (default all three)
 #
 # 1. device tests named after the header they test (run_test: run.cuh,
 #    iterate_test: iterate.cuh, region_test: region.cuh, ghost_test: a region with ghost zones, error_test: error.cuh,
@@ -41,7 +43,13 @@ fail() { failures+=("$1"); echo "FAIL $1"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 # ---- 1. device tests (built in parallel)
-TESTS=(run_test iterate_test region_test ghost_test report_test error_test whole_test start_test devices_test)
+PARTS=${RECIPE_GPU_TESTS_PARTS:-tests memcheck samples}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+read -r -a TESTS <<<"${RECIPE_GPU_TESTS:-run_test iterate_test region_test ghost_test report_test error_test whole_test start_test devices_test first_call_test}"
+if ! part tests; then TESTS=(); fi
+has_first_call=0
+for t in "${TESTS[@]}"; do [ "$t" = first_call_test ] && has_first_call=1; done
+TESTS=($(for t in "${TESTS[@]}"; do [ "$t" != first_call_test ] && echo "$t"; done))
 for t in "${TESTS[@]}"; do
     rm -f "$WORK/$t"
     "$NVCC" "${NVCCFLAGS[@]}" "tests/gpu/$t.cu" -o "$WORK/$t" >"$LOG/$t.build.log" 2>&1 &
@@ -56,9 +64,12 @@ for t in "${TESTS[@]}"; do
 done
 
 # first_call_test: one process per form (CUDA starts once per process)
-"$NVCC" "${NVCCFLAGS[@]}" tests/gpu/first_call_test.cu -o "$WORK/first_call_test" >"$LOG/first_call_test.build.log" 2>&1 ||
-    { fail "first_call_test (build; see $LOG/first_call_test.build.log)"; cat "$LOG/first_call_test.build.log"; }
-if [ -x "$WORK/first_call_test" ]; then
+if [ "$has_first_call" = 1 ]; then
+    rm -f "$WORK/first_call_test"
+    "$NVCC" "${NVCCFLAGS[@]}" tests/gpu/first_call_test.cu -o "$WORK/first_call_test" >"$LOG/first_call_test.build.log" 2>&1 ||
+        { fail "first_call_test (build; see $LOG/first_call_test.build.log)"; cat "$LOG/first_call_test.build.log"; }
+fi
+if [ "$has_first_call" = 1 ] && [ -x "$WORK/first_call_test" ]; then
     for form in run whole region; do
         sleep 3  # the GPU idle, as a user's program meets it
         if timeout 120 "$WORK/first_call_test" "$form" >"$LOG/first_call_test.$form.log" 2>&1; then
@@ -71,6 +82,8 @@ fi
 
 # ---- 2. memcheck
 for t in run_test iterate_test region_test ghost_test report_test whole_test start_test; do
+    part memcheck || break
+    [[ " ${TESTS[*]} " == *" $t "* ]] || continue
     [ -x "$WORK/$t" ] || continue
     if RECIPE_TEST_QUICK=1 timeout 300 "$SANITIZER" --tool memcheck --error-exitcode 99 --leak-check full "$WORK/$t" \
         >"$LOG/$t.memcheck.log" 2>&1; then
@@ -82,7 +95,9 @@ done
 
 # ---- 3. samples through recipe advise
 RECIPE=${RECIPE_BINARY:-$ROOT/build/recipe}
-if [ ! -f "$ROOT/cli/advise_command.cpp" ]; then
+if ! part samples; then
+    echo "samples: not asked for (RECIPE_GPU_TESTS_PARTS)"
+elif [ ! -f "$ROOT/cli/advise_command.cpp" ]; then
     echo "PENDING samples: recipe advise does not exist yet (cli/advise_command.cpp); sample tests not run"
 elif [ ! -x "$RECIPE" ]; then
     fail "samples: $RECIPE not built (build it first, or set RECIPE_BINARY)"
