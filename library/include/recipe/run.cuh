@@ -58,7 +58,7 @@ Measured run(const Config& cfg, void (*kernel)(KernelParams...), Inputs<I...> in
     // of start-up, having waited ~290 ms before it). A call with nothing to
     // compute starts nothing.
     detail::CallStart start{detail::Clock::now(), 0};
-    if (!detail::space_is_empty(cfg)) start = detail::wait_for_startup(start.began, [&] { return name; });
+    if (!detail::space_is_empty(cfg)) start.startup_ms = detail::wait_for_startup([&] { return name; });
     // Whole inputs (recipe::whole) are copied before the tiles and freed
     // after them; the kernel gets their device pointers.
     detail::WholeCopies copies;

@@ -155,14 +155,15 @@ struct CallStart {
     double startup_ms = 0;
 };
 
-// Waits for CUDA's start-up (recipe/start.cuh) at the start of a call, before
-// the call's first CUDA call: the call's engine then counts the wait.
+// Waits for CUDA's start-up (recipe/start.cuh), or does it when nothing
+// began it; throws, naming the call (`where`), when it failed. Returns the
+// milliseconds waited: a call counts them as its `startup` phase.
 template <class Where>
-CallStart wait_for_startup(Clock::time_point began, Where&& where) {
+double wait_for_startup(Where&& where) {
     cudaError_t started = cudaSuccess;
-    CallStart s{began, Startup::get().wait(&started)};
+    const double waited = Startup::get().wait(&started);
     check(started, "CUDA start-up (cudaFree(0))", where);
-    return s;
+    return waited;
 }
 
 class Engine {
@@ -244,9 +245,7 @@ public:
     // ---- setup: registration, allocations, streams, events
     void setup(std::int64_t timing_tiles) {
         // CUDA's start-up (recipe/start.cuh): waited for here, its own phase.
-        cudaError_t started = cudaSuccess;
-        measured_.startup = startup_before_ + Startup::get().wait(&started);
-        check(started, "CUDA start-up (cudaFree(0))", where());
+        measured_.startup = startup_before_ + wait_for_startup(where());
         const auto t0 = Clock::now();
         const std::int64_t total = cfg_.extents[0] * cfg_.extents[1] * cfg_.extents[2];
         // An error left by an unrelated earlier call would otherwise be

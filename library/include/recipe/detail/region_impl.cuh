@@ -154,9 +154,7 @@ public:
         if (cfg_.devices > 1) {
             // CUDA's start-up first, on this thread (as recipe::run over several
             // GPUs does): the parts' cudaSetDevice would wait for it uncounted.
-            cudaError_t started = cudaSuccess;
-            startup_ = Startup::get().wait(&started);
-            check(started, "CUDA start-up (cudaFree(0))", [&] { return name; });
+            startup_ = wait_for_startup([&] { return name; });
             require_devices(cfg_, name);
             owned = region_slabs(cfg_.extents, cfg_.devices);
             split_ = split_dimension(cfg_.extents);
@@ -191,11 +189,7 @@ public:
         // One GPU: CUDA's start-up before cudaGetDevice, which would wait for
         // it uncounted (a region that was a program's first call reported 129
         // ms of start-up on an H200 host, having waited 190 ms in there first).
-        if (!several) {
-            cudaError_t started = cudaSuccess;
-            startup_ += Startup::get().wait(&started);
-            check(started, "CUDA start-up (cudaFree(0))", [&] { return name; });
-        }
+        if (!several) startup_ += wait_for_startup([&] { return name; });
         int current = 0;
         check(cudaGetDevice(&current), "cudaGetDevice", [&] { return name; });
         for (std::size_t d = 0; d < owned.size(); ++d) {

@@ -39,9 +39,7 @@ Measured run_on_devices(const Config& cfg, void (*kernel)(KP...), Inputs<I...> i
     // CUDA's start-up first, on this thread: the GPUs' threads would wait for
     // it inside cudaSetDevice, where no phase counts it (on a 4-H200 host,
     // ~1 s of a first call went unaccounted so).
-    cudaError_t started = cudaSuccess;
-    const double startup = Startup::get().wait(&started);
-    check(started, "CUDA start-up (cudaFree(0))", [&] { return name; });
+    const double startup = wait_for_startup([&] { return name; });
     require_devices(cfg, name);
     const std::vector<Box> slabs = device_slabs(cfg.iteration_space(), cfg.tile, cfg.devices);
     const int n = static_cast<int>(slabs.size());
