@@ -12,9 +12,13 @@ compiler vectorises it (cpu_estimate.gflops); the last line counts the first
 calls within 25% four ways (print_ways).
 
 usage: bench/e2e/cpu_nests.py OUTDIR      (RUNS, default 3; run cpu_check.py first)
-       bench/e2e/cpu_nests.py --logs DIR  (DIR: a GPU machine's plans-*.tgz unpacked, bench/e2e/device.sh:
+       bench/e2e/cpu_nests.py --logs DIR...  (each DIR: a GPU machine's plans-*.tgz unpacked, bench/e2e/device.sh:
                                            its last run of each timed C program, e2e-build/NAME/c-timed.stderr,
-                                           and that host's gcc report, e2e-build/NAME/vectorized.log)"""
+                                           and that host's gcc report, e2e-build/NAME/vectorized.log; the counts
+                                           at the end over all of them)
+The last lines also re-price every nest of 0.5 ms and more (first calls, and
+later calls where the nest ran more than once) by rules that overlap memory
+and arithmetic when the step's working set stays in the caches (print_overlap)."""
 import json
 import os
 import re
@@ -49,11 +53,33 @@ def error(predicted, measured):
 
 def main():
     logs = sys.argv[1] == "--logs"
-    out = sys.argv[2] if logs else sys.argv[1]
+    outs = sys.argv[2:] if logs else [sys.argv[1]]
     runs = 1 if logs else int(os.environ.get("RUNS", "3"))
     print(f"{'nest':24s} calls vec | first call ms: measured predicted error | later calls ms: measured predicted"
           " error | memory compute")
     ways = []  # (measured first call, in_program, cpu_estimate, the plan's scalar rate), nest by nest
+    overlap = []  # (measured first call, later calls or None, in_program, cache share of the memory part)
+    for out in outs:
+        nests(out, logs, runs, ways, overlap)
+    print_ways(ways)
+    print_overlap(overlap)
+
+
+def dram_share(plan, ce, root):
+    """The nest's memory time over the same bytes at the main-memory rate (1: streamed from DRAM; less: its
+    working set stays in the caches): the stream rate of --measure-host's figures, else of the stored profile
+    the plan names. None when neither is at hand."""
+    gbs = (plan.get("host_measured") or {}).get("stream_gbs")
+    if not gbs:
+        path = os.path.join(root, "advisor", "platforms", f"{plan.get('platform')}.json")
+        gbs = json.load(open(path)).get("hostStreamGBs") if os.path.exists(path) else None
+    if not gbs or ce["bytes"] <= 0:
+        return None
+    return ce["memory_ms"] / (ce["bytes"] / (gbs * 1e9) * 1e3)
+
+
+def nests(out, logs, runs, ways, overlap):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for line in open(os.path.join(out, "programs.tsv")):
         f = line.rstrip("\n").split("\t")
         name, original, timed, fplan, flags = f[0], f[2], f[3], f[7], f[8]
@@ -97,7 +123,9 @@ def main():
             print(f"{name + ' ' + str(a) + '-' + str(b):24s} {calls:5d} {width:3d} | {first:8.2f} {ip['cpu_first_ms']:9.2f}"
                   f" {error(ip['cpu_first_ms'], first)} | {warm_text} | {ce['memory_ms']:6.1f} {ce['compute_ms']:7.1f}")
             ways.append((first, ip, ce, plan.get("host_measured", {}).get("gflops")))
-    print_ways(ways)
+            share = dram_share(plan, ce, root)
+            if share is not None and ip["cpu_ms"] >= 0.5:
+                overlap.append((first, warm, ip, ce, share))
 
 
 def print_ways(ways):
@@ -118,6 +146,29 @@ def print_ways(ways):
     if counts:
         print(f"first calls within 25% of {len(ways)}: " +
               ", ".join(f"{rate}, {rule}: {n}" for (rate, rule), n in counts.items()))
+
+
+def print_overlap(overlap):
+    """How many nests of 0.5 ms and more four rules put within 25%, first calls and later calls apart: memory and
+    arithmetic added (the model), the slower of the two, the slower of the two when the step's working set stays
+    in the caches (dram_share under 0.75) and added otherwise, and the slower plus the faster times dram_share."""
+    rules = (("added", lambda m, c, r: m + c), ("slower of", lambda m, c, r: max(m, c)),
+             ("slower of in the caches", lambda m, c, r: max(m, c) if r < 0.75 else m + c),
+             ("blend by share", lambda m, c, r: max(m, c) + min(m, c) * r))
+    first = defaultdict(int)
+    later = defaultdict(int)
+    n_later = 0
+    for measured, warm, ip, ce, share in overlap:
+        fresh = ip["cpu_first_ms"] - ip["cpu_ms"]
+        for name, rule in rules:
+            ms = rule(ce["memory_ms"], ce["compute_ms"], share)
+            first[name] += abs(ms + fresh - measured) <= 0.25 * measured
+            if warm is not None:
+                later[name] += abs(ms - warm) <= 0.25 * warm
+        n_later += warm is not None
+    if overlap:
+        print(f"nests of 0.5 ms and more within 25%, first calls of {len(overlap)} / later calls of {n_later}: " +
+              ", ".join(f"{name}: {first[name]} / {later[name]}" for name, _ in rules))
 
 
 if __name__ == "__main__":
